@@ -1,0 +1,83 @@
+# Croupier — the README's commands. `make run` and `make test` are the two that matter.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+NPM ?= npm
+CHROMIUM_PATH ?= /usr/bin/chromium
+SERVER_BIN := $(CURDIR)/target/release/croupier-server
+NPM_STAMP := node_modules/.package-lock.json
+
+.PHONY: help run build client server test test-rust test-client e2e lint fmt bench gen clean
+
+help:
+	@echo "make run    build the client and the server, start http://localhost:8080 (SQLite under data/)"
+	@echo "make test   every test: Rust (SQLite; PostgreSQL/Redis when TEST_DATABASE_URL/TEST_REDIS_URL are set), client unit tests, browser tests"
+	@echo "make lint   rustfmt, clippy (warnings are errors), tsc, eslint"
+	@echo "make bench  load the release server from a second process and print the table"
+	@echo "make gen    regenerate the client's copy of the error catalogue"
+
+# npm ci only when the lockfile or a manifest changed since the last install.
+$(NPM_STAMP): package-lock.json package.json miniapp/package.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $(NPM_STAMP)
+
+client: $(NPM_STAMP)
+	$(NPM) run build -w miniapp
+
+server:
+	$(CARGO) build --release -p croupier-server -p croupier-bot
+
+build: client server
+
+run: build
+	CROUPIER_WEB_DIR="$${CROUPIER_WEB_DIR:-miniapp/dist}" ./target/release/croupier-server
+
+test: test-rust test-client e2e
+
+# Release profile: the tests and the server the browser tests start share one compiled graph.
+test-rust:
+	@if [ -z "$$TEST_DATABASE_URL" ]; then echo "note: TEST_DATABASE_URL is not set: server tests run on SQLite only"; fi
+	@if [ -z "$$TEST_REDIS_URL" ]; then echo "note: TEST_REDIS_URL is not set: Redis tests are skipped"; fi
+	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
+		$(CARGO) nextest run --workspace --release --no-fail-fast; \
+	else \
+		$(CARGO) test --workspace --release --no-fail-fast; \
+	fi
+
+test-client: $(NPM_STAMP)
+	$(NPM) run test -w miniapp
+
+e2e: client server
+	@if [ -x "$(CHROMIUM_PATH)" ]; then \
+		CHROMIUM_PATH="$(CHROMIUM_PATH)" CROUPIER_SERVER_BIN="$(SERVER_BIN)" $(NPM) run e2e -w miniapp; \
+	elif [ -n "$$CROUPIER_REQUIRE_CHROMIUM" ]; then \
+		echo "ERROR: no Chromium at $(CHROMIUM_PATH) and CROUPIER_REQUIRE_CHROMIUM is set"; exit 1; \
+	else \
+		echo ""; \
+		echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; \
+		echo "!!  BROWSER TESTS SKIPPED: no Chromium at $(CHROMIUM_PATH)."; \
+		echo "!!  Install it (Debian: apt-get install chromium) or set CHROMIUM_PATH."; \
+		echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; \
+		echo ""; \
+	fi
+
+lint: $(NPM_STAMP)
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
+	$(NPM) run lint -w miniapp
+
+fmt:
+	$(CARGO) fmt --all
+
+# A profile of its own, so the bench-only ceiling route never reaches target/release.
+bench: client
+	$(CARGO) build --profile benchmark -p croupier-server --features bench --bins
+	./target/benchmark/croupier-bench --server ./target/benchmark/croupier-server --web-dir miniapp/dist
+
+gen:
+	CROUPIER_BLESS=1 $(CARGO) test -q -p croupier-shared --test typescript_twin
+
+clean:
+	$(CARGO) clean
+	rm -rf miniapp/dist node_modules miniapp/node_modules

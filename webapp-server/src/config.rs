@@ -1,0 +1,482 @@
+//! Configuration: typed defaults, then an optional `croupier.toml`, then environment variables.
+//!
+//! One table, [`VARIABLES`], names every setting once: its environment variable, its key in
+//! `croupier.toml` (the variable's name in lower case), its default and what it means. The README
+//! and `deploy/croupier.env.example` document exactly this list, and a test holds them to it.
+//! A bad value stops start-up with a message naming the variable (and the file when it came
+//! from there). Secrets are wrapped in [`Secret`] and never printed.
+
+use croupier_shared::Currency;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// A value that must never reach a log or a debug print.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret([redacted])")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Env {
+    Dev,
+    Prod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// One configurable setting.
+pub struct Variable {
+    pub env: &'static str,
+    pub default: Option<&'static str>,
+    pub secret: bool,
+    pub doc: &'static str,
+}
+
+impl Variable {
+    /// Its key in `croupier.toml`: the variable's name in lower case without the `CROUPIER_` prefix.
+    pub fn toml_key(&self) -> String {
+        self.env.strip_prefix("CROUPIER_").unwrap_or(self.env).to_ascii_lowercase()
+    }
+}
+
+const fn var(env: &'static str, default: Option<&'static str>, secret: bool, doc: &'static str) -> Variable {
+    Variable { env, default, secret, doc }
+}
+
+/// Every setting of `croupier-server` and `croupier-bot`.
+pub const VARIABLES: &[Variable] = &[
+    var("CROUPIER_CONFIG", Some("croupier.toml"), false, "Path of the optional TOML file read before the environment."),
+    var("CROUPIER_ADDR", Some("127.0.0.1:8080"), false, "Address and port the server listens on."),
+    var(
+        "DATABASE_URL",
+        Some("sqlite://data/croupier.db"),
+        true,
+        "sqlite://path (created if missing) or postgres://user:pass@host/db.",
+    ),
+    var("CROUPIER_DB_MAX_CONNECTIONS", Some("10"), false, "Size of the database connection pool."),
+    var("REDIS_URL", None, true, "redis://host:port; unset keeps rate limits, cache, leases and pub/sub in-process."),
+    var(
+        "CROUPIER_REDIS_PREFIX",
+        Some("croupier:"),
+        false,
+        "Prefix of every Redis key, so several installations can share one Redis.",
+    ),
+    var("CROUPIER_ENV", Some("dev"), false, "dev or prod. prod: JSON logs, Secure cookies, HSTS, no dev mailbox."),
+    var(
+        "CROUPIER_PUBLIC_URL",
+        Some("http://localhost:8080"),
+        false,
+        "The site's public origin, used in links, canonical URLs and origin checks.",
+    ),
+    var("CROUPIER_WEB_DIR", Some("miniapp/dist"), false, "Directory of the built client the server serves."),
+    var("CROUPIER_LOG", Some("info"), false, "Log filter (tracing EnvFilter syntax, e.g. info,croupier_server=debug)."),
+    var("CROUPIER_LOG_FORMAT", None, false, "text or json; default text in dev, json in prod."),
+    var(
+        "CROUPIER_BODY_LIMIT",
+        Some("1048576"),
+        false,
+        "Largest request body accepted, in bytes; larger bodies get 413.",
+    ),
+    var("CROUPIER_SITE_NAME", Some("Croupier"), false, "The brand name used in page titles and messages."),
+    var(
+        "CROUPIER_DEFAULT_CURRENCY",
+        Some("USD"),
+        false,
+        "Currency offered first at registration; must be one of CROUPIER_CURRENCIES.",
+    ),
+    var("CROUPIER_CURRENCIES", Some("USD,EUR,GBP,CAD"), false, "Comma-separated ISO 4217 codes players may choose."),
+    var(
+        "CROUPIER_FORCE_LOGOUT_SECONDS",
+        Some("1800"),
+        false,
+        "time_to_force_logout: inactivity after which a player is signed out.",
+    ),
+    var("CROUPIER_INACTIVITY_CASHIER_SECONDS", Some("900"), false, "user_inactivity_cashier_time sent to the client."),
+    var("CROUPIER_INACTIVITY_PP_SECONDS", Some("900"), false, "user_inactivity_pp_time sent to the client."),
+    var("CROUPIER_GTM_ID", None, false, "Google Tag Manager container id sent to the client as analytic.gtm_id."),
+    var(
+        "CROUPIER_SEON_ENABLED",
+        Some("false"),
+        false,
+        "is_seon_enabled: whether the client loads the SEON fraud agent.",
+    ),
+    var(
+        "CROUPIER_BONUS_ISOLATION",
+        Some("false"),
+        false,
+        "is_bonus_isolation_enabled: bonus money kept apart from real money.",
+    ),
+    var(
+        "CROUPIER_GAME_HISTORY_EXPORT",
+        Some("true"),
+        false,
+        "is_game_history_export_enabled: players may export their game history.",
+    ),
+    var(
+        "CROUPIER_INTERNAL_SECRET",
+        None,
+        true,
+        "Shared secret of the bot-to-server internal API (required when the bot runs apart).",
+    ),
+    var("CROUPIER_SERVER_URL", Some("http://127.0.0.1:8080"), false, "Bot only: where the server's internal API is."),
+    var(
+        "TELEGRAM_BOT_TOKEN",
+        None,
+        true,
+        "Bot token from @BotFather; when set in embedded mode the bot runs inside the server.",
+    ),
+    var("TELEGRAM_BOT_USERNAME", None, false, "The bot's @username without the @, for t.me links."),
+    var(
+        "TELEGRAM_API_URL",
+        Some("https://api.telegram.org"),
+        false,
+        "Bot API server (tests and mirrors point it elsewhere).",
+    ),
+];
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub database_url: Secret,
+    pub db_max_connections: u32,
+    pub redis_url: Option<Secret>,
+    pub redis_prefix: String,
+    pub env: Env,
+    pub public_url: String,
+    pub web_dir: PathBuf,
+    pub log_filter: String,
+    pub log_format: LogFormat,
+    pub body_limit: usize,
+    pub site_name: String,
+    pub default_currency: Currency,
+    pub currencies: Vec<Currency>,
+    pub force_logout_seconds: u64,
+    pub inactivity_cashier_seconds: u64,
+    pub inactivity_pp_seconds: u64,
+    pub gtm_id: Option<String>,
+    pub seon_enabled: bool,
+    pub bonus_isolation: bool,
+    pub game_history_export: bool,
+    pub internal_secret: Option<Secret>,
+    pub server_url: String,
+    pub telegram_bot_token: Option<Secret>,
+    pub telegram_bot_username: Option<String>,
+    pub telegram_api_url: String,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("{var}{origin}: {reason}")]
+    Invalid { var: &'static str, origin: String, reason: String },
+    #[error("{path}: {reason}")]
+    File { path: String, reason: String },
+}
+
+/// Where a raw value came from, for error messages.
+#[derive(Clone)]
+enum Origin {
+    Default,
+    File(String),
+    Env,
+}
+
+struct Raw {
+    values: BTreeMap<&'static str, (String, Origin)>,
+}
+
+impl Raw {
+    fn get(&self, var: &'static str) -> Option<&str> {
+        self.values.get(var).map(|(v, _)| v.as_str())
+    }
+
+    fn invalid(&self, var: &'static str, reason: impl Into<String>) -> ConfigError {
+        let origin = match self.values.get(var).map(|(_, o)| o) {
+            Some(Origin::File(path)) => format!(" (in {path})"),
+            Some(Origin::Default) => " (default)".to_owned(),
+            _ => String::new(),
+        };
+        ConfigError::Invalid { var, origin, reason: reason.into() }
+    }
+
+    fn required(&self, var: &'static str) -> Result<&str, ConfigError> {
+        self.get(var).ok_or_else(|| self.invalid(var, "is required"))
+    }
+
+    fn parse<T: std::str::FromStr>(&self, var: &'static str, what: &str) -> Result<T, ConfigError> {
+        let text = self.required(var)?;
+        text.trim().parse().map_err(|_| self.invalid(var, format!("{text:?} is not {what}")))
+    }
+
+    fn optional(&self, var: &'static str) -> Option<String> {
+        self.get(var).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
+    }
+
+    fn flag(&self, var: &'static str) -> Result<bool, ConfigError> {
+        match self.required(var)?.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => Ok(true),
+            "0" | "false" | "no" | "off" => Ok(false),
+            other => Err(self.invalid(var, format!("{other:?} is not true or false"))),
+        }
+    }
+}
+
+impl Config {
+    /// Reads the real process environment and the file it names.
+    pub fn load() -> Result<Config, ConfigError> {
+        Config::from_sources(|name| std::env::var(name).ok(), |path| std::fs::read_to_string(path).ok())
+    }
+
+    /// Builds the configuration from an environment lookup and a file reader (tests pass their own).
+    pub fn from_sources(
+        env: impl Fn(&str) -> Option<String>,
+        read_file: impl Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
+        let mut values = BTreeMap::new();
+        for v in VARIABLES {
+            if let Some(default) = v.default {
+                values.insert(v.env, (default.to_owned(), Origin::Default));
+            }
+        }
+        let file_path = env("CROUPIER_CONFIG").unwrap_or_else(|| "croupier.toml".to_owned());
+        if let Some(text) = read_file(&file_path) {
+            let table: toml::Table = text
+                .parse()
+                .map_err(|e: toml::de::Error| ConfigError::File { path: file_path.clone(), reason: e.to_string() })?;
+            for (key, value) in table {
+                let variable = VARIABLES.iter().find(|v| v.toml_key() == key).ok_or_else(|| ConfigError::File {
+                    path: file_path.clone(),
+                    reason: format!("unknown setting `{key}`"),
+                })?;
+                let text = match value {
+                    toml::Value::String(s) => s,
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Boolean(b) => b.to_string(),
+                    toml::Value::Array(items) => items
+                        .iter()
+                        .map(|i| i.as_str().map(str::to_owned).unwrap_or_else(|| i.to_string()))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    other => {
+                        return Err(ConfigError::File {
+                            path: file_path.clone(),
+                            reason: format!(
+                                "`{key}` must be a string, number, boolean or list, not {}",
+                                other.type_str()
+                            ),
+                        });
+                    }
+                };
+                values.insert(variable.env, (text, Origin::File(file_path.clone())));
+            }
+        }
+        for v in VARIABLES {
+            if let Some(value) = env(v.env) {
+                values.insert(v.env, (value, Origin::Env));
+            }
+        }
+        Config::from_raw(&Raw { values })
+    }
+
+    fn from_raw(raw: &Raw) -> Result<Config, ConfigError> {
+        let env = match raw.required("CROUPIER_ENV")?.trim() {
+            "dev" => Env::Dev,
+            "prod" => Env::Prod,
+            other => return Err(raw.invalid("CROUPIER_ENV", format!("{other:?} is not dev or prod"))),
+        };
+        let log_format = match raw.optional("CROUPIER_LOG_FORMAT").as_deref() {
+            None if env == Env::Prod => LogFormat::Json,
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
+            Some(other) => return Err(raw.invalid("CROUPIER_LOG_FORMAT", format!("{other:?} is not text or json"))),
+        };
+        let database_url = raw.required("DATABASE_URL")?.trim().to_owned();
+        if !(database_url.starts_with("sqlite:")
+            || database_url.starts_with("postgres://")
+            || database_url.starts_with("postgresql://"))
+        {
+            return Err(raw.invalid("DATABASE_URL", "must start with sqlite: or postgres://"));
+        }
+        let redis_url = raw.optional("REDIS_URL");
+        if let Some(url) = &redis_url
+            && !(url.starts_with("redis://") || url.starts_with("rediss://"))
+        {
+            return Err(raw.invalid("REDIS_URL", "must start with redis:// or rediss://"));
+        }
+        let currency = |var: &'static str, code: &str| {
+            Currency::parse(code.trim())
+                .ok_or_else(|| raw.invalid(var, format!("{code:?} is not a supported ISO 4217 currency")))
+        };
+        let currencies = raw
+            .required("CROUPIER_CURRENCIES")?
+            .split(',')
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| currency("CROUPIER_CURRENCIES", c))
+            .collect::<Result<Vec<_>, _>>()?;
+        if currencies.is_empty() {
+            return Err(raw.invalid("CROUPIER_CURRENCIES", "lists no currency"));
+        }
+        let default_currency = currency("CROUPIER_DEFAULT_CURRENCY", raw.required("CROUPIER_DEFAULT_CURRENCY")?)?;
+        if !currencies.contains(&default_currency) {
+            return Err(
+                raw.invalid("CROUPIER_DEFAULT_CURRENCY", format!("{default_currency} is not in CROUPIER_CURRENCIES"))
+            );
+        }
+        let url = |var: &'static str| -> Result<String, ConfigError> {
+            let text = raw.required(var)?.trim().trim_end_matches('/').to_owned();
+            let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"));
+            match rest {
+                Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(text),
+                _ => Err(raw.invalid(var, format!("{text:?} is not an http(s) URL"))),
+            }
+        };
+        let body_limit: usize = raw.parse("CROUPIER_BODY_LIMIT", "a number of bytes")?;
+        if body_limit < 1024 {
+            return Err(raw.invalid("CROUPIER_BODY_LIMIT", "must be at least 1024 bytes"));
+        }
+        let db_max_connections: u32 = raw.parse("CROUPIER_DB_MAX_CONNECTIONS", "a whole number")?;
+        if db_max_connections == 0 {
+            return Err(raw.invalid("CROUPIER_DB_MAX_CONNECTIONS", "must be at least 1"));
+        }
+        let seconds = |var: &'static str| -> Result<u64, ConfigError> {
+            let value: u64 = raw.parse(var, "a number of seconds")?;
+            if value == 0 { Err(raw.invalid(var, "must be more than 0")) } else { Ok(value) }
+        };
+        let site_name = raw.required("CROUPIER_SITE_NAME")?.trim().to_owned();
+        if site_name.is_empty() {
+            return Err(raw.invalid("CROUPIER_SITE_NAME", "must not be empty"));
+        }
+        Ok(Config {
+            addr: raw.parse("CROUPIER_ADDR", "an address like 127.0.0.1:8080")?,
+            database_url: Secret::new(database_url),
+            db_max_connections,
+            redis_url: redis_url.map(Secret::new),
+            redis_prefix: raw.required("CROUPIER_REDIS_PREFIX")?.to_owned(),
+            env,
+            public_url: url("CROUPIER_PUBLIC_URL")?,
+            web_dir: PathBuf::from(raw.required("CROUPIER_WEB_DIR")?),
+            log_filter: raw.required("CROUPIER_LOG")?.to_owned(),
+            log_format,
+            body_limit,
+            site_name,
+            default_currency,
+            currencies,
+            force_logout_seconds: seconds("CROUPIER_FORCE_LOGOUT_SECONDS")?,
+            inactivity_cashier_seconds: seconds("CROUPIER_INACTIVITY_CASHIER_SECONDS")?,
+            inactivity_pp_seconds: seconds("CROUPIER_INACTIVITY_PP_SECONDS")?,
+            gtm_id: raw.optional("CROUPIER_GTM_ID"),
+            seon_enabled: raw.flag("CROUPIER_SEON_ENABLED")?,
+            bonus_isolation: raw.flag("CROUPIER_BONUS_ISOLATION")?,
+            game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
+            internal_secret: raw.optional("CROUPIER_INTERNAL_SECRET").map(Secret::new),
+            server_url: url("CROUPIER_SERVER_URL")?,
+            telegram_bot_token: raw.optional("TELEGRAM_BOT_TOKEN").map(Secret::new),
+            telegram_bot_username: raw.optional("TELEGRAM_BOT_USERNAME").map(|u| u.trim_start_matches('@').to_owned()),
+            telegram_api_url: url("TELEGRAM_API_URL")?,
+        })
+    }
+
+    /// The database URL with any password masked, for logs.
+    pub fn database_url_for_logs(&self) -> String {
+        redact_url(self.database_url.expose())
+    }
+}
+
+/// `scheme://user:password@host/…` → `scheme://user:***@host/…`.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let Some((credentials, host)) = rest.split_once('@') else { return url.to_owned() };
+    match credentials.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => format!("{scheme}://{credentials}@{host}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn load(env: &[(&str, &str)], file: Option<&str>) -> Result<Config, ConfigError> {
+        let env: HashMap<String, String> = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        let file = file.map(str::to_owned);
+        Config::from_sources(|k| env.get(k).cloned(), move |_| file.clone())
+    }
+
+    #[test]
+    fn defaults_describe_the_embedded_mode() {
+        let config = load(&[], None).unwrap();
+        assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(config.database_url.expose(), "sqlite://data/croupier.db");
+        assert!(config.redis_url.is_none());
+        assert_eq!(config.env, Env::Dev);
+        assert_eq!(config.log_format, LogFormat::Text);
+        assert_eq!(config.body_limit, 1024 * 1024);
+        assert_eq!(config.default_currency.code(), "USD");
+    }
+
+    #[test]
+    fn the_environment_overrides_the_file_which_overrides_defaults() {
+        let file = "addr = \"0.0.0.0:9000\"\nsite_name = \"FromFile\"\ncurrencies = [\"EUR\", \"USD\"]\n";
+        let config = load(&[("CROUPIER_SITE_NAME", "FromEnv")], Some(file)).unwrap();
+        assert_eq!(config.addr.to_string(), "0.0.0.0:9000");
+        assert_eq!(config.site_name, "FromEnv");
+        assert_eq!(config.currencies.iter().map(|c| c.code()).collect::<Vec<_>>(), ["EUR", "USD"]);
+    }
+
+    #[test]
+    fn a_bad_value_names_its_variable() {
+        let err = load(&[("CROUPIER_ADDR", "nowhere")], None).unwrap_err();
+        assert!(err.to_string().starts_with("CROUPIER_ADDR: "), "{err}");
+        let err = load(&[("CROUPIER_DEFAULT_CURRENCY", "EUR"), ("CROUPIER_CURRENCIES", "USD")], None).unwrap_err();
+        assert!(err.to_string().starts_with("CROUPIER_DEFAULT_CURRENCY: "), "{err}");
+        let err = load(&[("DATABASE_URL", "mysql://x")], None).unwrap_err();
+        assert!(err.to_string().starts_with("DATABASE_URL: "), "{err}");
+        let err = load(&[], Some("body_limit = \"lots\"")).unwrap_err();
+        assert!(err.to_string().starts_with("CROUPIER_BODY_LIMIT (in croupier.toml): "), "{err}");
+    }
+
+    #[test]
+    fn a_bad_file_is_refused_with_its_path() {
+        let err = load(&[], Some("no_such_setting = 1")).unwrap_err();
+        assert_eq!(err.to_string(), "croupier.toml: unknown setting `no_such_setting`");
+        assert!(matches!(load(&[], Some("addr = ")).unwrap_err(), ConfigError::File { .. }));
+    }
+
+    #[test]
+    fn secrets_never_print() {
+        let config = load(
+            &[("DATABASE_URL", "postgres://app:hunter2@db/croupier"), ("TELEGRAM_BOT_TOKEN", "123:ABCsecret")],
+            None,
+        )
+        .unwrap();
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("hunter2") && !printed.contains("ABCsecret"), "{printed}");
+        assert_eq!(config.database_url_for_logs(), "postgres://app:***@db/croupier");
+    }
+
+    #[test]
+    fn prod_logs_json_by_default() {
+        assert_eq!(load(&[("CROUPIER_ENV", "prod")], None).unwrap().log_format, LogFormat::Json);
+        assert!(load(&[("CROUPIER_ENV", "staging")], None).is_err());
+    }
+}

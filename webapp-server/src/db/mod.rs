@@ -1,0 +1,149 @@
+//! The storage seam: one pool type for SQLite and PostgreSQL.
+//!
+//! Features write portable SQL through [`Db`] (`$1` placeholders, which both drivers accept;
+//! integer columns are 64-bit, timestamps are unix milliseconds in `BIGINT`, flags are
+//! `BIGINT` 0/1, and aggregates over `BIGINT` are `CAST(… AS BIGINT)` because PostgreSQL widens
+//! `SUM` to `NUMERIC`). Anything that must differ between backends lives in this module only —
+//! today: connection set-up and the migration folders.
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{Any, AnyPool, ConnectOptions, Executor, Transaction};
+use std::str::FromStr;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Backend {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
+impl Db {
+    /// Opens a pool. For SQLite the file (and its folder) is created when missing, and every
+    /// connection gets WAL journaling, foreign keys and a busy timeout.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of_url(url);
+        let url = match backend {
+            Backend::Sqlite => sqlite_url(url)?,
+            Backend::Postgres => url.to_owned(),
+        };
+        let options = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
+        let pool = AnyPoolOptions::new()
+            .max_connections(max_connections)
+            .min_connections(0)
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        Ok(Db { pool, backend })
+    }
+
+    /// Applies the backend's migrations that have not run yet.
+    pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
+        match self.backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await,
+        }
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// One database transaction: every change of one request goes through one of these.
+    pub async fn begin(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
+        self.pool.begin().await
+    }
+
+    /// Whether the database answers a query (readiness).
+    pub async fn ping(&self) -> Result<(), sqlx::Error> {
+        sqlx::query("SELECT 1").execute(&self.pool).await.map(|_| ())
+    }
+
+    /// Connections open and idle, for `/metrics`.
+    pub fn pool_stats(&self) -> (u32, usize) {
+        (self.pool.size(), self.pool.num_idle())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Adds `mode=rwc` (create when missing) and creates the database file's folder.
+fn sqlite_url(url: &str) -> Result<String, sqlx::Error> {
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if path != ":memory:"
+        && let Some(parent) = std::path::Path::new(path).parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| sqlx::Error::Configuration(format!("cannot create {}: {e}", parent.display()).into()))?;
+    }
+    let mode = if query.split('&').any(|p| p.starts_with("mode=")) { "" } else { "mode=rwc" };
+    let query = [query, mode].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("&");
+    Ok(format!("sqlite://{path}?{query}"))
+}
+
+/// The current time as unix milliseconds, the one timestamp representation in the database.
+pub fn now_ms() -> i64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(now.as_millis()).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlite_urls_are_opened_for_creation() {
+        let dir = std::env::temp_dir().join(format!("croupier-url-{}", std::process::id()));
+        let url = format!("sqlite://{}/x.db", dir.display());
+        assert_eq!(sqlite_url(&url).unwrap(), format!("sqlite://{}/x.db?mode=rwc", dir.display()));
+        assert!(dir.is_dir());
+        assert_eq!(sqlite_url("sqlite::memory:").unwrap(), "sqlite://:memory:?mode=rwc");
+        assert_eq!(sqlite_url("sqlite://:memory:?mode=memory").unwrap(), "sqlite://:memory:?mode=memory");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

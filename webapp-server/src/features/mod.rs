@@ -1,0 +1,10 @@
+//! Product features. Each one registers its API methods (and, when it has them, its own HTTP
+//! routes) in one place; the top-level router only merges them.
+
+pub mod metadata;
+
+use crate::api::Registry;
+
+pub fn register_methods(api: &mut Registry) {
+    metadata::register(api);
+}

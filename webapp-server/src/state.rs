@@ -1,0 +1,87 @@
+//! The one application state every handler receives.
+
+use crate::api::Registry;
+use crate::config::Config;
+use crate::coord::Coord;
+use crate::db::Db;
+use crate::metrics::Metrics;
+use crate::web::WebAssets;
+use anyhow::Context as _;
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    db: Db,
+    coord: Coord,
+    api: Registry,
+    metrics: Metrics,
+    web: WebAssets,
+}
+
+impl AppState {
+    /// Connects the database (running its migrations) and the coordination store, and prepares
+    /// the API and the client's files.
+    pub async fn build(config: Config) -> anyhow::Result<AppState> {
+        let db = Db::connect(config.database_url.expose(), config.db_max_connections)
+            .await
+            .with_context(|| format!("cannot open the database {}", config.database_url_for_logs()))?;
+        db.migrate().await.context("database migrations failed")?;
+        let coord = match &config.redis_url {
+            Some(url) => Coord::redis(url.expose(), &config.redis_prefix)
+                .await
+                .with_context(|| format!("cannot reach Redis at {}", crate::config::redact_url(url.expose())))?,
+            None => Coord::in_process(),
+        };
+        AppState::from_parts(config, db, coord)
+    }
+
+    /// Assembles the state from already-open stores.
+    pub fn from_parts(config: Config, db: Db, coord: Coord) -> anyhow::Result<AppState> {
+        AppState::from_parts_with(config, db, coord, |_| {})
+    }
+
+    /// Like [`AppState::from_parts`], with more API methods registered after the features' own
+    /// (tests use it to exercise the dispatcher with methods of their own).
+    pub fn from_parts_with(
+        config: Config,
+        db: Db,
+        coord: Coord,
+        extra: impl FnOnce(&mut Registry),
+    ) -> anyhow::Result<AppState> {
+        let web = WebAssets::load(&config);
+        let metrics = Metrics::new().context("metrics registry")?;
+        let mut api = Registry::default();
+        crate::features::register_methods(&mut api);
+        extra(&mut api);
+        Ok(AppState { inner: Arc::new(Inner { config, db, coord, api, metrics, web }) })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    pub fn coord(&self) -> &Coord {
+        &self.inner.coord
+    }
+
+    pub fn api(&self) -> &Registry {
+        &self.inner.api
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
+    pub fn web(&self) -> &WebAssets {
+        &self.inner.web
+    }
+}

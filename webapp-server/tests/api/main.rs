@@ -1,0 +1,18 @@
+//! The one integration-test binary of croupier-server: every test starts the real app and talks
+//! HTTP to it (or runs the real binary).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod helpers;
+
+mod bad_input;
+mod coord;
+mod deploy_files;
+mod docs;
+mod envelope;
+mod fixtures;
+mod metadata;
+mod ops;
+mod process;
+mod storage;
+mod web;
