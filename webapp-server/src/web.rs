@@ -103,23 +103,36 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     let dir = &state.web().dir;
     let assets = ServeDir::new(dir.join("assets")).append_index_html_on_directories(false);
     let files = ServeDir::new(dir).append_index_html_on_directories(false).fallback(get(spa).with_state(state.clone()));
+    let files = tower::ServiceBuilder::new()
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(SHORT)))
+        .service(files);
     Router::new()
         .route("/", get(spa))
         .route("/index.html", get(spa))
         .nest_service(
             "/assets",
             tower::ServiceBuilder::new()
-                .layer(SetResponseHeaderLayer::if_not_present(
-                    header::CACHE_CONTROL,
-                    HeaderValue::from_static(IMMUTABLE),
-                ))
+                .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE)))
                 .service(assets),
         )
-        .fallback_service(
-            tower::ServiceBuilder::new()
-                .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(SHORT)))
-                .service(files),
-        )
+        .fallback(move |State(state): State<AppState>, request: Request| {
+            let mut files = files.clone();
+            async move {
+                // Client routes have no extension in their last segment: skip the file lookup.
+                if looks_like_file(request.uri().path()) {
+                    match tower::Service::call(&mut files, request).await {
+                        Ok(response) => response.into_response(),
+                        Err(never) => match never {},
+                    }
+                } else {
+                    spa(State(state), request).await
+                }
+            }
+        })
+}
+
+fn looks_like_file(path: &str) -> bool {
+    path.rsplit('/').next().is_some_and(|last| last.contains('.'))
 }
 
 #[cfg(test)]

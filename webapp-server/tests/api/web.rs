@@ -14,6 +14,8 @@ async fn client_paths_get_index_html_with_language_and_title() {
         ("/gamehall?category=slots", "en", "<title>Croupier</title>"),
         ("/some/unknown/page", "en", "<title>Croupier</title>"),
         ("/index.html", "en", "<title>Croupier — Online casino and sportsbook</title>"),
+        ("/fr/profile/settings?from=x", "fr", "<title>Croupier</title>"),
+        ("/promotions/summer.2026/", "en", "<title>Croupier</title>"),
     ] {
         let response = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{path}");

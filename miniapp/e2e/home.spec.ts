@@ -1,0 +1,64 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+function generalInfoRequest(page: Page) {
+  return page.waitForRequest((request) => new URL(request.url()).pathname === '/api/metadata.getgeneralinfo');
+}
+
+test('the home page welcomes in English at / and in French at /fr', async ({ page, request }, testInfo) => {
+  const englishCall = generalInfoRequest(page);
+  await page.goto('/');
+
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Croupier' })).toBeVisible();
+  const defaultCurrency = page.getByTestId('default-currency');
+  await expect(defaultCurrency).toContainText('USD');
+  await expect(defaultCurrency).toContainText('US dollar');
+  await expect(page.getByRole('list', { name: 'Languages' }).getByRole('listitem')).toHaveText(['English', 'French']);
+  const englishQuery = new URL((await englishCall).url()).searchParams;
+  expect(englishQuery.get('locale')).toBe('en');
+  expect(englishQuery.get('v')).toBe('2.34');
+  await page.screenshot({ path: testInfo.outputPath('home-en.png'), fullPage: true });
+
+  const frenchCall = generalInfoRequest(page);
+  await page.goto('/fr');
+
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  await expect(page.getByRole('heading', { level: 1, name: 'Bienvenue chez Croupier' })).toBeVisible();
+  await expect(page.getByTestId('default-currency')).toContainText('Dollar américain');
+  await expect(page.getByRole('list', { name: 'Langues' }).getByRole('listitem')).toHaveText(['Anglais', 'Français']);
+  expect(new URL((await frenchCall).url()).searchParams.get('locale')).toBe('fr');
+  await page.screenshot({ path: testInfo.outputPath('home-fr.png'), fullPage: true });
+
+  // The server itself sets <html lang> from the path, before any script runs.
+  expect(await (await request.get('/')).text()).toContain('<html lang="en"');
+  expect(await (await request.get('/fr')).text()).toContain('<html lang="fr"');
+});
+
+test('the language switch moves between / and /fr and back', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('default-currency')).toContainText('US dollar');
+
+  await page.getByRole('link', { name: 'Français' }).click();
+
+  await expect(page).toHaveURL(/\/fr$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Bienvenue chez Croupier' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  await expect(page.getByTestId('default-currency')).toContainText('Dollar américain');
+  expect((await page.context().cookies()).find((cookie) => cookie.name === 'i18n_locale')?.value).toBe('fr');
+
+  await page.getByRole('link', { name: 'English' }).click();
+
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Croupier' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+});
+
+test('an unknown page says so in the language of its path', async ({ page }, testInfo) => {
+  await page.goto('/fr/nulle-part');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page introuvable' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('not-found-fr.png') });
+
+  await page.goto('/nowhere');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+});

@@ -1,0 +1,4 @@
+/** Unprefixed (default-locale) paths; `localizePath` adds the locale prefix. */
+export const paths = {
+  home: '/',
+} as const;
