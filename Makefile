@@ -5,7 +5,8 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 CHROMIUM_PATH ?= /usr/bin/chromium
-SERVER_BIN := $(CURDIR)/target/release/croupier-server
+TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
+SERVER_BIN := $(TARGET_DIR)/release/croupier-server
 NPM_STAMP := node_modules/.package-lock.json
 
 .PHONY: help run build client server test test-rust test-client e2e lint fmt bench gen clean
@@ -31,7 +32,7 @@ server:
 build: client server
 
 run: build
-	CROUPIER_WEB_DIR="$${CROUPIER_WEB_DIR:-miniapp/dist}" ./target/release/croupier-server
+	CROUPIER_WEB_DIR="$${CROUPIER_WEB_DIR:-miniapp/dist}" $(SERVER_BIN)
 
 test: test-rust test-client e2e
 
@@ -73,7 +74,7 @@ fmt:
 # A profile of its own, so the bench-only ceiling route never reaches target/release.
 bench: client
 	$(CARGO) build --profile benchmark -p croupier-server --features bench --bins
-	./target/benchmark/croupier-bench --server ./target/benchmark/croupier-server --web-dir miniapp/dist
+	$(TARGET_DIR)/benchmark/croupier-bench --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 
 gen:
 	CROUPIER_BLESS=1 $(CARGO) test -q -p croupier-shared --test typescript_twin
