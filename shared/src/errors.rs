@@ -114,6 +114,17 @@ field_codes! {
     InvalidEncoding = "INVALID_ENCODING", "Field is not valid UTF-8 text", "Le champ n'est pas un texte UTF-8 valide";
     Duplicate = "DUPLICATE", "Field is given more than once", "Le champ est fourni plusieurs fois";
     Unsupported = "UNSUPPORTED", "Value is not supported", "Valeur non prise en charge";
+    Taken = "TAKEN", "Already used by another account", "Déjà utilisé par un autre compte";
+    Locked = "LOCKED", "Can no longer be changed", "Ne peut plus être modifié";
+    CodeLength = "CODE_LENGTH", "The code must contain 6 digits", "Le code doit contenir 6 chiffres";
+    CodeExpired = "CODE_EXPIRED", "Time expired, request a new code", "Délai expiré, demandez un nouveau code";
+    CodeInvalid = "CODE_INVALID", "Code invalid", "Code invalide";
+    TwoFactorRequired = "TWO_FACTOR_REQUIRED", "Two-factor authentication is enabled: enter the code we sent you", "La double authentification est activée : saisissez le code envoyé";
+    AlreadyEnabled = "ALREADY_ENABLED", "Two-factor authentication is already enabled", "La double authentification est déjà activée";
+    AlreadyDisabled = "ALREADY_DISABLED", "Two-factor authentication is already disabled", "La double authentification est déjà désactivée";
+    ResendTime = "RESEND_TIME", "You can request a new code in $$seconds$$ s", "Vous pourrez demander un nouveau code dans $$seconds$$ s";
+    WrongCredentials = "WRONG_CREDENTIALS", "Wrong login or password", "Identifiant ou mot de passe incorrect";
+    NotFound = "NOT_FOUND", "Not found", "Introuvable";
 }
 
 impl FieldCode {

@@ -133,6 +133,25 @@ pub const VARIABLES: &[Variable] = &[
         "is_game_history_export_enabled: players may export their game history.",
     ),
     var(
+        "CROUPIER_SECRET_KEY",
+        None,
+        true,
+        "Key signing codes and links (64 hex chars); unset: generated once, kept in the database.",
+    ),
+    var(
+        "CROUPIER_TRUST_PROXY",
+        Some("false"),
+        false,
+        "true behind a load balancer: the client address is the last X-Forwarded-For entry.",
+    ),
+    var(
+        "CROUPIER_SMTP_URL",
+        None,
+        true,
+        "smtps://user:pass@host:465 or smtp://host:587; unset: e-mail goes to the dev mailbox only.",
+    ),
+    var("CROUPIER_MAIL_FROM", Some("Croupier <no-reply@localhost>"), false, "Sender of every e-mail."),
+    var(
         "CROUPIER_INTERNAL_SECRET",
         None,
         true,
@@ -177,6 +196,10 @@ pub struct Config {
     pub seon_enabled: bool,
     pub bonus_isolation: bool,
     pub game_history_export: bool,
+    pub secret_key: Option<Secret>,
+    pub trust_proxy: bool,
+    pub smtp_url: Option<Secret>,
+    pub mail_from: String,
     pub internal_secret: Option<Secret>,
     pub server_url: String,
     pub telegram_bot_token: Option<Secret>,
@@ -365,6 +388,18 @@ impl Config {
         if site_name.is_empty() {
             return Err(raw.invalid("CROUPIER_SITE_NAME", "must not be empty"));
         }
+        let secret_key = raw.optional("CROUPIER_SECRET_KEY");
+        if let Some(key) = &secret_key
+            && (key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
+            return Err(raw.invalid("CROUPIER_SECRET_KEY", "must be 64 hexadecimal characters (32 bytes)"));
+        }
+        let secret_key = secret_key.map(Secret::new);
+        if let Some(url) = raw.optional("CROUPIER_SMTP_URL")
+            && !(url.starts_with("smtp://") || url.starts_with("smtps://"))
+        {
+            return Err(raw.invalid("CROUPIER_SMTP_URL", "must start with smtp:// or smtps://"));
+        }
         Ok(Config {
             addr: raw.parse("CROUPIER_ADDR", "an address like 127.0.0.1:8080")?,
             database_url: Secret::new(database_url),
@@ -387,6 +422,10 @@ impl Config {
             seon_enabled: raw.flag("CROUPIER_SEON_ENABLED")?,
             bonus_isolation: raw.flag("CROUPIER_BONUS_ISOLATION")?,
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
+            secret_key,
+            trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,
+            smtp_url: raw.optional("CROUPIER_SMTP_URL").map(Secret::new),
+            mail_from: raw.required("CROUPIER_MAIL_FROM")?.trim().to_owned(),
             internal_secret: raw.optional("CROUPIER_INTERNAL_SECRET").map(Secret::new),
             server_url: url("CROUPIER_SERVER_URL")?,
             telegram_bot_token: raw.optional("TELEGRAM_BOT_TOKEN").map(Secret::new),

@@ -8,6 +8,8 @@ pub mod config;
 pub mod coord;
 pub mod db;
 pub mod features;
+pub mod keys;
+pub mod messaging;
 pub mod metrics;
 pub mod ops;
 pub mod state;
@@ -44,6 +46,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/openapi.json", get(openapi))
         .route("/api/{method}", any(api::dispatch))
         .merge(ops::routes())
+        .merge(messaging::routes(state.config()))
+        .merge(features::routes())
         .merge(web::routes(&state));
     #[cfg(feature = "bench")]
     let router = router.route("/bench/ceiling", get(bench_ceiling));

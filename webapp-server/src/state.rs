@@ -4,6 +4,8 @@ use crate::api::Registry;
 use crate::config::Config;
 use crate::coord::Coord;
 use crate::db::Db;
+use crate::keys::Keys;
+use crate::messaging::Messenger;
 use crate::metrics::Metrics;
 use crate::web::WebAssets;
 use anyhow::Context as _;
@@ -21,6 +23,8 @@ struct Inner {
     api: Registry,
     metrics: Metrics,
     web: WebAssets,
+    keys: Keys,
+    messenger: Messenger,
 }
 
 impl AppState {
@@ -37,28 +41,30 @@ impl AppState {
                 .with_context(|| format!("cannot reach Redis at {}", crate::config::redact_url(url.expose())))?,
             None => Coord::in_process(),
         };
-        AppState::from_parts(config, db, coord)
+        AppState::from_parts(config, db, coord).await
     }
 
     /// Assembles the state from already-open stores.
-    pub fn from_parts(config: Config, db: Db, coord: Coord) -> anyhow::Result<AppState> {
-        AppState::from_parts_with(config, db, coord, |_| {})
+    pub async fn from_parts(config: Config, db: Db, coord: Coord) -> anyhow::Result<AppState> {
+        AppState::from_parts_with(config, db, coord, |_| {}).await
     }
 
     /// Like [`AppState::from_parts`], with more API methods registered after the features' own
     /// (tests use it to exercise the dispatcher with methods of their own).
-    pub fn from_parts_with(
+    pub async fn from_parts_with(
         config: Config,
         db: Db,
         coord: Coord,
         extra: impl FnOnce(&mut Registry),
     ) -> anyhow::Result<AppState> {
         let web = WebAssets::load(&config);
+        let keys = Keys::load(&db, config.secret_key.as_ref().map(|k| k.expose())).await.context("secret key")?;
+        let messenger = Messenger::new(&config).context("messaging")?;
         let metrics = Metrics::new().context("metrics registry")?;
         let mut api = Registry::default();
         crate::features::register_methods(&mut api);
         extra(&mut api);
-        Ok(AppState { inner: Arc::new(Inner { config, db, coord, api, metrics, web }) })
+        Ok(AppState { inner: Arc::new(Inner { config, db, coord, api, metrics, web, keys, messenger }) })
     }
 
     pub fn config(&self) -> &Config {
@@ -83,5 +89,13 @@ impl AppState {
 
     pub fn web(&self) -> &WebAssets {
         &self.inner.web
+    }
+
+    pub fn keys(&self) -> &Keys {
+        &self.inner.keys
+    }
+
+    pub fn messenger(&self) -> &Messenger {
+        &self.inner.messenger
     }
 }

@@ -112,7 +112,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .nest_service(
             "/assets",
             tower::ServiceBuilder::new()
-                .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE)))
+                .layer(SetResponseHeaderLayer::if_not_present(
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static(IMMUTABLE),
+                ))
                 .service(assets),
         )
         .fallback(move |State(state): State<AppState>, request: Request| {

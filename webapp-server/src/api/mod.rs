@@ -12,13 +12,14 @@ pub mod params;
 pub use error::{ApiError, FieldErrors};
 pub use params::Params;
 
+use crate::features::auth::session::{self, Session};
 use crate::state::AppState;
 use axum::Json;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, Method as HttpMethod, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use croupier_shared::{API_VERSION, FieldCode, Locale};
+use croupier_shared::{API_VERSION, ErrorType, FieldCode, Locale};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -29,8 +30,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::Arc;
-use std::time::Instant;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// What a method may do, which decides the verbs it answers and the origin check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +49,44 @@ pub struct Ctx {
     pub state: AppState,
     pub locale: Locale,
     pub headers: HeaderMap,
+    /// The caller's address (the last `X-Forwarded-For` entry when `CROUPIER_TRUST_PROXY` is on).
+    pub ip: Option<IpAddr>,
+    /// The signed-in player's session; `None` for guests.
+    pub session: Option<Session>,
+    cookies: Arc<Mutex<Vec<String>>>,
+}
+
+impl Ctx {
+    /// The signed-in player's id, or `AuthorizationException` for a guest.
+    pub fn user_id(&self) -> Result<i64, ApiError> {
+        self.session.as_ref().map(|s| s.user_id).ok_or_else(|| ApiError::new(ErrorType::AuthorizationException))
+    }
+
+    /// Adds a `Set-Cookie` header to the answer, whether it succeeds or fails.
+    pub fn set_cookie(&self, cookie: String) {
+        self.cookies.lock().unwrap_or_else(|p| p.into_inner()).push(cookie);
+    }
+
+    /// Counts one attempt of `action` by `key`; over `max` in `window` → `TooManyRequestsException`.
+    pub async fn limit(&self, action: &str, key: &str, window: Duration, max: u64) -> Result<(), ApiError> {
+        let decision = self.state.coord().hit(&format!("{action}:{key}"), window, max).await?;
+        if decision.allowed { Ok(()) } else { Err(ApiError::too_many_requests(decision.retry_after)) }
+    }
+
+    /// Counts one attempt per caller address (when known) and per `key`.
+    pub async fn limit_ip_and(
+        &self,
+        action: &str,
+        key: &str,
+        window: Duration,
+        per_ip: u64,
+        per_key: u64,
+    ) -> Result<(), ApiError> {
+        if let Some(ip) = self.ip {
+            self.limit(&format!("{action}:ip"), &ip.to_string(), window, per_ip).await?;
+        }
+        self.limit(action, key, window, per_key).await
+    }
 }
 
 /// A method's input: decoded from the parameters, then checked by [`Input::validate`].
@@ -172,10 +212,17 @@ pub async fn dispatch(State(state): State<AppState>, Path(name): Path<String>, r
     let locale = Locale::parse_or_default(lenient_param(&query, "locale").as_deref());
     let spec = state.api().find(&name);
     let label = spec.map_or("unknown", |s| s.name);
-    let response = match run(&state, spec, &query, locale, request).await {
+    let cookies = Arc::new(Mutex::new(Vec::new()));
+    let mut response = match run(&state, spec, &query, locale, request, Arc::clone(&cookies)).await {
         Ok(data) => Json(json!({ "status": "ok", "data": data })).into_response(),
         Err(err) => err.render(locale),
     };
+    for cookie in cookies.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+        if let Ok(value) = http::HeaderValue::from_str(&cookie) {
+            response.headers_mut().append(header::SET_COOKIE, value);
+        }
+    }
+    response.headers_mut().insert(header::CACHE_CONTROL, http::HeaderValue::from_static("no-store"));
     state.metrics().observe_api(label, response.status().as_u16(), started.elapsed());
     response
 }
@@ -186,14 +233,18 @@ async fn run(
     query: &str,
     locale: Locale,
     request: Request,
+    cookies: Arc<Mutex<Vec<String>>>,
 ) -> Result<Value, ApiError> {
-    let mut params = Params::new(params::parse_urlencoded(query.as_bytes(), params::Source::Query)?);
-    match params.get("v") {
+    let query_params = Params::new(params::parse_urlencoded(query.as_bytes(), params::Source::Query)?);
+    match query_params.get("v") {
         Some(API_VERSION) => {}
         Some(_) => return Err(ApiError::bad_request(Some(("v", FieldCode::Unsupported)))),
         None => return Err(ApiError::bad_request(Some(("v", FieldCode::Required)))),
     }
-    let spec = spec.ok_or_else(|| ApiError::new(croupier_shared::ErrorType::MethodNotFoundException))?;
+    let spec = spec.ok_or_else(|| ApiError::new(ErrorType::MethodNotFoundException))?;
+    // `locale` and `v` in the query belong to the envelope; a body may have fields of those names
+    // (`account.changelocale` takes `locale`).
+    let mut params = query_params.without(&ENVELOPE_PARAMS);
     let (parts, body) = request.into_parts();
     match (&parts.method, spec.access) {
         (&HttpMethod::GET, Access::Read) => {}
@@ -210,8 +261,25 @@ async fn run(
                 .with_status(StatusCode::METHOD_NOT_ALLOWED));
         }
     }
-    let ctx = Ctx { state: state.clone(), locale, headers: parts.headers };
-    (spec.handler)(ctx, params.without(&ENVELOPE_PARAMS)).await
+    let peer = parts.extensions.get::<axum::extract::ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let ip = client_ip(&parts.headers, peer, state.config().trust_proxy);
+    let resolved = session::resolve(state, &parts.headers).await;
+    let session = match resolved {
+        Ok(session::Resolved { session, clear_cookie }) => {
+            if clear_cookie {
+                cookies.lock().unwrap_or_else(|p| p.into_inner()).push(session::clear_cookie(state.config()));
+            }
+            session
+        }
+        Err((err, clear_cookie)) => {
+            if clear_cookie {
+                cookies.lock().unwrap_or_else(|p| p.into_inner()).push(session::clear_cookie(state.config()));
+            }
+            return Err(err);
+        }
+    };
+    let ctx = Ctx { state: state.clone(), locale, headers: parts.headers, ip, session, cookies };
+    (spec.handler)(ctx, params).await
 }
 
 async fn read_body(body: Body, limit: usize) -> Result<bytes::Bytes, ApiError> {
@@ -243,6 +311,19 @@ fn check_same_origin(headers: &HeaderMap, state: &AppState) -> Result<(), ApiErr
         }
     }
     Ok(())
+}
+
+/// The caller's address: the socket peer, or behind a trusted proxy the last `X-Forwarded-For`
+/// entry (the one the proxy itself appended; earlier entries are the client's to forge).
+fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trust_proxy: bool) -> Option<IpAddr> {
+    if trust_proxy
+        && let Some(forwarded) = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok())
+        && let Some(last) = forwarded.rsplit(',').next()
+        && let Ok(ip) = last.trim().parse()
+    {
+        return Some(ip);
+    }
+    peer
 }
 
 /// Reads one query parameter without failing, only to choose the language of an error.

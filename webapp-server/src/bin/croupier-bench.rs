@@ -224,7 +224,11 @@ async fn main() -> anyhow::Result<()> {
     }
     if let (Some(idle), Some(loaded)) = (idle_rss, loaded_rss) {
         println!();
-        println!("server memory (RSS): {:.1} MiB idle, {:.1} MiB after the run", idle as f64 / 1024.0, loaded as f64 / 1024.0);
+        println!(
+            "server memory (RSS): {:.1} MiB idle, {:.1} MiB after the run",
+            idle as f64 / 1024.0,
+            loaded as f64 / 1024.0
+        );
     }
     Ok(())
 }

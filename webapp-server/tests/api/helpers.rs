@@ -165,7 +165,7 @@ impl TestApp {
             }
             _ => Coord::in_process(),
         };
-        let state = AppState::from_parts_with(config, store, coord, methods).expect("app state");
+        let state = AppState::from_parts_with(config, store, coord, methods).await.expect("app state");
 
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
@@ -197,8 +197,49 @@ impl TestApp {
     }
 
     pub async fn api_post(&self, method: &str, form: &[(&str, &str)]) -> (StatusCode, Value) {
-        let response = self.client.post(self.api_url(method, "en", &[])).form(form).send().await.expect("request");
+        self.post_as(&self.client, method, form).await
+    }
+
+    /// A browser of its own: a separate cookie jar, so a separate player.
+    pub fn browser(&self) -> reqwest::Client {
+        reqwest::Client::builder().cookie_store(true).build().expect("http client")
+    }
+
+    pub async fn post_as(&self, client: &reqwest::Client, method: &str, form: &[(&str, &str)]) -> (StatusCode, Value) {
+        let response = client.post(self.api_url(method, "en", &[])).form(form).send().await.expect("request");
         read_json(response).await
+    }
+
+    pub async fn get_as(&self, client: &reqwest::Client, method: &str, query: &[(&str, &str)]) -> (StatusCode, Value) {
+        let response = client.get(self.api_url(method, "en", query)).send().await.expect("request");
+        read_json(response).await
+    }
+
+    /// The newest one-time code the dev mailbox holds for `to`.
+    pub async fn last_code(&self, to: &str) -> String {
+        let url = reqwest::Url::parse_with_params(&self.url("/dev/mailbox"), &[("to", to)]).expect("url");
+        let messages: Value = self.client.get(url).send().await.expect("mailbox").json().await.expect("mailbox JSON");
+        messages[0]["code"].as_str().unwrap_or_else(|| panic!("no code for {to}: {messages}")).to_owned()
+    }
+
+    /// How many messages the dev mailbox holds for `to`.
+    pub async fn mailbox_count(&self, to: &str) -> usize {
+        let url = reqwest::Url::parse_with_params(&self.url("/dev/mailbox"), &[("to", to)]).expect("url");
+        let messages: Value = self.client.get(url).send().await.expect("mailbox").json().await.expect("mailbox JSON");
+        messages.as_array().map_or(0, Vec::len)
+    }
+
+    /// Registers `email` with password `secret123` in USD from `client`; answers account info.
+    pub async fn register(&self, client: &reqwest::Client, email: &str) -> Value {
+        let form = [("email", email), ("password", "secret123"), ("currency", "USD"), ("terms", "1")];
+        let (status, body) = self.post_as(client, "auth.register", &form).await;
+        assert_eq!(status, StatusCode::OK, "register {email}: {body}");
+        body["data"].clone()
+    }
+
+    /// Runs a statement on the test database (to set up states no API call makes, like a ban).
+    pub async fn sql(&self, statement: &'static str, value: &str, id: i64) {
+        sqlx::query(statement).bind(value).bind(id).execute(self.state.db().pool()).await.expect("test SQL");
     }
 
     /// Stops the server gracefully and drops its PostgreSQL database.

@@ -5,6 +5,7 @@
 
 mod helpers;
 
+mod accounts;
 mod bad_input;
 mod coord;
 mod deploy_files;
@@ -14,5 +15,6 @@ mod fixtures;
 mod metadata;
 mod ops;
 mod process;
+mod profile;
 mod storage;
 mod web;

@@ -88,6 +88,17 @@ export const FIELD_ERROR_CODES = [
   "INVALID_ENCODING",
   "DUPLICATE",
   "UNSUPPORTED",
+  "TAKEN",
+  "LOCKED",
+  "CODE_LENGTH",
+  "CODE_EXPIRED",
+  "CODE_INVALID",
+  "TWO_FACTOR_REQUIRED",
+  "ALREADY_ENABLED",
+  "ALREADY_DISABLED",
+  "RESEND_TIME",
+  "WRONG_CREDENTIALS",
+  "NOT_FOUND",
 ] as const;
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];

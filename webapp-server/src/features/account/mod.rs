@@ -1,0 +1,120 @@
+//! The player's account: `account.getInfo` here; profile, contacts and settings in their files.
+
+pub mod contacts;
+pub mod profile;
+pub mod rules;
+pub mod settings;
+pub mod store;
+
+use crate::api::{ApiError, Ctx, NoInput, Registry};
+use croupier_shared::{Currency, Money};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+pub fn register(api: &mut Registry) {
+    api.read("account.getInfo", "The signed-in player's account (uid 0 for a guest).", get_info);
+    profile::register(api);
+    contacts::register(api);
+    settings::register(api);
+}
+
+/// Money on the wire: a decimal string in major units and the currency.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MoneyView {
+    pub amount: String,
+    pub currency: String,
+}
+
+impl From<Money> for MoneyView {
+    fn from(m: Money) -> MoneyView {
+        MoneyView { amount: m.to_decimal_string(), currency: m.currency().code().to_owned() }
+    }
+}
+
+/// SPEC §3 "Account info".
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AccountInfo {
+    /// 0 for a guest.
+    pub uid: i64,
+    pub id: i64,
+    /// Registration time, unix seconds (0 for a guest).
+    pub reg_time: i64,
+    /// The login contact: an e-mail, or phone digits.
+    pub login: String,
+    pub fakename: Option<String>,
+    /// Whether the login contact receives marketing messages.
+    pub is_subscribed: bool,
+    /// `null` until chosen (social sign-ups choose it to complete registration).
+    pub currency: Option<String>,
+    pub balance_main: MoneyView,
+    pub balance_bonus: MoneyView,
+    pub balance_betting_bonus: MoneyView,
+    pub balance_fun: MoneyView,
+    pub is_on_verification: bool,
+    pub is_verified: bool,
+    pub is_kyc_block_enabled: bool,
+    pub is_registration_completed: bool,
+    pub country_code: Option<String>,
+    pub locale: String,
+    pub two_factor_auth: bool,
+}
+
+async fn get_info(ctx: Ctx, _: NoInput) -> Result<AccountInfo, ApiError> {
+    account_info(&ctx, ctx.session.as_ref().map(|s| s.user_id)).await
+}
+
+/// The account-info answer for `user_id`, or the guest's.
+pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo, ApiError> {
+    let config = ctx.state.config();
+    let Some(user_id) = user_id else {
+        let zero = MoneyView::from(Money::zero(config.default_currency));
+        return Ok(AccountInfo {
+            uid: 0,
+            id: 0,
+            reg_time: 0,
+            login: String::new(),
+            fakename: None,
+            is_subscribed: false,
+            currency: None,
+            balance_main: zero.clone(),
+            balance_bonus: zero.clone(),
+            balance_betting_bonus: zero.clone(),
+            balance_fun: zero,
+            is_on_verification: false,
+            is_verified: false,
+            is_kyc_block_enabled: false,
+            is_registration_completed: false,
+            country_code: None,
+            locale: ctx.locale.code().to_owned(),
+            two_factor_auth: false,
+        });
+    };
+    let db = ctx.state.db();
+    let user = store::load(db, user_id).await?;
+    let contacts = store::contacts(db, user_id).await?;
+    let login = contacts.iter().find(|c| c.is_login != 0);
+    let currency = user.currency.as_deref().and_then(Currency::parse).unwrap_or(config.default_currency);
+    // Balances come from the ledger (the money-core issue); an account without ledger
+    // accounts has moved no money, so every balance is zero in its currency.
+    let zero = MoneyView::from(Money::zero(currency));
+    Ok(AccountInfo {
+        uid: user.id,
+        id: user.id,
+        reg_time: user.reg_time / 1000,
+        login: login.map(|c| c.contact.clone()).unwrap_or_default(),
+        fakename: user.fakename,
+        is_subscribed: login.is_some_and(|c| c.is_subscribed != 0),
+        currency: user.currency,
+        balance_main: zero.clone(),
+        balance_bonus: zero.clone(),
+        balance_betting_bonus: zero.clone(),
+        balance_fun: zero,
+        is_on_verification: user.is_on_verification != 0,
+        is_verified: user.is_verified != 0,
+        is_kyc_block_enabled: user.is_kyc_block_enabled != 0,
+        is_registration_completed: user.is_registration_completed != 0,
+        country_code: user.country_code,
+        locale: user.locale,
+        two_factor_auth: user.two_factor_auth != 0,
+    })
+}
