@@ -152,6 +152,12 @@ pub const VARIABLES: &[Variable] = &[
     ),
     var("CROUPIER_MAIL_FROM", Some("Croupier <no-reply@localhost>"), false, "Sender of every e-mail."),
     var(
+        "CROUPIER_OAUTH_PROVIDERS",
+        None,
+        true,
+        "Social sign-in: comma-separated name|issuer|client_id|client_secret (OpenID Connect issuers).",
+    ),
+    var(
         "CROUPIER_INTERNAL_SECRET",
         None,
         true,
@@ -172,6 +178,47 @@ pub const VARIABLES: &[Variable] = &[
         "Bot API server (tests and mirrors point it elsewhere).",
     ),
 ];
+
+/// An OpenID Connect provider for social sign-in.
+#[derive(Debug, Clone)]
+pub struct OAuthProvider {
+    /// The `service` name the client uses (`google`, `telegram`, …).
+    pub name: String,
+    /// The issuer; its `/.well-known/openid-configuration` describes the endpoints.
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: Secret,
+}
+
+impl OAuthProvider {
+    fn parse_list(list: &str) -> Result<Vec<OAuthProvider>, String> {
+        let mut providers: Vec<OAuthProvider> = Vec::new();
+        for entry in list.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let parts: Vec<&str> = entry.split('|').map(str::trim).collect();
+            let [name, issuer, client_id, client_secret] = parts.as_slice() else {
+                return Err("each provider is name|issuer|client_id|client_secret".to_owned());
+            };
+            let valid_name =
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if !valid_name {
+                return Err(format!("{name:?} is not a provider name (letters, digits, - and _)"));
+            }
+            if !(issuer.starts_with("https://") || issuer.starts_with("http://")) {
+                return Err(format!("the issuer of {name} is not an http(s) URL"));
+            }
+            if providers.iter().any(|p| p.name == *name) {
+                return Err(format!("{name} is listed twice"));
+            }
+            providers.push(OAuthProvider {
+                name: (*name).to_owned(),
+                issuer: issuer.trim_end_matches('/').to_owned(),
+                client_id: (*client_id).to_owned(),
+                client_secret: Secret::new(*client_secret),
+            });
+        }
+        Ok(providers)
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -197,6 +244,7 @@ pub struct Config {
     pub bonus_isolation: bool,
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
+    pub oauth_providers: Vec<OAuthProvider>,
     pub trust_proxy: bool,
     pub smtp_url: Option<Secret>,
     pub mail_from: String,
@@ -395,6 +443,12 @@ impl Config {
             return Err(raw.invalid("CROUPIER_SECRET_KEY", "must be 64 hexadecimal characters (32 bytes)"));
         }
         let secret_key = secret_key.map(Secret::new);
+        let oauth_providers = raw
+            .optional("CROUPIER_OAUTH_PROVIDERS")
+            .map(|list| OAuthProvider::parse_list(&list))
+            .transpose()
+            .map_err(|reason| raw.invalid("CROUPIER_OAUTH_PROVIDERS", reason))?
+            .unwrap_or_default();
         if let Some(url) = raw.optional("CROUPIER_SMTP_URL")
             && !(url.starts_with("smtp://") || url.starts_with("smtps://"))
         {
@@ -423,6 +477,7 @@ impl Config {
             bonus_isolation: raw.flag("CROUPIER_BONUS_ISOLATION")?,
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,
+            oauth_providers,
             trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,
             smtp_url: raw.optional("CROUPIER_SMTP_URL").map(Secret::new),
             mail_from: raw.required("CROUPIER_MAIL_FROM")?.trim().to_owned(),
@@ -511,6 +566,25 @@ mod tests {
         let printed = format!("{config:?}");
         assert!(!printed.contains("hunter2") && !printed.contains("ABCsecret"), "{printed}");
         assert_eq!(config.database_url_for_logs(), "postgres://app:***@db/croupier");
+    }
+
+    #[test]
+    fn oauth_providers_are_read_from_one_list() {
+        let config = load(
+            &[(
+                "CROUPIER_OAUTH_PROVIDERS",
+                "google|https://accounts.google.com|id1|s1, tg|https://oauth.telegram.org/|id2|s2",
+            )],
+            None,
+        )
+        .unwrap();
+        let names: Vec<_> = config.oauth_providers.iter().map(|p| (p.name.as_str(), p.issuer.as_str())).collect();
+        assert_eq!(names, [("google", "https://accounts.google.com"), ("tg", "https://oauth.telegram.org")]);
+        assert!(!format!("{config:?}").contains("s1"), "client secrets never print");
+        for bad in ["google|https://x", "g o|https://x|a|b", "g|ftp://x|a|b", "g|https://x|a|b,g|https://y|a|b"] {
+            let err = load(&[("CROUPIER_OAUTH_PROVIDERS", bad)], None).unwrap_err();
+            assert!(err.to_string().starts_with("CROUPIER_OAUTH_PROVIDERS: "), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@ use crate::api::Registry;
 use crate::config::Config;
 use crate::coord::Coord;
 use crate::db::Db;
+use crate::features::auth::oauth::OAuth;
 use crate::keys::Keys;
 use crate::messaging::Messenger;
 use crate::metrics::Metrics;
@@ -25,6 +26,7 @@ struct Inner {
     web: WebAssets,
     keys: Keys,
     messenger: Messenger,
+    oauth: OAuth,
 }
 
 impl AppState {
@@ -60,11 +62,12 @@ impl AppState {
         let web = WebAssets::load(&config);
         let keys = Keys::load(&db, config.secret_key.as_ref().map(|k| k.expose())).await.context("secret key")?;
         let messenger = Messenger::new(&config).context("messaging")?;
+        let oauth = OAuth::new(&config.oauth_providers).context("social sign-in")?;
         let metrics = Metrics::new().context("metrics registry")?;
         let mut api = Registry::default();
         crate::features::register_methods(&mut api);
         extra(&mut api);
-        Ok(AppState { inner: Arc::new(Inner { config, db, coord, api, metrics, web, keys, messenger }) })
+        Ok(AppState { inner: Arc::new(Inner { config, db, coord, api, metrics, web, keys, messenger, oauth }) })
     }
 
     pub fn config(&self) -> &Config {
@@ -97,5 +100,9 @@ impl AppState {
 
     pub fn messenger(&self) -> &Messenger {
         &self.inner.messenger
+    }
+
+    pub fn oauth(&self) -> &OAuth {
+        &self.inner.oauth
     }
 }

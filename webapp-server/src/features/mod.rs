@@ -15,5 +15,8 @@ pub fn register_methods(api: &mut Registry) {
 
 /// HTTP routes of features that have more than API methods.
 pub fn routes() -> axum::Router<crate::state::AppState> {
+    use axum::routing::get;
     axum::Router::new()
+        .route("/oauth/init", get(auth::oauth::init))
+        .route("/oauth/callback/{provider}", get(auth::oauth::callback))
 }

@@ -2,6 +2,7 @@
 //! `auth.logout`, `auth.restore` (SPEC §4, §7; DESIGN "Registration and login").
 
 pub mod codes;
+pub mod oauth;
 pub mod password;
 pub mod session;
 

@@ -98,10 +98,26 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Resolved, 
 
 /// Opens a new session for `user_id` inside the caller's transaction and sets its cookie.
 pub async fn start(ctx: &Ctx, conn: &mut AnyConnection, user_id: i64) -> Result<(), ApiError> {
+    let user_agent = ctx.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
+    let previous = ctx.session.as_ref().map(|s| s.id.as_str());
+    let cookie = open(ctx.state.config(), conn, user_id, ctx.ip.map(|ip| ip.to_string()), user_agent, previous).await?;
+    ctx.set_cookie(cookie);
+    Ok(())
+}
+
+/// Writes a new session and answers its `Set-Cookie` value. The `previous` session of the same
+/// browser ends: one browser, one session.
+pub async fn open(
+    config: &Config,
+    conn: &mut AnyConnection,
+    user_id: i64,
+    ip: Option<String>,
+    user_agent: Option<&str>,
+    previous: Option<&str>,
+) -> Result<String, ApiError> {
     let token = base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
     let now = now_ms();
-    let user_agent: Option<String> =
-        ctx.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok()).map(|ua| ua.chars().take(256).collect());
+    let user_agent: Option<String> = user_agent.map(|ua| ua.chars().take(256).collect());
     sqlx::query(
         "INSERT INTO sessions (id, user_id, created_at, last_seen_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6)",
     )
@@ -109,16 +125,14 @@ pub async fn start(ctx: &Ctx, conn: &mut AnyConnection, user_id: i64) -> Result<
     .bind(user_id)
     .bind(now)
     .bind(now)
-    .bind(ctx.ip.map(|ip| ip.to_string()))
+    .bind(ip)
     .bind(user_agent)
     .execute(&mut *conn)
     .await?;
-    // The session the caller came with (if any) ends: one browser, one session.
-    if let Some(old) = &ctx.session {
-        sqlx::query("DELETE FROM sessions WHERE id = $1").bind(&old.id).execute(&mut *conn).await?;
+    if let Some(old) = previous {
+        sqlx::query("DELETE FROM sessions WHERE id = $1").bind(old).execute(&mut *conn).await?;
     }
-    ctx.set_cookie(set_cookie(ctx.state.config(), &token));
-    Ok(())
+    Ok(set_cookie(config, &token))
 }
 
 /// Ends every session of `user_id` except `keep`.
