@@ -158,6 +158,24 @@ pub const VARIABLES: &[Variable] = &[
         "Social sign-in: comma-separated name|issuer|client_id|client_secret (OpenID Connect issuers).",
     ),
     var(
+        "CROUPIER_ADMIN_TOKEN",
+        None,
+        true,
+        "Bearer token of the operator API (/admin/…); unset: the operator API is off.",
+    ),
+    var(
+        "CROUPIER_KYC_FOR_WITHDRAWAL",
+        Some("false"),
+        false,
+        "true: a withdrawal needs a verified identity (KycWithdrawalException).",
+    ),
+    var(
+        "CROUPIER_CURRENCY_RATES",
+        Some("USD=1,EUR=0.92,GBP=0.79,CAD=1.36"),
+        false,
+        "Reference rates against the default currency for account.getcurrencyrates (display only).",
+    ),
+    var(
         "CROUPIER_INTERNAL_SECRET",
         None,
         true,
@@ -245,6 +263,10 @@ pub struct Config {
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
     pub oauth_providers: Vec<OAuthProvider>,
+    pub admin_token: Option<Secret>,
+    pub kyc_for_withdrawal: bool,
+    /// (currency code, decimal rate) pairs, validated as positive decimals.
+    pub currency_rates: Vec<(String, String)>,
     pub trust_proxy: bool,
     pub smtp_url: Option<Secret>,
     pub mail_from: String,
@@ -443,6 +465,23 @@ impl Config {
             return Err(raw.invalid("CROUPIER_SECRET_KEY", "must be 64 hexadecimal characters (32 bytes)"));
         }
         let secret_key = secret_key.map(Secret::new);
+        let mut currency_rates = Vec::new();
+        for pair in raw.required("CROUPIER_CURRENCY_RATES")?.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (code, rate) = pair
+                .split_once('=')
+                .ok_or_else(|| raw.invalid("CROUPIER_CURRENCY_RATES", format!("{pair:?} is not CODE=rate")))?;
+            let code = Currency::parse(code.trim()).ok_or_else(|| {
+                raw.invalid("CROUPIER_CURRENCY_RATES", format!("{code:?} is not a supported currency"))
+            })?;
+            let rate = rate.trim();
+            let decimal = !rate.is_empty()
+                && rate.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                && rate.matches('.').count() <= 1;
+            if !decimal || rate.trim_matches(|c| c == '0' || c == '.').is_empty() {
+                return Err(raw.invalid("CROUPIER_CURRENCY_RATES", format!("{rate:?} is not a positive decimal rate")));
+            }
+            currency_rates.push((code.code().to_owned(), rate.to_owned()));
+        }
         let oauth_providers = raw
             .optional("CROUPIER_OAUTH_PROVIDERS")
             .map(|list| OAuthProvider::parse_list(&list))
@@ -478,6 +517,9 @@ impl Config {
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,
             oauth_providers,
+            admin_token: raw.optional("CROUPIER_ADMIN_TOKEN").map(Secret::new),
+            kyc_for_withdrawal: raw.flag("CROUPIER_KYC_FOR_WITHDRAWAL")?,
+            currency_rates,
             trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,
             smtp_url: raw.optional("CROUPIER_SMTP_URL").map(Secret::new),
             mail_from: raw.required("CROUPIER_MAIL_FROM")?.trim().to_owned(),

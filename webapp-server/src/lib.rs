@@ -8,10 +8,13 @@ pub mod config;
 pub mod coord;
 pub mod db;
 pub mod features;
+pub mod jobs;
 pub mod keys;
+pub mod ledger;
 pub mod messaging;
 pub mod metrics;
 pub mod ops;
+pub mod payments;
 pub mod state;
 pub mod telemetry;
 pub mod web;
@@ -107,8 +110,13 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let db = state.db().clone();
+    if let Ok(addr) = listener.local_addr() {
+        state.set_local_addr(addr);
+    }
+    let jobs = jobs::spawn(state.clone());
     let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, service).with_graceful_shutdown(shutdown).await;
+    jobs.abort();
     db.close().await;
     result
 }

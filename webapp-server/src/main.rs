@@ -9,8 +9,11 @@ const USAGE: &str =
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        [] | ["serve"] => {}
+    let command: Vec<&str> = args.iter().map(String::as_str).collect();
+    match command.as_slice() {
+        [] | ["serve"] | ["ledger", "check"] => {}
+        ["admin", "withdrawals", "list"] | ["admin", "withdrawals", "list", _] => {}
+        ["admin", "withdrawals", "approve" | "reject", _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -28,6 +31,12 @@ async fn main() -> ExitCode {
         }
     };
     croupier_server::telemetry::init(&config);
+    if command.as_slice() == ["ledger", "check"] {
+        return ledger_check(config).await;
+    }
+    if command.first() == Some(&"admin") {
+        return admin(config, &command[2..]).await;
+    }
     match serve(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -53,4 +62,91 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
     tracing::info!(url = %format!("http://{}", listener.local_addr()?), "listening");
     croupier_server::serve(listener, state, croupier_server::shutdown_signal()).await.context("server error")
+}
+
+/// `croupier-server ledger check`: verifies the ledger's invariants; exits 1 on a violation.
+#[allow(clippy::print_stdout)]
+async fn ledger_check(config: Config) -> ExitCode {
+    let result = async {
+        let db = croupier_server::db::Db::connect(config.database_url.expose(), 2).await?;
+        db.migrate().await?;
+        anyhow::Ok(croupier_server::ledger::check(&db).await?)
+    }
+    .await;
+    match result {
+        Ok(report) if report.violations.is_empty() => {
+            println!(
+                "ledger ok: {} transactions, {} accounts, every invariant holds",
+                report.transactions, report.accounts
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(report) => {
+            for violation in &report.violations {
+                println!("VIOLATION: {violation}");
+            }
+            println!("ledger BROKEN: {} violations", report.violations.len());
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("croupier-server: ledger check failed: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `croupier-server admin withdrawals …`: the operator's decisions, through the same code as the
+/// operator API.
+#[allow(clippy::print_stdout)]
+async fn admin(config: Config, args: &[&str]) -> ExitCode {
+    use croupier_server::features::cashier::withdrawals;
+    let state = match AppState::build(config).await {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!("croupier-server: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match args {
+        ["list", rest @ ..] => match withdrawals::list(&state, rest.first().copied()).await {
+            Ok(items) => {
+                for (user_id, w) in items {
+                    println!(
+                        "{}\tplayer {user_id}\t{} {}\t{}\t{}",
+                        w.id, w.amount.amount, w.amount.currency, w.method, w.status
+                    );
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("croupier-server: {e:?}");
+                ExitCode::FAILURE
+            }
+        },
+        [action @ ("approve" | "reject"), id] => {
+            let decision = if *action == "approve" {
+                withdrawals::approve(&state, id).await
+            } else {
+                withdrawals::reject(&state, id).await
+            };
+            match decision {
+                Ok(withdrawals::Decision::NotWaiting(status)) => {
+                    eprintln!("withdrawal {id} is not awaiting a decision (status {status})");
+                    ExitCode::FAILURE
+                }
+                Ok(d) => {
+                    println!("withdrawal {id}: {d:?}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("croupier-server: {e:?}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -27,6 +27,7 @@ struct Inner {
     keys: Keys,
     messenger: Messenger,
     oauth: OAuth,
+    local_addr: std::sync::OnceLock<std::net::SocketAddr>,
 }
 
 impl AppState {
@@ -67,7 +68,20 @@ impl AppState {
         let mut api = Registry::default();
         crate::features::register_methods(&mut api);
         extra(&mut api);
-        Ok(AppState { inner: Arc::new(Inner { config, db, coord, api, metrics, web, keys, messenger, oauth }) })
+        Ok(AppState {
+            inner: Arc::new(Inner {
+                config,
+                db,
+                coord,
+                api,
+                metrics,
+                web,
+                keys,
+                messenger,
+                oauth,
+                local_addr: std::sync::OnceLock::new(),
+            }),
+        })
     }
 
     pub fn config(&self) -> &Config {
@@ -104,5 +118,15 @@ impl AppState {
 
     pub fn oauth(&self) -> &OAuth {
         &self.inner.oauth
+    }
+
+    /// The address this process listens on (set by [`crate::serve`]); the sandbox provider
+    /// sends its webhooks there.
+    pub fn local_addr(&self) -> Option<std::net::SocketAddr> {
+        self.inner.local_addr.get().copied()
+    }
+
+    pub fn set_local_addr(&self, addr: std::net::SocketAddr) {
+        let _ = self.inner.local_addr.set(addr);
     }
 }

@@ -91,8 +91,22 @@ impl Db {
     }
 
     /// One database transaction: every change of one request goes through one of these.
+    /// On SQLite it takes the write lock at once (`BEGIN IMMEDIATE`): a deferred transaction that
+    /// reads and then writes cannot wait for a busy writer and would fail with `SQLITE_BUSY`.
     pub async fn begin(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
-        self.pool.begin().await
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
+    /// Serialises changes to one player's money-related rows inside `conn`'s transaction. SQLite
+    /// transactions already hold the write lock (`BEGIN IMMEDIATE`); PostgreSQL locks the row.
+    pub async fn lock_user(&self, conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<(), sqlx::Error> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT id FROM users WHERE id = $1 FOR UPDATE").bind(user_id).execute(conn).await?;
+        }
+        Ok(())
     }
 
     /// Whether the database answers a query (readiness).

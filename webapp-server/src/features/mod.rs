@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod cashier;
 pub mod metadata;
 
 use crate::api::Registry;
@@ -11,6 +12,7 @@ pub fn register_methods(api: &mut Registry) {
     metadata::register(api);
     auth::register(api);
     account::register(api);
+    cashier::register(api);
 }
 
 /// HTTP routes of features that have more than API methods.
@@ -19,4 +21,8 @@ pub fn routes() -> axum::Router<crate::state::AppState> {
     axum::Router::new()
         .route("/oauth/init", get(auth::oauth::init))
         .route("/oauth/callback/{provider}", get(auth::oauth::callback))
+        .route("/webhooks/payments/{provider}", axum::routing::post(cashier::deposits::webhook))
+        .route("/sandbox/pay/{id}", get(crate::payments::sandbox::page).post(crate::payments::sandbox::choose))
+        .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
+        .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
 }

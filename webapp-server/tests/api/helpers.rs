@@ -177,6 +177,11 @@ impl TestApp {
         TestApp { addr, client, state, backend, db, _web: web, shutdown: Some(tx), server: Some(server) }
     }
 
+    /// The test database's URL (for running the real binary's commands against it).
+    pub fn database_url(&self) -> &str {
+        &self.db.url
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }

@@ -7,11 +7,13 @@ mod helpers;
 
 mod accounts;
 mod bad_input;
+mod cashier;
 mod coord;
 mod deploy_files;
 mod docs;
 mod envelope;
 mod fixtures;
+mod ledger;
 mod mail;
 mod metadata;
 mod ops;

@@ -94,9 +94,8 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
     let contacts = store::contacts(db, user_id).await?;
     let login = contacts.iter().find(|c| c.is_login != 0);
     let currency = user.currency.as_deref().and_then(Currency::parse).unwrap_or(config.default_currency);
-    // Balances come from the ledger (the money-core issue); an account without ledger
-    // accounts has moved no money, so every balance is zero in its currency.
-    let zero = MoneyView::from(Money::zero(currency));
+    let [main, bonus, betting_bonus, fun] = crate::ledger::player_balances(db, user_id, currency).await?;
+    let money = |minor| MoneyView::from(Money::from_minor(minor, currency));
     Ok(AccountInfo {
         uid: user.id,
         id: user.id,
@@ -105,10 +104,10 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
         fakename: user.fakename,
         is_subscribed: login.is_some_and(|c| c.is_subscribed != 0),
         currency: user.currency,
-        balance_main: zero.clone(),
-        balance_bonus: zero.clone(),
-        balance_betting_bonus: zero.clone(),
-        balance_fun: zero,
+        balance_main: money(main),
+        balance_bonus: money(bonus),
+        balance_betting_bonus: money(betting_bonus),
+        balance_fun: money(fun),
         is_on_verification: user.is_on_verification != 0,
         is_verified: user.is_verified != 0,
         is_kyc_block_enabled: user.is_kyc_block_enabled != 0,

@@ -1,0 +1,219 @@
+//! Deposit limits (responsible gaming, after UKGC RTS 12): one per 24 hours, 7 days and month
+//! (rolling 30 days); every one that is set applies, so the lowest binds. Lowering or setting a
+//! limit applies at once; raising or removing one applies only 24 hours later. A deposit over
+//! any limit is refused with `BillingDepositLimitExceededException` and moves nothing. Deposits
+//! still pending count against the limit, so many open deposits cannot get around it.
+
+use crate::api::{ApiError, Ctx, FieldErrors, Input, One, Registry};
+use crate::db::now_ms;
+use crate::features::account::MoneyView;
+use crate::features::cashier::player_currency;
+use crate::state::AppState;
+use croupier_shared::{Currency, ErrorType, FieldCode, Money};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+const DAY_MS: i64 = 24 * 3600 * 1000;
+/// How long an increase (or a removal) waits before it applies.
+pub const INCREASE_DELAY_MS: i64 = DAY_MS;
+
+const PERIODS: [(&str, i64); 3] = [("day", DAY_MS), ("week", 7 * DAY_MS), ("month", 30 * DAY_MS)];
+
+pub fn register(api: &mut Registry) {
+    api.read("account.getDepositLimit", "The player's deposit limits per period with what is left.", get_limits);
+    api.write("account.setDepositLimit", "Sets, lowers, raises or removes (empty amount) a deposit limit.", set_limit);
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DepositLimit {
+    /// day, week or month.
+    pub period: &'static str,
+    /// `null`: no limit.
+    pub limit_amount: Option<MoneyView>,
+    /// What may still be deposited in the period; `null` without a limit.
+    pub available_amount: Option<MoneyView>,
+    pub can_edit: bool,
+    /// Unix seconds at which a waiting increase or removal applies; `null` if none waits.
+    pub expired_at: Option<i64>,
+    /// The limit that will apply at `expired_at` (`null` with a removal waiting).
+    pub pending_limit_amount: Option<MoneyView>,
+}
+
+#[derive(sqlx::FromRow)]
+struct LimitRow {
+    period: String,
+    amount: Option<i64>,
+    pending_amount: Option<i64>,
+    pending_removal: i64,
+    pending_from: Option<i64>,
+}
+
+impl LimitRow {
+    /// The limit in force at `now`, with a waiting change applied once its time has come.
+    fn effective(&self, now: i64) -> Option<i64> {
+        match self.pending_from {
+            Some(from) if from <= now => {
+                if self.pending_removal != 0 {
+                    None
+                } else {
+                    self.pending_amount
+                }
+            }
+            _ => self.amount,
+        }
+    }
+
+    fn waiting(&self, now: i64) -> Option<i64> {
+        self.pending_from.filter(|from| *from > now)
+    }
+}
+
+async fn rows(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<Vec<LimitRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT period, amount, pending_amount, pending_removal, pending_from FROM deposit_limits WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_all(conn)
+    .await
+}
+
+async fn deposited_since(
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+    currency: Currency,
+    since: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND direction = 'deposit' \
+         AND status IN ('pending', 'success') AND currency = $2 AND created_at >= $3",
+    )
+    .bind(user_id)
+    .bind(currency.code())
+    .bind(since)
+    .fetch_one(conn)
+    .await
+}
+
+/// Refuses `amount` when it would pass any limit in force. Call inside the deposit's transaction,
+/// after locking the player.
+pub async fn enforce(
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+    currency: Currency,
+    amount: i64,
+    now: i64,
+) -> Result<(), ApiError> {
+    for row in rows(conn, user_id).await? {
+        let Some(limit) = row.effective(now) else { continue };
+        let window = PERIODS.iter().find(|(p, _)| *p == row.period).map_or(DAY_MS, |(_, w)| *w);
+        let used = deposited_since(conn, user_id, currency, now - window).await?;
+        if used.saturating_add(amount) > limit {
+            let available = (limit - used).max(0);
+            return Err(ApiError::new(ErrorType::BillingDepositLimitExceededException)
+                .with_data("period", row.period.clone())
+                .with_data("available_amount", Money::from_minor(available, currency).to_decimal_string()));
+        }
+    }
+    Ok(())
+}
+
+/// The three periods with their limit (or none) and what is left.
+pub async fn current(state: &AppState, user_id: i64, currency: Currency) -> Result<Vec<DepositLimit>, ApiError> {
+    let now = now_ms();
+    let mut conn = state.db().pool().acquire().await?;
+    let rows = rows(&mut conn, user_id).await?;
+    let mut out = Vec::new();
+    for (period, window) in PERIODS {
+        let row = rows.iter().find(|r| r.period == period);
+        let limit = row.and_then(|r| r.effective(now));
+        let available = match limit {
+            Some(limit) => Some((limit - deposited_since(&mut conn, user_id, currency, now - window).await?).max(0)),
+            None => None,
+        };
+        let waiting = row.and_then(|r| r.waiting(now));
+        let money = |minor: i64| MoneyView::from(Money::from_minor(minor, currency));
+        out.push(DepositLimit {
+            period,
+            limit_amount: limit.map(money),
+            available_amount: available.map(money),
+            can_edit: true,
+            expired_at: waiting.map(|ms| ms / 1000),
+            pending_limit_amount: row
+                .filter(|r| waiting.is_some() && r.pending_removal == 0)
+                .and_then(|r| r.pending_amount)
+                .map(money),
+        });
+    }
+    Ok(out)
+}
+
+async fn get_limits(ctx: Ctx, _: crate::api::NoInput) -> Result<Vec<DepositLimit>, ApiError> {
+    let (user_id, currency) = player_currency(&ctx).await?;
+    current(&ctx.state, user_id, currency).await
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetLimitInput {
+    /// day, week or month.
+    #[serde(default)]
+    pub period: String,
+    /// Whole major units; empty removes the limit (after 24 hours).
+    #[serde(default)]
+    pub amount: String,
+}
+
+impl Input for SetLimitInput {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if !PERIODS.iter().any(|(p, _)| *p == self.period) {
+            errors.add("period", if self.period.is_empty() { FieldCode::Required } else { FieldCode::Unsupported });
+        }
+    }
+}
+
+async fn set_limit(ctx: Ctx, input: SetLimitInput) -> Result<One, ApiError> {
+    let (user_id, currency) = player_currency(&ctx).await?;
+    let wanted = if input.amount.trim().is_empty() {
+        None
+    } else {
+        Some(
+            Money::parse_whole_major(input.amount.trim(), currency)
+                .ok_or_else(|| crate::features::account::store::field_error("amount", FieldCode::Invalid))?
+                .minor(),
+        )
+    };
+    let now = now_ms();
+    let db = ctx.state.db();
+    let mut tx = db.begin().await?;
+    db.lock_user(&mut tx, user_id).await?;
+    let existing = rows(&mut tx, user_id).await?.into_iter().find(|r| r.period == input.period);
+    let in_force = existing.as_ref().and_then(|r| r.effective(now));
+    let lowers = match (in_force, wanted) {
+        (None, Some(_)) => true,
+        (Some(current), Some(new)) => new <= current,
+        (_, None) => false,
+    };
+    let (amount, pending_amount, pending_removal, pending_from) = if lowers {
+        (wanted, None, 0_i64, None)
+    } else if in_force.is_none() && wanted.is_none() {
+        (None, None, 0, None)
+    } else {
+        (in_force, wanted, i64::from(wanted.is_none()), Some(now + INCREASE_DELAY_MS))
+    };
+    sqlx::query(
+        "INSERT INTO deposit_limits (user_id, period, amount, pending_amount, pending_removal, pending_from, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, period) DO UPDATE SET amount = excluded.amount, \
+         pending_amount = excluded.pending_amount, pending_removal = excluded.pending_removal, \
+         pending_from = excluded.pending_from, updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(&input.period)
+    .bind(amount)
+    .bind(pending_amount)
+    .bind(pending_removal)
+    .bind(pending_from)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(One)
+}

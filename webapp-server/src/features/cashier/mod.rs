@@ -1,0 +1,325 @@
+//! The cashier (SPEC §2 routes, §3 entities, §7 calls, §8 billing and withdrawal errors):
+//! deposit and withdrawal settings, deposits through a payment provider, withdrawals held in the
+//! ledger until an operator approves them, history, deposit limits, banks and reference rates.
+
+pub mod deposits;
+pub mod limits;
+pub mod withdrawals;
+
+use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, Registry};
+use crate::features::account::{MoneyView, store};
+use crate::payments::sandbox::Sandbox;
+use crate::payments::{MethodInfo, PaymentProvider};
+use croupier_shared::{Currency, ErrorType, FieldCode, Locale, Money};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub fn register(api: &mut Registry) {
+    api.read("account.getBalance", "The player's balances.", get_balance);
+    api.read(
+        "cashier.getdepositsettings",
+        "Deposit methods with their bounds, amount presets and limits.",
+        deposit_settings,
+    );
+    api.read("cashier.gethistory", "Deposits or withdrawals, newest first.", history);
+    api.read("cashier.getbanks", "Banks for the bank-transfer method.", banks);
+    api.read(
+        "account.getcurrencyrates",
+        "Reference rates against the default currency (display only).",
+        currency_rates,
+    );
+    deposits::register(api);
+    withdrawals::register(api);
+    limits::register(api);
+}
+
+static SANDBOX: Sandbox = Sandbox;
+
+/// Every configured provider. A real processor's adapter joins this list.
+pub fn providers() -> [&'static dyn PaymentProvider; 1] {
+    [&SANDBOX]
+}
+
+pub fn provider(name: &str) -> Option<&'static dyn PaymentProvider> {
+    providers().into_iter().find(|p| p.name() == name)
+}
+
+/// The method `sysname` and the provider offering it.
+pub fn method(sysname: &str) -> Option<(&'static dyn PaymentProvider, &'static MethodInfo)> {
+    providers().into_iter().find_map(|p| p.methods().iter().find(|m| m.sysname == sysname).map(|m| (p, m)))
+}
+
+/// Quick-pick deposit amounts in major units (SPEC §3 "Deposit amount presets").
+const PRESETS: [i64; 5] = [20, 50, 100, 200, 500];
+
+/// The signed-in player's id and account currency; a player who has not chosen one yet (a social
+/// sign-up) must complete registration first.
+pub async fn player_currency(ctx: &Ctx) -> Result<(i64, Currency), ApiError> {
+    let user_id = ctx.user_id()?;
+    let user = store::load(ctx.state.db(), user_id).await?;
+    let currency = user.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
+        ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", serde_json::json!(["currency"]))
+    })?;
+    Ok((user_id, currency))
+}
+
+pub fn major(amount: i64, currency: Currency) -> Money {
+    Money::from_minor(amount.saturating_mul(10_i64.pow(u32::from(currency.exponent()))), currency)
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MethodView {
+    pub sysname: &'static str,
+    pub name: &'static str,
+    pub min: MoneyView,
+    pub max: MoneyView,
+    /// Fields the player fills in for this method.
+    pub requisites: Vec<&'static str>,
+}
+
+pub fn method_view(m: &MethodInfo, currency: Currency, locale: Locale) -> MethodView {
+    MethodView {
+        sysname: m.sysname,
+        name: if locale == Locale::Fr { m.name_fr } else { m.name_en },
+        min: major(m.min_major, currency).into(),
+        max: major(m.max_major, currency).into(),
+        requisites: m.requisites.to_vec(),
+    }
+}
+
+/// The SPEC §5 `sum` rule with the method's bounds: a positive whole number of major units.
+pub fn parse_amount(text: &str, m: &MethodInfo, currency: Currency) -> Result<Money, ApiError> {
+    let mut errors = FieldErrors::default();
+    let bounds = |code| {
+        vec![
+            ("min", format!("{} {currency}", m.min_major)),
+            ("max", format!("{} {currency}", m.max_major)),
+            ("code", String::from(code)),
+        ]
+    };
+    match Money::parse_whole_major(text.trim(), currency) {
+        None => errors.add_with("amount", FieldCode::Invalid, bounds("sum")),
+        Some(amount) if amount.minor() < major(m.min_major, currency).minor() => {
+            errors.add_with("amount", FieldCode::MinValue, bounds("min"))
+        }
+        Some(amount) if amount.minor() > major(m.max_major, currency).minor() => {
+            errors.add_with("amount", FieldCode::MaxValue, bounds("max"))
+        }
+        Some(amount) => return Ok(amount),
+    }
+    errors.into_result().map(|()| Money::zero(currency))
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Balance {
+    pub balance_main: MoneyView,
+    pub balance_bonus: MoneyView,
+    pub balance_betting_bonus: MoneyView,
+    pub balance_fun: MoneyView,
+}
+
+async fn get_balance(ctx: Ctx, _: NoInput) -> Result<Balance, ApiError> {
+    let info = crate::features::account::account_info(&ctx, Some(ctx.user_id()?)).await?;
+    Ok(Balance {
+        balance_main: info.balance_main,
+        balance_bonus: info.balance_bonus,
+        balance_betting_bonus: info.balance_betting_bonus,
+        balance_fun: info.balance_fun,
+    })
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PresetAmount {
+    pub value: i64,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Preset {
+    pub currency: String,
+    pub amount: Vec<PresetAmount>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DepositSettings {
+    pub currency: String,
+    pub methods: Vec<MethodView>,
+    pub amount_presets: Vec<Preset>,
+    pub limits: Vec<limits::DepositLimit>,
+}
+
+async fn deposit_settings(ctx: Ctx, _: NoInput) -> Result<DepositSettings, ApiError> {
+    let (user_id, currency) = player_currency(&ctx).await?;
+    let methods = providers()
+        .into_iter()
+        .flat_map(|p| p.methods())
+        .filter(|m| m.deposit)
+        .map(|m| method_view(m, currency, ctx.locale))
+        .collect();
+    let amount_presets = ctx
+        .state
+        .config()
+        .currencies
+        .iter()
+        .map(|c| Preset {
+            currency: c.code().to_owned(),
+            amount: PRESETS.iter().map(|v| PresetAmount { value: *v }).collect(),
+        })
+        .collect();
+    let limits = limits::current(&ctx.state, user_id, currency).await?;
+    Ok(DepositSettings { currency: currency.code().to_owned(), methods, amount_presets, limits })
+}
+
+/// SPEC §3 "Deposit info" (withdrawals share the shape).
+#[derive(Debug, Serialize, JsonSchema, Clone)]
+pub struct PaymentInfo {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub method: String,
+    pub amount: MoneyView,
+    pub status: String,
+    pub requisites: Option<String>,
+    /// Unix seconds.
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub domain: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+pub struct PaymentRow {
+    pub id: String,
+    pub user_id: i64,
+    pub direction: String,
+    pub method: String,
+    pub provider: String,
+    pub amount: i64,
+    pub currency: String,
+    pub status: String,
+    pub requisites: Option<String>,
+    pub domain: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+pub const PAYMENT_COLUMNS: &str =
+    "id, user_id, direction, method, provider, amount, currency, status, requisites, domain, created_at, updated_at";
+
+impl PaymentRow {
+    pub fn info(&self) -> PaymentInfo {
+        let money = Currency::parse(&self.currency)
+            .map_or(MoneyView { amount: self.amount.to_string(), currency: self.currency.clone() }, |c| {
+                Money::from_minor(self.amount, c).into()
+            });
+        PaymentInfo {
+            id: self.id.clone(),
+            kind: self.direction.clone(),
+            method: self.method.clone(),
+            amount: money,
+            status: self.status.clone(),
+            requisites: self.requisites.clone(),
+            created_at: self.created_at / 1000,
+            updated_at: self.updated_at / 1000,
+            domain: self.domain.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct HistoryQuery {
+    #[serde(default)]
+    pub offset: Option<i64>,
+    /// Page size: 4 by default (SPEC §9), at most 100.
+    #[serde(default)]
+    pub count: Option<i64>,
+    /// deposit or withdrawal.
+    #[serde(default, rename = "type")]
+    pub kind: String,
+    /// Comma-separated statuses to keep.
+    #[serde(default)]
+    pub statuses: String,
+}
+
+impl Input for HistoryQuery {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if !matches!(self.kind.as_str(), "" | "deposit" | "withdrawal") {
+            errors.add("type", FieldCode::Unsupported);
+        }
+        if self.offset.is_some_and(|o| o < 0) {
+            errors.add_with("offset", FieldCode::MinValue, vec![("min", "0".into())]);
+        }
+        if self.count.is_some_and(|c| !(1..=100).contains(&c)) {
+            errors.add_with("count", FieldCode::MaxValue, vec![("max", "100".into())]);
+        }
+    }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct History {
+    pub total: i64,
+    pub items: Vec<PaymentInfo>,
+}
+
+async fn history(ctx: Ctx, query: HistoryQuery) -> Result<History, ApiError> {
+    let user_id = ctx.user_id()?;
+    let kind = if query.kind.is_empty() { "deposit" } else { query.kind.as_str() };
+    let statuses: Vec<&str> = query.statuses.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    // Statuses are matched against a joined list so the statement stays one text for any count.
+    let status_list = format!(",{},", statuses.join(","));
+    let filter = "user_id = $1 AND direction = $2 AND ($3 = ',,' OR $3 LIKE '%,' || status || ',%')";
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM payments WHERE {filter}")))
+        .bind(user_id)
+        .bind(kind)
+        .bind(&status_list)
+        .fetch_one(ctx.state.db().pool())
+        .await?;
+    let rows: Vec<PaymentRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PAYMENT_COLUMNS} FROM payments WHERE {filter} ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5"
+    )))
+    .bind(user_id)
+    .bind(kind)
+    .bind(&status_list)
+    .bind(query.count.unwrap_or(4))
+    .bind(query.offset.unwrap_or(0))
+    .fetch_all(ctx.state.db().pool())
+    .await?;
+    Ok(History { total, items: rows.iter().map(PaymentRow::info).collect() })
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Bank {
+    pub id: &'static str,
+    pub name: &'static str,
+}
+
+/// The banks the sandbox bank-transfer method knows.
+const BANKS: [(&str, &str); 4] = [
+    ("sandbox-north", "North Sandbox Bank"),
+    ("sandbox-south", "South Sandbox Bank"),
+    ("sandbox-coop", "Sandbox Co-operative"),
+    ("sandbox-post", "Sandbox Postal Bank"),
+];
+
+async fn banks(_: Ctx, _: NoInput) -> Result<Vec<Bank>, ApiError> {
+    Ok(BANKS.iter().map(|(id, name)| Bank { id, name }).collect())
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Rate {
+    pub currency: String,
+    /// Units of `currency` for one unit of the base currency, as a decimal string.
+    pub rate: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Rates {
+    pub base: String,
+    pub rates: Vec<Rate>,
+}
+
+async fn currency_rates(ctx: Ctx, _: NoInput) -> Result<Rates, ApiError> {
+    let config = ctx.state.config();
+    Ok(Rates {
+        base: config.default_currency.code().to_owned(),
+        rates: config.currency_rates.iter().map(|(c, r)| Rate { currency: c.clone(), rate: r.clone() }).collect(),
+    })
+}

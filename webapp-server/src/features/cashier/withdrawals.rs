@@ -1,0 +1,426 @@
+//! Withdrawals: at the request the amount moves from the player's main balance to the house's
+//! withdrawal holds; the player may cancel while it waits; an operator approves it (the provider
+//! pays it out and the hold goes to payment clearing) or rejects it (the hold returns). The
+//! operator acts through `/admin/withdrawals` (bearer `CROUPIER_ADMIN_TOKEN`) or the
+//! `croupier-server admin withdrawals` command. Responsible-gaming blocks never stop a withdrawal.
+
+use super::{
+    PAYMENT_COLUMNS, PaymentInfo, PaymentRow, major, method, method_view, parse_amount, player_currency, provider,
+};
+use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
+use crate::db::now_ms;
+use crate::features::account::profile::FORM;
+use crate::features::account::{MoneyView, store};
+use crate::features::cashier::deposits::ledger_error;
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
+use crate::payments::Outcome;
+use crate::state::AppState;
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use croupier_shared::{Currency, ErrorType, FieldCode, Money};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// Most a player may withdraw in 24 hours, in major units of their currency.
+pub const DAILY_MAX_MAJOR: i64 = 10_000;
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+pub fn register(api: &mut Registry) {
+    api.read(
+        "cashier.getwithdrawsettings",
+        "Withdrawal methods, limits and what the player still has to do.",
+        settings,
+    );
+    api.write(
+        "cashier.makewithdrawal",
+        "Requests a withdrawal; the amount is held until an operator decides.",
+        make_withdrawal,
+    );
+    api.write("cashier.cancelwithdrawal", "Cancels a withdrawal still awaiting approval.", cancel_withdrawal);
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Requirements {
+    pub contact_confirmed: bool,
+    pub profile_complete: bool,
+    pub kyc_required: bool,
+    pub kyc_verified: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WithdrawSettings {
+    pub currency: String,
+    pub methods: Vec<super::MethodView>,
+    pub balance: MoneyView,
+    pub period_limit: MoneyView,
+    pub period_available: MoneyView,
+    pub requirements: Requirements,
+}
+
+async fn requirements(ctx: &Ctx, user_id: i64) -> Result<Requirements, ApiError> {
+    let db = ctx.state.db();
+    let user = store::load(db, user_id).await?;
+    let contacts = store::contacts(db, user_id).await?;
+    let contact_confirmed = contacts.iter().any(|c| c.is_login != 0 && c.is_confirmed != 0);
+    let filled: Vec<String> = sqlx::query_scalar(
+        "SELECT CASE WHEN first_name IS NOT NULL THEN 'first_name,' ELSE '' END || \
+                CASE WHEN last_name IS NOT NULL THEN 'last_name,' ELSE '' END || \
+                CASE WHEN birth_date IS NOT NULL THEN 'birth_date,' ELSE '' END || \
+                CASE WHEN home_town IS NOT NULL THEN 'home_town,' ELSE '' END || \
+                CASE WHEN address IS NOT NULL THEN 'address,' ELSE '' END || \
+                CASE WHEN postcode IS NOT NULL THEN 'postcode,' ELSE '' END FROM profiles WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_all(db.pool())
+    .await?;
+    let filled = filled.first().cloned().unwrap_or_default();
+    let profile_complete = FORM.iter().filter(|(_, _, required, _)| *required).all(|(name, ..)| match *name {
+        "country_code" => user.country_code.is_some(),
+        other => filled.split(',').any(|f| f == other),
+    });
+    Ok(Requirements {
+        contact_confirmed,
+        profile_complete,
+        kyc_required: ctx.state.config().kyc_for_withdrawal,
+        kyc_verified: user.is_verified != 0,
+    })
+}
+
+async fn withdrawn_today(
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+    currency: Currency,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND direction = 'withdrawal' \
+         AND status IN ('pending', 'processing', 'paid') AND currency = $2 AND created_at >= $3",
+    )
+    .bind(user_id)
+    .bind(currency.code())
+    .bind(now - DAY_MS)
+    .fetch_one(conn)
+    .await
+}
+
+async fn settings(ctx: Ctx, _: NoInput) -> Result<WithdrawSettings, ApiError> {
+    let (user_id, currency) = player_currency(&ctx).await?;
+    let mut conn = ctx.state.db().pool().acquire().await?;
+    let balance = ledger::balance(&mut conn, Account::main(user_id), currency).await?;
+    let used = withdrawn_today(&mut conn, user_id, currency, now_ms()).await?;
+    let limit = major(DAILY_MAX_MAJOR, currency);
+    let methods = super::providers()
+        .into_iter()
+        .flat_map(|p| p.methods())
+        .filter(|m| m.withdrawal)
+        .map(|m| method_view(m, currency, ctx.locale))
+        .collect();
+    Ok(WithdrawSettings {
+        currency: currency.code().to_owned(),
+        methods,
+        balance: Money::from_minor(balance, currency).into(),
+        period_limit: limit.into(),
+        period_available: Money::from_minor((limit.minor() - used).max(0), currency).into(),
+        requirements: requirements(&ctx, user_id).await?,
+    })
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct WithdrawInput {
+    #[serde(default)]
+    pub method: String,
+    /// Whole major units (SPEC §5 `sum`).
+    #[serde(default)]
+    pub amount: String,
+    #[serde(default)]
+    pub requisites: String,
+}
+
+impl Input for WithdrawInput {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if self.method.is_empty() {
+            errors.add("method", FieldCode::Required);
+        }
+        if self.amount.is_empty() {
+            errors.add("amount", FieldCode::Required);
+        }
+        if self.requisites.chars().count() > 2000 {
+            errors.add_with("requisites", FieldCode::MaxLength, vec![("max", "2000".into())]);
+        }
+    }
+}
+
+/// Checks, in this order, each with its SPEC §8 error: the method and its per-request bounds,
+/// the 24-hour limit, a confirmed contact, the profile data, identity verification when
+/// configured, and the balance.
+async fn make_withdrawal(ctx: Ctx, input: WithdrawInput) -> Result<PaymentInfo, ApiError> {
+    let (user_id, currency) = player_currency(&ctx).await?;
+    let (provider, m) = method(&input.method)
+        .filter(|(_, m)| m.withdrawal)
+        .ok_or_else(|| store::field_error("method", FieldCode::Unsupported))?;
+    let amount = parse_amount(&input.amount, m, currency).map_err(|e| {
+        if e.fields().first().is_some_and(|f| matches!(f.code, FieldCode::MinValue | FieldCode::MaxValue)) {
+            ApiError::new(ErrorType::WithdrawalLimitsExceededException)
+                .with_data("min", major(m.min_major, currency).to_decimal_string())
+                .with_data("max", major(m.max_major, currency).to_decimal_string())
+        } else {
+            e
+        }
+    })?;
+    let now = now_ms();
+    let checks = requirements(&ctx, user_id).await?;
+    if !checks.contact_confirmed {
+        return Err(ApiError::new(ErrorType::UserNeedConfirmContactException));
+    }
+    if !checks.profile_complete {
+        return Err(ApiError::new(ErrorType::UserNeedProfileDataException));
+    }
+    if checks.kyc_required && !checks.kyc_verified {
+        return Err(ApiError::new(ErrorType::KycWithdrawalException));
+    }
+    let id = uuid::Uuid::new_v4().to_string();
+    let db = ctx.state.db();
+    let mut tx = db.begin().await?;
+    db.lock_user(&mut tx, user_id).await?;
+    let used = withdrawn_today(&mut tx, user_id, currency, now).await?;
+    let limit = major(DAILY_MAX_MAJOR, currency).minor();
+    if used.saturating_add(amount.minor()) > limit {
+        return Err(ApiError::new(ErrorType::WithdrawalLimitsPeriodExceededException)
+            .with_data("available_amount", Money::from_minor((limit - used).max(0), currency).to_decimal_string()));
+    }
+    sqlx::query(
+        "INSERT INTO payments (id, user_id, direction, method, provider, amount, currency, status, requisites, created_at, updated_at) \
+         VALUES ($1, $2, 'withdrawal', $3, $4, $5, $6, 'pending', $7, $8, $8)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(m.sysname)
+    .bind(provider.name())
+    .bind(amount.minor())
+    .bind(currency.code())
+    .bind(Some(input.requisites.as_str()).filter(|r| !r.is_empty()))
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    let key = format!("withdrawal:{id}");
+    let entry = Entry::transfer(
+        &key,
+        "withdrawal_hold",
+        currency,
+        Account::main(user_id),
+        Account::House(HouseAccount::WithdrawalHolds),
+        amount.minor(),
+    )
+    .by(Some(user_id))
+    .about(Some(&id));
+    match ledger::post(&mut tx, &entry).await {
+        Ok(_) => {}
+        Err(LedgerError::InsufficientFunds) => {
+            drop(tx);
+            let mut conn = db.pool().acquire().await?;
+            let balance = ledger::balance(&mut conn, Account::main(user_id), currency).await?;
+            return Err(crate::api::ApiError::invalid(vec![crate::api::error::FieldError {
+                field: "amount".into(),
+                code: FieldCode::MaxValue,
+                params: vec![("max", Money::from_minor(balance, currency).to_decimal_string())],
+            }]));
+        }
+        Err(e) => return Err(ledger_error(e)),
+    }
+    tx.commit().await?;
+    load(&ctx.state, &id).await.map(|r| r.info())
+}
+
+async fn load(state: &AppState, id: &str) -> Result<PaymentRow, ApiError> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PAYMENT_COLUMNS} FROM payments WHERE id = $1 AND direction = 'withdrawal'"
+    )))
+    .bind(id)
+    .fetch_optional(state.db().pool())
+    .await?
+    .ok_or_else(|| store::field_error("id", FieldCode::NotFound))
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CancelInput {
+    #[serde(default)]
+    pub id: String,
+}
+
+impl Input for CancelInput {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if self.id.is_empty() {
+            errors.add("id", FieldCode::Required);
+        }
+    }
+}
+
+async fn cancel_withdrawal(ctx: Ctx, input: CancelInput) -> Result<One, ApiError> {
+    let user_id = ctx.user_id()?;
+    let row = load(&ctx.state, input.id.trim()).await?;
+    if row.user_id != user_id {
+        return Err(store::field_error("id", FieldCode::NotFound));
+    }
+    if !release(&ctx.state, &row, "cancelled").await? {
+        return Err(ApiError::new(ErrorType::WithdrawalDeclinedException).with_data("status", row.status));
+    }
+    Ok(One)
+}
+
+/// Returns a waiting withdrawal's hold to the player and closes it with `status`; false when it
+/// was no longer waiting.
+async fn release(state: &AppState, row: &PaymentRow, status: &str) -> Result<bool, ApiError> {
+    let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
+    let mut tx = state.db().begin().await?;
+    let changed = sqlx::query(
+        "UPDATE payments SET status = $1, updated_at = $2 WHERE id = $3 AND status IN ('pending', 'processing')",
+    )
+    .bind(status)
+    .bind(now_ms())
+    .bind(&row.id)
+    .execute(&mut *tx)
+    .await?;
+    if changed.rows_affected() == 0 {
+        return Ok(false);
+    }
+    let key = format!("withdrawal-return:{}", row.id);
+    let entry = Entry::transfer(
+        &key,
+        "withdrawal_return",
+        currency,
+        Account::House(HouseAccount::WithdrawalHolds),
+        Account::main(row.user_id),
+        row.amount,
+    )
+    .by(Some(row.user_id))
+    .about(Some(&row.id));
+    ledger::post(&mut tx, &entry).await.map_err(ledger_error)?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Decision {
+    Paid,
+    Failed,
+    Rejected,
+    NotWaiting(String),
+}
+
+/// The operator approves: the provider pays out; the hold goes to payment clearing (or back to
+/// the player if the payout fails).
+pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
+    let row = load(state, id).await?;
+    let claimed =
+        sqlx::query("UPDATE payments SET status = 'processing', updated_at = $1 WHERE id = $2 AND status = 'pending'")
+            .bind(now_ms())
+            .bind(id)
+            .execute(state.db().pool())
+            .await?;
+    if claimed.rows_affected() == 0 {
+        return Ok(Decision::NotWaiting(row.status));
+    }
+    let provider = provider(&row.provider)
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("unknown provider {}", row.provider)))?;
+    let outcome = provider.payout(state, id, row.amount, &row.currency).await;
+    if !matches!(outcome, Ok(Outcome::Success)) {
+        tracing::warn!(payment_id = id, outcome = ?outcome, "payout failed; the hold returns to the player");
+        release(state, &row, "failed").await?;
+        return Ok(Decision::Failed);
+    }
+    let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
+    let mut tx = state.db().begin().await?;
+    sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
+        .bind(now_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    let key = format!("withdrawal-payout:{id}");
+    let entry = Entry::transfer(
+        &key,
+        "withdrawal_payout",
+        currency,
+        Account::House(HouseAccount::WithdrawalHolds),
+        Account::House(HouseAccount::PaymentClearing),
+        row.amount,
+    )
+    .by(Some(row.user_id))
+    .about(Some(id));
+    ledger::post(&mut tx, &entry).await.map_err(ledger_error)?;
+    tx.commit().await?;
+    Ok(Decision::Paid)
+}
+
+pub async fn reject(state: &AppState, id: &str) -> Result<Decision, ApiError> {
+    let row = load(state, id).await?;
+    if row.status != "pending" {
+        return Ok(Decision::NotWaiting(row.status));
+    }
+    Ok(if release(state, &row, "rejected").await? { Decision::Rejected } else { Decision::NotWaiting(row.status) })
+}
+
+/// Withdrawals with `status` (all when `None`), oldest first.
+pub async fn list(state: &AppState, status: Option<&str>) -> Result<Vec<(i64, PaymentInfo)>, ApiError> {
+    let rows: Vec<PaymentRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PAYMENT_COLUMNS} FROM payments WHERE direction = 'withdrawal' AND ($1 = '' OR status = $1) ORDER BY created_at LIMIT 500"
+    )))
+    .bind(status.unwrap_or(""))
+    .fetch_all(state.db().pool())
+    .await?;
+    Ok(rows.iter().map(|r| (r.user_id, r.info())).collect())
+}
+
+/// The operator API is on only with `CROUPIER_ADMIN_TOKEN`; the token is compared in constant time.
+fn authorized(state: &AppState, headers: &HeaderMap) -> bool {
+    let Some(expected) = &state.config().admin_token else { return false };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    // Comparing MACs of both (constant time) instead of the strings themselves.
+    let expected_mac = state.keys().sign("admin-token", &[expected.expose()]);
+    !given.is_empty() && state.keys().verify("admin-token", &[given], &expected_mac)
+}
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    status: Option<String>,
+}
+
+/// `GET /admin/withdrawals?status=pending`
+pub async fn admin_list(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ListQuery>) -> Response {
+    if !authorized(&state, &headers) {
+        return ApiError::new(ErrorType::AuthorizationException).into_response();
+    }
+    match list(&state, query.status.as_deref()).await {
+        Ok(items) => Json(json!({ "status": "ok", "data": { "total": items.len(), "items": items.into_iter().map(|(user_id, info)| json!({"user_id": user_id, "withdrawal": info})).collect::<Vec<_>>() } })).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `POST /admin/withdrawals/{id}/{approve|reject}`
+pub async fn admin_decide(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path((id, action)): Path<(String, String)>,
+) -> Response {
+    if !authorized(&state, &headers) {
+        return ApiError::new(ErrorType::AuthorizationException).into_response();
+    }
+    let decision = match action.as_str() {
+        "approve" => approve(&state, &id).await,
+        "reject" => reject(&state, &id).await,
+        _ => return (StatusCode::NOT_FOUND, Json(json!({"status": "error"}))).into_response(),
+    };
+    match decision {
+        Ok(Decision::NotWaiting(status)) => {
+            ApiError::new(ErrorType::WithdrawalDeclinedException).with_data("status", status).into_response()
+        }
+        Ok(d) => Json(json!({ "status": "ok", "data": { "result": format!("{d:?}").to_lowercase() } })).into_response(),
+        Err(e) => e.into_response(),
+    }
+}

@@ -1,0 +1,36 @@
+//! Background jobs. Each runs under a lease in the coordination store, so with several replicas
+//! exactly one runs it at a time; a replica that dies lets its lease expire and another takes over.
+
+use crate::state::AppState;
+use std::time::Duration;
+
+const TICK: Duration = Duration::from_secs(15);
+const LEASE: Duration = Duration::from_secs(60);
+
+pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let holder = uuid::Uuid::new_v4().to_string();
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            run_once(&state, "payment-status-poll", &holder, crate::features::cashier::deposits::poll_pending).await;
+        }
+    })
+}
+
+async fn run_once<F, Fut>(state: &AppState, name: &str, holder: &str, job: F)
+where
+    F: FnOnce(AppState) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
+    match state.coord().acquire_lease(&format!("job:{name}"), holder, LEASE).await {
+        Ok(true) => {
+            if let Err(e) = job(state.clone()).await {
+                tracing::warn!(job = name, error = format!("{e:#}"), "job failed");
+            }
+        }
+        Ok(false) => {}
+        Err(e) => tracing::warn!(job = name, error = %e, "cannot take the job lease"),
+    }
+}

@@ -1,0 +1,326 @@
+//! The double-entry ledger (DESIGN.md "Money"): every movement of money is one transaction of
+//! postings that sum to zero; player balances (main, bonus, betting bonus, fun) and the house's
+//! (payment clearing, withdrawal holds, game settlement, bonus liability, jackpot pool, fun
+//! supply) are ledger accounts whose balance is the sum of their postings.
+//!
+//! [`post`] runs inside the caller's database transaction, so a movement and the change that
+//! causes it (a deposit's status, a withdrawal's row) commit together or not at all. Every entry
+//! carries an idempotency key: posting the same key again answers the first transaction and
+//! moves nothing; the same key with other postings is refused. A player account can never go
+//! below zero: the balance is updated in the same statement that reads it, so two concurrent
+//! movements cannot both spend the same money.
+
+use crate::db::{Db, now_ms};
+use croupier_shared::Currency;
+use sqlx::{AnyConnection, Row};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerAccount {
+    Main,
+    Bonus,
+    BettingBonus,
+    Fun,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HouseAccount {
+    /// Money on its way in or out through payment providers.
+    PaymentClearing,
+    /// Withdrawals requested and not yet paid or returned.
+    WithdrawalHolds,
+    /// The house's side of bets and wins.
+    GameSettlement,
+    BonusLiability,
+    JackpotPool,
+    /// Where demo (fun) money comes from.
+    FunSupply,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Account {
+    Player { user_id: i64, kind: PlayerAccount },
+    House(HouseAccount),
+}
+
+impl Account {
+    pub fn main(user_id: i64) -> Account {
+        Account::Player { user_id, kind: PlayerAccount::Main }
+    }
+
+    fn parts(self) -> (i64, &'static str, bool) {
+        match self {
+            Account::Player { user_id, kind } => (
+                user_id,
+                match kind {
+                    PlayerAccount::Main => "main",
+                    PlayerAccount::Bonus => "bonus",
+                    PlayerAccount::BettingBonus => "betting_bonus",
+                    PlayerAccount::Fun => "fun",
+                },
+                true,
+            ),
+            Account::House(kind) => (
+                0,
+                match kind {
+                    HouseAccount::PaymentClearing => "payment_clearing",
+                    HouseAccount::WithdrawalHolds => "withdrawal_holds",
+                    HouseAccount::GameSettlement => "game_settlement",
+                    HouseAccount::BonusLiability => "bonus_liability",
+                    HouseAccount::JackpotPool => "jackpot_pool",
+                    HouseAccount::FunSupply => "fun_supply",
+                },
+                false,
+            ),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Posting {
+    pub account: Account,
+    /// Signed minor units: what the account gains (negative: loses).
+    pub amount: i64,
+}
+
+/// One movement of money.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    pub key: &'a str,
+    pub kind: &'a str,
+    pub user_id: Option<i64>,
+    pub reference: Option<&'a str>,
+    pub currency: Currency,
+    pub postings: Vec<Posting>,
+}
+
+impl<'a> Entry<'a> {
+    /// Moves `amount` from one account to another.
+    pub fn transfer(
+        key: &'a str,
+        kind: &'a str,
+        currency: Currency,
+        from: Account,
+        to: Account,
+        amount: i64,
+    ) -> Entry<'a> {
+        Entry {
+            key,
+            kind,
+            user_id: None,
+            reference: None,
+            currency,
+            postings: vec![Posting { account: from, amount: -amount }, Posting { account: to, amount }],
+        }
+    }
+
+    /// The player the movement concerns.
+    pub fn by(mut self, user_id: Option<i64>) -> Self {
+        self.user_id = user_id;
+        self
+    }
+
+    /// What it is about (a payment id, a round id).
+    pub fn about(mut self, reference: Option<&'a str>) -> Self {
+        self.reference = reference;
+        self
+    }
+
+    fn fingerprint(&self) -> String {
+        let mut legs: Vec<String> = self
+            .postings
+            .iter()
+            .map(|p| {
+                let (user, kind, _) = p.account.parts();
+                format!("{user}/{kind}:{}", p.amount)
+            })
+            .collect();
+        legs.sort_unstable();
+        format!("{}|{}|{}", self.kind, self.currency.code(), legs.join(";"))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Posted {
+    Applied {
+        transaction_id: i64,
+    },
+    /// The key was posted before with the same postings; nothing moved now.
+    Replayed {
+        transaction_id: i64,
+    },
+}
+
+impl Posted {
+    pub fn transaction_id(self) -> i64 {
+        match self {
+            Posted::Applied { transaction_id } | Posted::Replayed { transaction_id } => transaction_id,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("the postings do not sum to zero")]
+    Unbalanced,
+    #[error("not enough money")]
+    InsufficientFunds,
+    #[error("the idempotency key was used for another movement")]
+    KeyReused,
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// Records `entry` in the caller's transaction. On an error the caller must roll back (drop the
+/// transaction): postings already applied in it are then undone with it.
+pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
+    let total: i128 = entry.postings.iter().map(|p| i128::from(p.amount)).sum();
+    if total != 0 || entry.postings.is_empty() || entry.postings.iter().any(|p| p.amount == 0) {
+        return Err(LedgerError::Unbalanced);
+    }
+    let now = now_ms();
+    let fingerprint = entry.fingerprint();
+    let inserted: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+    )
+    .bind(entry.key)
+    .bind(entry.kind)
+    .bind(entry.user_id)
+    .bind(entry.reference)
+    .bind(&fingerprint)
+    .bind(now)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(transaction_id) = inserted else {
+        let (id, previous): (i64, String) =
+            sqlx::query_as("SELECT id, fingerprint FROM ledger_transactions WHERE idempotency_key = $1")
+                .bind(entry.key)
+                .fetch_one(&mut *conn)
+                .await?;
+        return if previous == fingerprint {
+            Ok(Posted::Replayed { transaction_id: id })
+        } else {
+            Err(LedgerError::KeyReused)
+        };
+    };
+    for posting in &entry.postings {
+        let (user_id, kind, is_player) = posting.account.parts();
+        let row = sqlx::query(
+            "INSERT INTO ledger_accounts (user_id, kind, currency, is_player, balance, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (user_id, kind, currency) DO UPDATE SET \
+             balance = ledger_accounts.balance + excluded.balance, updated_at = excluded.updated_at \
+             RETURNING id, balance",
+        )
+        .bind(user_id)
+        .bind(kind)
+        .bind(entry.currency.code())
+        .bind(i64::from(is_player))
+        .bind(posting.amount)
+        .bind(now)
+        .fetch_one(&mut *conn)
+        .await?;
+        let account_id: i64 = row.try_get(0)?;
+        let balance: i64 = row.try_get(1)?;
+        if is_player && balance < 0 {
+            return Err(LedgerError::InsufficientFunds);
+        }
+        sqlx::query("INSERT INTO ledger_postings (transaction_id, account_id, amount) VALUES ($1, $2, $3)")
+            .bind(transaction_id)
+            .bind(account_id)
+            .bind(posting.amount)
+            .execute(&mut *conn)
+            .await?;
+    }
+    let real_money =
+        entry.postings.iter().any(|p| matches!(p.account, Account::Player { kind, .. } if kind != PlayerAccount::Fun));
+    if let (Some(user_id), true) = (entry.user_id, real_money) {
+        sqlx::query("UPDATE users SET first_money_movement_at = $1 WHERE id = $2 AND first_money_movement_at IS NULL")
+            .bind(now)
+            .bind(user_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(Posted::Applied { transaction_id })
+}
+
+/// An account's balance in minor units (0 when it never moved).
+pub async fn balance(conn: &mut AnyConnection, account: Account, currency: Currency) -> Result<i64, sqlx::Error> {
+    let (user_id, kind, _) = account.parts();
+    let balance: Option<i64> =
+        sqlx::query_scalar("SELECT balance FROM ledger_accounts WHERE user_id = $1 AND kind = $2 AND currency = $3")
+            .bind(user_id)
+            .bind(kind)
+            .bind(currency.code())
+            .fetch_optional(conn)
+            .await?;
+    Ok(balance.unwrap_or(0))
+}
+
+/// A player's four balances in `currency`: main, bonus, betting bonus, fun.
+pub async fn player_balances(db: &Db, user_id: i64, currency: Currency) -> Result<[i64; 4], sqlx::Error> {
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT kind, balance FROM ledger_accounts WHERE user_id = $1 AND currency = $2 AND is_player = 1",
+    )
+    .bind(user_id)
+    .bind(currency.code())
+    .fetch_all(db.pool())
+    .await?;
+    let get = |kind: &str| rows.iter().find(|(k, _)| k == kind).map_or(0, |(_, b)| *b);
+    Ok([get("main"), get("bonus"), get("betting_bonus"), get("fun")])
+}
+
+/// What `croupier-server ledger check` found.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    pub transactions: i64,
+    pub accounts: i64,
+    pub violations: Vec<String>,
+}
+
+/// Verifies the invariants: each transaction's postings sum to zero per currency and it has
+/// postings; each account's balance equals the sum of its postings; no player balance is negative.
+pub async fn check(db: &Db) -> Result<CheckReport, sqlx::Error> {
+    let pool = db.pool();
+    let mut report = CheckReport {
+        transactions: sqlx::query_scalar("SELECT COUNT(*) FROM ledger_transactions").fetch_one(pool).await?,
+        accounts: sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts").fetch_one(pool).await?,
+        violations: Vec::new(),
+    };
+    let unbalanced: Vec<(i64, String, i64)> = sqlx::query_as(
+        "SELECT p.transaction_id, a.currency, CAST(SUM(p.amount) AS BIGINT) FROM ledger_postings p \
+         JOIN ledger_accounts a ON a.id = p.account_id GROUP BY p.transaction_id, a.currency \
+         HAVING CAST(SUM(p.amount) AS BIGINT) <> 0",
+    )
+    .fetch_all(pool)
+    .await?;
+    for (id, currency, sum) in unbalanced {
+        report.violations.push(format!("transaction {id}: postings sum to {sum} {currency}, not 0"));
+    }
+    let empty: Vec<i64> = sqlx::query_scalar(
+        "SELECT t.id FROM ledger_transactions t WHERE NOT EXISTS (SELECT 1 FROM ledger_postings p WHERE p.transaction_id = t.id)",
+    )
+    .fetch_all(pool)
+    .await?;
+    for id in empty {
+        report.violations.push(format!("transaction {id} has no postings"));
+    }
+    let drifted: Vec<(i64, i64, i64)> = sqlx::query_as(
+        "SELECT a.id, a.balance, CAST(COALESCE((SELECT SUM(p.amount) FROM ledger_postings p WHERE p.account_id = a.id), 0) AS BIGINT) \
+         FROM ledger_accounts a \
+         WHERE a.balance <> CAST(COALESCE((SELECT SUM(p.amount) FROM ledger_postings p WHERE p.account_id = a.id), 0) AS BIGINT)",
+    )
+    .fetch_all(pool)
+    .await?;
+    for (id, balance, sum) in drifted {
+        report.violations.push(format!("account {id}: balance {balance} but its postings sum to {sum}"));
+    }
+    let negative: Vec<(i64, i64, i64)> =
+        sqlx::query_as("SELECT id, user_id, balance FROM ledger_accounts WHERE is_player = 1 AND balance < 0")
+            .fetch_all(pool)
+            .await?;
+    for (id, user_id, balance) in negative {
+        report.violations.push(format!("account {id} of player {user_id} is negative: {balance}"));
+    }
+    Ok(report)
+}

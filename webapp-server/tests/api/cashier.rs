@@ -1,0 +1,416 @@
+//! The cashier: deposits through the sandbox provider, webhooks, limits, withdrawals.
+
+use crate::db_test;
+use crate::helpers::{Backend, TestApp, expect_error, read_json};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+fn field<'a>(body: &'a Value, name: &str) -> &'a Value {
+    &body["error"]["error_data"][name][0]
+}
+
+fn no_redirects() -> reqwest::Client {
+    reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap()
+}
+
+/// Starts a deposit and answers its id and the sandbox page's address on this test server.
+async fn start_deposit(app: &TestApp, client: &reqwest::Client, method: &str, amount: &str) -> (String, String) {
+    let (status, body) = app.post_as(client, "cashier.makedeposit", &[("method", method), ("amount", amount)]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["data"]["status"], "pending");
+    let id = body["data"]["id"].as_str().unwrap().to_owned();
+    let url = body["data"]["redirect_url"].as_str().unwrap().replace("http://localhost:8080", &app.url(""));
+    assert!(url.ends_with(&format!("/sandbox/pay/{id}")), "{url}");
+    (id, url)
+}
+
+/// Chooses an outcome on the sandbox page; answers where the browser is sent.
+async fn choose(page: &str, outcome: &str) -> String {
+    let response = no_redirects().post(page).form(&[("outcome", outcome)]).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    response.headers()["location"].to_str().unwrap().to_owned()
+}
+
+async fn deposit(app: &TestApp, client: &reqwest::Client, method: &str, amount: &str) -> String {
+    let (id, page) = start_deposit(app, client, method, amount).await;
+    assert_eq!(choose(&page, "success").await, format!("/cashier/paysuccess/{id}"));
+    id
+}
+
+async fn balance(app: &TestApp, client: &reqwest::Client) -> String {
+    let (_, body) = app.get_as(client, "account.getBalance", &[]).await;
+    body["data"]["balance_main"]["amount"].as_str().unwrap_or_else(|| panic!("{body}")).to_owned()
+}
+
+async fn ledger_is_clean(app: &TestApp) {
+    let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+}
+
+/// A player who may withdraw: confirmed e-mail and a complete profile.
+async fn verified_player(app: &TestApp, email: &str) -> reqwest::Client {
+    let client = app.browser();
+    app.register(&client, email).await;
+    let code = app.last_code(email).await;
+    app.post_as(&client, "account.confirmContact", &[("contact", email), ("code", &code)]).await;
+    let profile = [
+        ("first_name", "Ann"),
+        ("last_name", "Lee"),
+        ("birth_date", "01.02.1985"),
+        ("country_code", "GB"),
+        ("home_town", "Leeds"),
+        ("address", "2 Park Row"),
+        ("postcode", "12345"),
+    ];
+    let (status, body) = app.post_as(&client, "account.saveProfileInfo", &profile).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    client
+}
+
+db_test!(async fn a_sandbox_deposit_is_credited_once_and_shows_in_history(app) {
+    let client = app.browser();
+    app.register(&client, "dep@example.com").await;
+    let (_, settings) = app.get_as(&client, "cashier.getdepositsettings", &[]).await;
+    let card = settings["data"]["methods"].as_array().unwrap().iter().find(|m| m["sysname"] == "sandbox_card").unwrap().clone();
+    assert_eq!(card["min"], json!({"amount": "10.00", "currency": "USD"}));
+    assert_eq!(settings["data"]["amount_presets"][0]["amount"][1]["value"], 50);
+
+    let (id, page) = start_deposit(app, &client, "sandbox_card", "50").await;
+    let html = reqwest::get(&page).await.unwrap().text().await.unwrap();
+    assert!(html.contains("50.00 USD") && html.contains("value=\"pending\""), "{html}");
+    assert_eq!(balance(app, &client).await, "0.00", "nothing before the provider answers");
+    assert_eq!(choose(&page, "success").await, format!("/cashier/paysuccess/{id}"));
+    assert_eq!(balance(app, &client).await, "50.00");
+    assert_eq!(choose(&page, "success").await, format!("/cashier/paysuccess/{id}"), "a finished payment stays finished");
+    assert_eq!(balance(app, &client).await, "50.00");
+
+    let (_, info) = app.get_as(&client, "cashier.getdepositinfo", &[("id", &id)]).await;
+    assert_eq!((info["data"]["status"].as_str(), info["data"]["type"].as_str()), (Some("success"), Some("deposit")));
+    assert_eq!(info["data"]["amount"], json!({"amount": "50.00", "currency": "USD"}));
+    let stranger = app.browser();
+    app.register(&stranger, "stranger@example.com").await;
+    let (status, body) = app.get_as(&stranger, "cashier.getdepositinfo", &[("id", &id)]).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(*field(&body, "id"), "NOT_FOUND", "another player's payment does not exist for them");
+
+    let (_, history) = app.get_as(&client, "cashier.gethistory", &[("type", "deposit")]).await;
+    assert_eq!(history["data"]["total"], 1);
+    assert_eq!(history["data"]["items"][0]["id"], id.as_str());
+    let (_, none) = app.get_as(&client, "cashier.gethistory", &[("type", "deposit"), ("statuses", "fail,cancel")]).await;
+    assert_eq!(none["data"]["total"], 0);
+    let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+    assert_eq!(me["data"]["balance_main"]["amount"], "50.00");
+    let (_, body) = app.post_as(&client, "account.setCurrency", &[("currency", "EUR")]).await;
+    assert_eq!(*field(&body, "currency"), "LOCKED", "money moved: the currency is fixed");
+    ledger_is_clean(app).await;
+});
+
+db_test!(async fn failed_cancelled_and_pending_deposits_land_on_their_pages(app) {
+    let client = app.browser();
+    app.register(&client, "outcomes@example.com").await;
+    for outcome in ["fail", "cancel"] {
+        let (id, page) = start_deposit(app, &client, "sandbox_card", "20").await;
+        assert_eq!(choose(&page, outcome).await, format!("/cashier/pay{outcome}/{id}"));
+        let (_, info) = app.get_as(&client, "cashier.getdepositinfo", &[("id", &id)]).await;
+        assert_eq!(info["data"]["status"], outcome);
+    }
+    let (id, page) = start_deposit(app, &client, "sandbox_card", "30").await;
+    assert_eq!(choose(&page, "pending").await, format!("/cashier/paypending/{id}"));
+    let (_, info) = app.get_as(&client, "cashier.getdepositinfo", &[("id", &id)]).await;
+    assert_eq!(info["data"]["status"], "pending");
+    assert_eq!(balance(app, &client).await, "0.00");
+    assert_eq!(choose(&page, "success").await, format!("/cashier/paysuccess/{id}"), "a pending payment settles later");
+    assert_eq!(balance(app, &client).await, "30.00");
+    ledger_is_clean(app).await;
+});
+
+db_test!(async fn a_lost_webhook_is_made_good_by_the_status_poll(app) {
+    let client = app.browser();
+    app.register(&client, "poll@example.com").await;
+    let (id, _) = start_deposit(app, &client, "sandbox_card", "40").await;
+    // The provider says success but its webhook never arrives.
+    sqlx::query("UPDATE sandbox_payments SET status = 'success' WHERE id = $1").bind(&id).execute(app.state.db().pool()).await.unwrap();
+    sqlx::query("UPDATE payments SET updated_at = updated_at - 120000 WHERE id = $1").bind(&id).execute(app.state.db().pool()).await.unwrap();
+    croupier_server::features::cashier::deposits::poll_pending(app.state.clone()).await.unwrap();
+    assert_eq!(balance(app, &client).await, "40.00");
+    croupier_server::features::cashier::deposits::poll_pending(app.state.clone()).await.unwrap();
+    assert_eq!(balance(app, &client).await, "40.00", "polling again credits nothing more");
+});
+
+async fn send_webhook(app: &TestApp, event: &Value, timestamp: i64, secret: &[u8]) -> (StatusCode, Value) {
+    let body = serde_json::to_vec(event).unwrap();
+    let signature = croupier_server::payments::sign(secret, timestamp, &body);
+    let response = reqwest::Client::new()
+        .post(app.url("/webhooks/payments/sandbox"))
+        .header("content-type", "application/json")
+        .header("x-croupier-timestamp", timestamp.to_string())
+        .header("x-croupier-signature", signature)
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    read_json(response).await
+}
+
+db_test!(async fn webhooks_must_be_signed_fresh_consistent_and_are_handled_once(app) {
+    use croupier_server::payments::PaymentProvider;
+    let client = app.browser();
+    app.register(&client, "hook@example.com").await;
+    let (id, _) = start_deposit(app, &client, "sandbox_card", "25").await;
+    let secret = croupier_server::payments::sandbox::Sandbox.webhook_secret(&app.state);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let event = json!({"event_id": "evt-1", "payment_id": id, "status": "success", "amount": 2500, "currency": "USD"});
+
+    let (status, _) = send_webhook(app, &event, now, b"not the secret").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "a bad signature");
+    let (status, _) = send_webhook(app, &event, now - 3600, &secret).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "a stale timestamp");
+    let unsigned = reqwest::Client::new().post(app.url("/webhooks/payments/sandbox")).body(event.to_string()).send().await.unwrap();
+    assert_eq!(unsigned.status(), StatusCode::UNAUTHORIZED, "no signature at all");
+    let mismatch = json!({"event_id": "evt-2", "payment_id": id, "status": "success", "amount": 999999, "currency": "USD"});
+    let (status, body) = send_webhook(app, &mismatch, now, &secret).await;
+    assert_eq!((status, body["status"].as_str()), (StatusCode::BAD_REQUEST, Some("payment mismatch")));
+    assert_eq!(balance(app, &client).await, "0.00", "nothing moved so far");
+
+    let (status, body) = send_webhook(app, &event, now, &secret).await;
+    assert_eq!((status, body["status"].as_str()), (StatusCode::OK, Some("ok")));
+    let (status, body) = send_webhook(app, &event, now, &secret).await;
+    assert_eq!((status, body["status"].as_str()), (StatusCode::OK, Some("duplicate")), "a replay");
+    let again = json!({"event_id": "evt-3", "payment_id": id, "status": "success", "amount": 2500, "currency": "USD"});
+    let (status, _) = send_webhook(app, &again, now, &secret).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(balance(app, &client).await, "25.00", "credited exactly once");
+    let late_fail = json!({"event_id": "evt-4", "payment_id": id, "status": "fail", "amount": 2500, "currency": "USD"});
+    send_webhook(app, &late_fail, now, &secret).await;
+    assert_eq!(balance(app, &client).await, "25.00", "a finished deposit does not change");
+    ledger_is_clean(app).await;
+});
+
+db_test!(async fn deposit_amounts_follow_the_sum_rule_and_the_method_bounds(app) {
+    let client = app.browser();
+    app.register(&client, "bounds@example.com").await;
+    for (amount, code) in [("05", "INVALID"), ("12.5", "INVALID"), ("5", "MIN_VALUE"), ("5001", "MAX_VALUE")] {
+        let (status, body) = app.post_as(&client, "cashier.makedeposit", &[("method", "sandbox_card"), ("amount", amount)]).await;
+        expect_error(status, &body, 422, "InvalidParameterException");
+        assert_eq!(*field(&body, "amount"), code, "{amount}");
+    }
+    let (_, body) = app.post_as(&client, "cashier.makedeposit", &[("method", "sandbox_card"), ("amount", "5")]).await;
+    assert_eq!(body["error"]["message"], "Min value is 10 USD");
+    let (_, body) = app.post_as(&client, "cashier.makedeposit", &[("method", "bitcoin"), ("amount", "50")]).await;
+    assert_eq!(*field(&body, "method"), "UNSUPPORTED");
+    let (status, body) = app.api_post("cashier.makedeposit", &[("method", "sandbox_card"), ("amount", "50")]).await;
+    expect_error(status, &body, 401, "AuthorizationException");
+    let (_, history) = app.get_as(&client, "cashier.gethistory", &[]).await;
+    assert_eq!(history["data"]["total"], 0, "refused deposits leave nothing behind");
+});
+
+db_test!(async fn deposit_limits_bind_at_once_when_lowered_and_a_day_later_when_raised(app) {
+    let client = app.browser();
+    app.register(&client, "limits@example.com").await;
+    let (status, _) = app.post_as(&client, "account.setDepositLimit", &[("period", "day"), ("amount", "100")]).await;
+    assert_eq!(status, StatusCode::OK);
+    deposit(app, &client, "sandbox_card", "60").await;
+    let (_pending_id, _) = start_deposit(app, &client, "sandbox_card", "20").await;
+    let (status, body) = app.post_as(&client, "cashier.makedeposit", &[("method", "sandbox_card"), ("amount", "30")]).await;
+    let error = expect_error(status, &body, 409, "BillingDepositLimitExceededException");
+    assert_eq!(error["error_data"]["available_amount"], "20.00", "pending deposits count");
+    assert_eq!(error["error_data"]["period"], "day");
+
+    let (_, limits) = app.get_as(&client, "account.getDepositLimit", &[]).await;
+    let day = limits["data"].as_array().unwrap().iter().find(|l| l["period"] == "day").unwrap().clone();
+    assert_eq!(day["limit_amount"]["amount"], "100.00");
+    assert_eq!(day["available_amount"]["amount"], "20.00");
+    assert_eq!(day["expired_at"], Value::Null);
+
+    app.post_as(&client, "account.setDepositLimit", &[("period", "day"), ("amount", "500")]).await;
+    let (_, limits) = app.get_as(&client, "account.getDepositLimit", &[]).await;
+    let day = limits["data"].as_array().unwrap().iter().find(|l| l["period"] == "day").unwrap().clone();
+    assert_eq!(day["limit_amount"]["amount"], "100.00", "a raise waits 24 hours");
+    assert_eq!(day["pending_limit_amount"]["amount"], "500.00");
+    assert!(day["expired_at"].as_i64().unwrap() > 0);
+    let (status, _) = app.post_as(&client, "cashier.makedeposit", &[("method", "sandbox_card"), ("amount", "30")]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "the old limit still binds");
+
+    app.post_as(&client, "account.setDepositLimit", &[("period", "week"), ("amount", "70")]).await;
+    let (_, limits) = app.get_as(&client, "account.getDepositLimit", &[]).await;
+    let week = limits["data"].as_array().unwrap().iter().find(|l| l["period"] == "week").unwrap().clone();
+    assert_eq!(week["limit_amount"]["amount"], "70.00", "a new limit binds at once");
+    assert_eq!(week["available_amount"]["amount"], "0.00", "the lowest limit applies");
+
+    // A day later the raise applies.
+    sqlx::query("UPDATE deposit_limits SET pending_from = pending_from - 86400001").execute(app.state.db().pool()).await.unwrap();
+    sqlx::query("UPDATE deposit_limits SET amount = NULL WHERE period = 'week'").execute(app.state.db().pool()).await.unwrap();
+    let (status, body) = app.post_as(&client, "cashier.makedeposit", &[("method", "sandbox_card"), ("amount", "30")]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, body) = app.post_as(&client, "account.setDepositLimit", &[("period", "year"), ("amount", "1")]).await;
+    assert_eq!(*field(&body, "period"), "UNSUPPORTED");
+});
+
+db_test!(async fn a_withdrawal_needs_a_confirmed_contact_and_a_profile_and_money(app) {
+    let client = app.browser();
+    app.register(&client, "unready@example.com").await;
+    deposit(app, &client, "sandbox_card", "100").await;
+    let form = [("method", "sandbox_card"), ("amount", "50")];
+    let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &form).await;
+    expect_error(status, &body, 409, "UserNeedConfirmContactException");
+    let code = app.last_code("unready@example.com").await;
+    app.post_as(&client, "account.confirmContact", &[("contact", "unready@example.com"), ("code", &code)]).await;
+    let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &form).await;
+    expect_error(status, &body, 409, "UserNeedProfileDataException");
+    let (_, settings) = app.get_as(&client, "cashier.getwithdrawsettings", &[]).await;
+    assert_eq!(settings["data"]["requirements"]["contact_confirmed"], true);
+    assert_eq!(settings["data"]["requirements"]["profile_complete"], false);
+
+    let client = verified_player(app, "ready@example.com").await;
+    deposit(app, &client, "sandbox_card", "100").await;
+    let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "5")]).await;
+    let error = expect_error(status, &body, 409, "WithdrawalLimitsExceededException");
+    assert_eq!(error["error_data"]["min"], "10.00");
+    let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "150")]).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(*field(&body, "amount"), "MAX_VALUE");
+    assert_eq!(body["error"]["message"], "Max value is 100.00", "the balance is the most one can withdraw");
+    assert_eq!(balance(app, &client).await, "100.00");
+    ledger_is_clean(app).await;
+});
+
+db_test!(async fn withdrawals_are_held_cancelled_approved_and_rejected_through_the_ledger(app) {
+    let client = verified_player(app, "cash@example.com").await;
+    deposit(app, &client, "sandbox_card", "300").await;
+    let withdraw = |amount: &'static str| {
+        let client = client.clone();
+        let app = &app;
+        async move {
+            let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", amount)]).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["data"]["status"], "pending");
+            body["data"]["id"].as_str().unwrap().to_owned()
+        }
+    };
+    let first = withdraw("100").await;
+    assert_eq!(balance(app, &client).await, "200.00", "the amount is held at the request");
+    let (status, _) = app.post_as(&client, "cashier.cancelwithdrawal", &[("id", &first)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(balance(app, &client).await, "300.00", "cancelling returns it");
+    let (status, body) = app.post_as(&client, "cashier.cancelwithdrawal", &[("id", &first)]).await;
+    expect_error(status, &body, 409, "WithdrawalDeclinedException");
+
+    let second = withdraw("120").await;
+    let third = withdraw("80").await;
+    let state = &app.state;
+    use croupier_server::features::cashier::withdrawals::{Decision, approve, reject};
+    assert_eq!(approve(state, &second).await.unwrap(), Decision::Paid);
+    assert_eq!(approve(state, &second).await.unwrap(), Decision::NotWaiting("paid".into()), "paid once");
+    assert_eq!(reject(state, &third).await.unwrap(), Decision::Rejected);
+    assert_eq!(balance(app, &client).await, "180.00");
+    let (status, _) = app.post_as(&client, "cashier.cancelwithdrawal", &[("id", &second)]).await;
+    assert_eq!(status, StatusCode::CONFLICT, "a paid withdrawal cannot be cancelled");
+
+    let (_, history) = app.get_as(&client, "cashier.gethistory", &[("type", "withdrawal"), ("count", "10")]).await;
+    let statuses: Vec<&str> = history["data"]["items"].as_array().unwrap().iter().map(|i| i["status"].as_str().unwrap()).collect();
+    assert_eq!(history["data"]["total"], 3);
+    assert!(statuses.contains(&"paid") && statuses.contains(&"rejected") && statuses.contains(&"cancelled"), "{statuses:?}");
+    ledger_is_clean(app).await;
+});
+
+#[tokio::test]
+async fn the_operator_api_needs_its_token_and_approves_withdrawals() {
+    let app = TestApp::spawn_with(Backend::Sqlite, &[("CROUPIER_ADMIN_TOKEN", "operator-token-123")], |_| {}).await;
+    let client = verified_player(&app, "op@example.com").await;
+    deposit(&app, &client, "sandbox_card", "50").await;
+    let (_, body) =
+        app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "20")]).await;
+    let id = body["data"]["id"].as_str().unwrap().to_owned();
+    let http = reqwest::Client::new();
+    for token in ["", "Bearer wrong", "operator-token-123"] {
+        let response =
+            http.get(app.url("/admin/withdrawals?status=pending")).header("authorization", token).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{token:?}");
+    }
+    let bearer = "Bearer operator-token-123";
+    let list: Value = http
+        .get(app.url("/admin/withdrawals?status=pending"))
+        .header("authorization", bearer)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list["data"]["items"][0]["withdrawal"]["id"], id.as_str());
+    let done = http
+        .post(app.url(&format!("/admin/withdrawals/{id}/approve")))
+        .header("authorization", bearer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(done.status(), StatusCode::OK);
+    let again = http
+        .post(app.url(&format!("/admin/withdrawals/{id}/reject")))
+        .header("authorization", bearer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    let (_, info) = app.get_as(&client, "cashier.getdepositinfo", &[("id", &id)]).await;
+    assert_eq!(info["data"]["status"], "paid");
+    app.finish().await;
+}
+
+#[tokio::test]
+async fn identity_verification_is_required_for_withdrawals_when_configured() {
+    let app = TestApp::spawn_with(Backend::Sqlite, &[("CROUPIER_KYC_FOR_WITHDRAWAL", "true")], |_| {}).await;
+    let client = verified_player(&app, "kyc@example.com").await;
+    deposit(&app, &client, "sandbox_card", "50").await;
+    let (status, body) =
+        app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "20")]).await;
+    expect_error(status, &body, 409, "KycWithdrawalException");
+    app.finish().await;
+}
+
+db_test!(async fn withdrawals_stop_at_the_daily_limit(app) {
+    let client = verified_player(app, "daily@example.com").await;
+    deposit(app, &client, "sandbox_bank", "15000").await;
+    for _ in 0..2 {
+        let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "5000")]).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "10")]).await;
+    let error = expect_error(status, &body, 409, "WithdrawalLimitsPeriodExceededException");
+    assert_eq!(error["error_data"]["available_amount"], "0.00");
+    assert_eq!(balance(app, &client).await, "5000.00");
+});
+
+#[test]
+fn ledger_check_command_reports_a_broken_ledger() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let app = runtime.block_on(async {
+        let app = TestApp::spawn(Backend::Sqlite).await;
+        let client = app.browser();
+        app.register(&client, "cli@example.com").await;
+        deposit(&app, &client, "sandbox_card", "40").await;
+        app
+    });
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"))
+            .args(["ledger", "check"])
+            .env("DATABASE_URL", app.database_url())
+            .env_remove("CROUPIER_CONFIG")
+            .output()
+            .unwrap()
+    };
+    let ok = run();
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with("ledger ok: 1 transactions"));
+    runtime.block_on(async {
+        sqlx::query("UPDATE ledger_accounts SET balance = balance + 1 WHERE is_player = 1")
+            .execute(app.state.db().pool())
+            .await
+            .unwrap();
+    });
+    let broken = run();
+    assert_eq!(broken.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&broken.stdout);
+    assert!(text.contains("VIOLATION: account") && text.contains("postings sum to 4000"), "{text}");
+    runtime.block_on(app.finish());
+}

@@ -1,0 +1,162 @@
+//! The ledger's proofs: a model-based random test and a 200-player concurrency test.
+
+use crate::db_test;
+use croupier_server::db::Db;
+use croupier_server::ledger::{self, Account, Entry, HouseAccount, LedgerError, Posted};
+use croupier_shared::Currency;
+
+fn usd() -> Currency {
+    Currency::parse("USD").unwrap()
+}
+
+/// A small deterministic generator, so a failing sequence can be replayed from its seed.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+async fn apply(db: &Db, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
+    let mut tx = db.begin().await?;
+    let posted = ledger::post(&mut tx, entry).await?;
+    tx.commit().await?;
+    Ok(posted)
+}
+
+async fn main_balance(db: &Db, user: i64) -> i64 {
+    let mut conn = db.pool().acquire().await.unwrap();
+    ledger::balance(&mut conn, Account::main(user), usd()).await.unwrap()
+}
+
+#[derive(Clone)]
+struct Applied {
+    key: String,
+    kind: &'static str,
+    user: i64,
+    from: Account,
+    to: Account,
+    amount: i64,
+}
+
+db_test!(async fn random_money_movements_always_match_a_simple_model(app) {
+    let db = app.state.db();
+    let players: Vec<i64> = (1..=6).map(|i| 1_000 + i).collect();
+    let mut model_main = std::collections::HashMap::<i64, i64>::new();
+    let mut holds: Vec<(i64, i64, String)> = Vec::new();
+    let mut applied: Vec<Applied> = Vec::new();
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    for step in 0..400 {
+        let user = players[rng.below(players.len() as u64) as usize];
+        let amount = 1 + rng.below(5_000) as i64;
+        let key = format!("op-{step}");
+        let player = Account::main(user);
+        let op = rng.below(7);
+        if op == 5 && !applied.is_empty() {
+            let earlier = applied[rng.below(applied.len() as u64) as usize].clone();
+            let entry = Entry::transfer(&earlier.key, earlier.kind, usd(), earlier.from, earlier.to, earlier.amount).by(Some(earlier.user));
+            assert!(matches!(apply(db, &entry).await, Ok(Posted::Replayed { .. })), "step {step}: a replay moves nothing");
+            let reused = Entry::transfer(&earlier.key, earlier.kind, usd(), earlier.from, earlier.to, earlier.amount + 1).by(Some(earlier.user));
+            assert!(matches!(apply(db, &reused).await, Err(LedgerError::KeyReused)), "step {step}: a reused key is refused");
+        } else {
+            let (kind, from, to, spends, hold_index): (&'static str, Account, Account, bool, Option<usize>) = match op {
+                0 => ("deposit", Account::House(HouseAccount::PaymentClearing), player, false, None),
+                1 => ("withdrawal_hold", player, Account::House(HouseAccount::WithdrawalHolds), true, None),
+                2 if !holds.is_empty() => {
+                    let i = rng.below(holds.len() as u64) as usize;
+                    ("withdrawal_return", Account::House(HouseAccount::WithdrawalHolds), Account::main(holds[i].0), false, Some(i))
+                }
+                3 => ("bet", player, Account::House(HouseAccount::GameSettlement), true, None),
+                4 => ("win", Account::House(HouseAccount::GameSettlement), player, false, None),
+                _ => ("deposit", Account::House(HouseAccount::PaymentClearing), player, false, None),
+            };
+            let (user, amount) = match hold_index {
+                Some(i) => (holds[i].0, holds[i].1),
+                None => (user, amount),
+            };
+            let entry = Entry::transfer(&key, kind, usd(), from, to, amount).by(Some(user));
+            let before = *model_main.get(&user).unwrap_or(&0);
+            let result = apply(db, &entry).await;
+            if spends && before < amount {
+                assert!(matches!(result, Err(LedgerError::InsufficientFunds)), "step {step}: {kind} of {amount} with {before}");
+            } else {
+                assert!(matches!(result, Ok(Posted::Applied { .. })), "step {step}: {kind} {result:?}");
+                let delta = if spends { -amount } else { amount };
+                *model_main.entry(user).or_default() += delta;
+                match (kind, hold_index) {
+                    ("withdrawal_hold", _) => holds.push((user, amount, key.clone())),
+                    (_, Some(i)) => {
+                        holds.remove(i);
+                    }
+                    _ => {}
+                }
+                applied.push(Applied { key: key.clone(), kind, user, from, to, amount });
+            }
+        }
+        for p in &players {
+            assert_eq!(main_balance(db, *p).await, *model_main.get(p).unwrap_or(&0), "step {step}: player {p}");
+        }
+        let mut conn = db.pool().acquire().await.unwrap();
+        let held = ledger::balance(&mut conn, Account::House(HouseAccount::WithdrawalHolds), usd()).await.unwrap();
+        assert_eq!(held, holds.iter().map(|h| h.1).sum::<i64>(), "step {step}: holds");
+        drop(conn);
+        let report = ledger::check(db).await.unwrap();
+        assert!(report.violations.is_empty(), "step {step}: {:?}", report.violations);
+    }
+    assert!(applied.len() > 200, "the sequence did real work: {}", applied.len());
+});
+
+db_test!(async fn two_hundred_players_in_parallel_lose_nothing_and_never_go_negative(app) {
+    let db = app.state.db().clone();
+    let mut tasks = Vec::new();
+    for player in 0..200_i64 {
+        // Two tasks per player race for the same balance.
+        for lane in 0..2_i64 {
+            let db = db.clone();
+            tasks.push(tokio::spawn(async move {
+                let user = 10_000 + player;
+                let mut net = 0_i64;
+                for round in 0..4 {
+                    let key = format!("p{player}-l{lane}-r{round}");
+                    let (dep_key, bet_key, win_key) = (format!("{key}-dep"), format!("{key}-bet"), format!("{key}-win"));
+                    let deposit = Entry::transfer(&dep_key, "deposit", usd(), Account::House(HouseAccount::PaymentClearing), Account::main(user), 1_000).by(Some(user));
+                    apply(&db, &deposit).await.expect("deposit");
+                    net += 1_000;
+                    let bet = Entry::transfer(&bet_key, "bet", usd(), Account::main(user), Account::House(HouseAccount::GameSettlement), 1_500).by(Some(user));
+                    match apply(&db, &bet).await {
+                        Ok(_) => net -= 1_500,
+                        Err(LedgerError::InsufficientFunds) => {}
+                        Err(e) => panic!("bet: {e}"),
+                    }
+                    let win = Entry::transfer(&win_key, "win", usd(), Account::House(HouseAccount::GameSettlement), Account::main(user), 300).by(Some(user));
+                    apply(&db, &win).await.expect("win");
+                    net += 300;
+                    // The same win delivered again moves nothing.
+                    assert!(matches!(apply(&db, &win).await, Ok(Posted::Replayed { .. })));
+                }
+                (user, net)
+            }));
+        }
+    }
+    let mut expected = std::collections::HashMap::<i64, i64>::new();
+    for task in tasks {
+        let (user, net) = task.await.unwrap();
+        *expected.entry(user).or_default() += net;
+    }
+    for (user, net) in &expected {
+        let balance = main_balance(&db, *user).await;
+        assert_eq!(balance, *net, "player {user}");
+        assert!(balance >= 0);
+    }
+    let report = ledger::check(&db).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+    assert_eq!(report.accounts, 200 + 2, "200 players, clearing and settlement");
+});
