@@ -2,6 +2,11 @@
 //! fresh SQLite database, loads it from this separate process over loopback with keep-alive
 //! HTTP/1.1 connections, and prints requests per second, p50 and p99 per endpoint next to the
 //! bare JSON ceiling route of the same binary. Later issues add their rows to [`ENDPOINTS`].
+//!
+//! A second table measures the ledger itself (issue 5): deposit credits and bet+win pairs per
+//! second with 200 concurrent players, next to the raw single-row write transaction rate of the
+//! same database in the same run — SQLite always, PostgreSQL when `BENCH_DATABASE_URL` (or
+//! `TEST_DATABASE_URL`) names a server whose user may create databases.
 
 use anyhow::{Context as _, bail};
 use bytes::Bytes;
@@ -199,6 +204,27 @@ async fn main() -> anyhow::Result<()> {
         rows.push(load(server.port, name, path, &o).await?);
     }
     let loaded_rss = rss_kib(server.child.id());
+    drop(server);
+    let mut ledger_rows = Vec::new();
+    let dir = std::env::temp_dir().join(format!("croupier-bench-ledger-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    ledger_rows.push(ledger_bench("SQLite", &format!("sqlite://{}/ledger.db", dir.display()), o.duration).await?);
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Some(url) = std::env::var("BENCH_DATABASE_URL")
+        .ok()
+        .or_else(|| std::env::var("TEST_DATABASE_URL").ok())
+        .filter(|u| !u.is_empty())
+    {
+        let name = format!("croupier_bench_{}", std::process::id());
+        let admin = croupier_server::db::Db::connect(&url, 1).await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(admin.pool()).await?;
+        let bench_url = format!("{}/{name}", url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base));
+        let row = ledger_bench("PostgreSQL", &bench_url, o.duration).await;
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+            .execute(admin.pool())
+            .await?;
+        ledger_rows.push(row?);
+    }
     let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
     println!();
     println!(
@@ -222,6 +248,24 @@ async fn main() -> anyhow::Result<()> {
             r.bytes
         );
     }
+    println!();
+    println!(
+        "Ledger, {LEDGER_PLAYERS} concurrent players, {} s per column (targets: 5,000 bet+win pairs/s on SQLite, 3,000 on PostgreSQL)",
+        o.duration.as_secs()
+    );
+    println!();
+    println!("| database | raw write tx/s | deposit credits/s | bet+win pairs/s | pairs vs raw tx |");
+    println!("|---|---:|---:|---:|---:|");
+    for r in &ledger_rows {
+        println!(
+            "| {} | {:.0} | {:.0} | {:.0} | {:.0}% |",
+            r.backend,
+            r.raw,
+            r.deposits,
+            r.pairs,
+            100.0 * r.pairs / r.raw.max(1.0)
+        );
+    }
     if let (Some(idle), Some(loaded)) = (idle_rss, loaded_rss) {
         println!();
         println!(
@@ -231,4 +275,112 @@ async fn main() -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+const LEDGER_PLAYERS: i64 = 200;
+
+struct LedgerRow {
+    backend: &'static str,
+    raw: f64,
+    deposits: f64,
+    pairs: f64,
+}
+
+/// Runs `op(player, n)` from 200 tasks for `duration`; answers completed operations per second.
+async fn rate<F, Fut>(duration: Duration, op: F) -> anyhow::Result<f64>
+where
+    F: Fn(i64, u64) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = anyhow::Result<()>> + Send,
+{
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for player in 0..LEDGER_PLAYERS {
+        let op = op.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut done = 0_u64;
+            while started.elapsed() < duration {
+                op(player, done).await?;
+                done += 1;
+            }
+            anyhow::Ok(done)
+        }));
+    }
+    let mut total = 0;
+    for t in tasks {
+        total += t.await??;
+    }
+    Ok(total as f64 / started.elapsed().as_secs_f64())
+}
+
+async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> anyhow::Result<LedgerRow> {
+    use croupier_server::ledger::{self, Account, Entry, HouseAccount};
+    let db = croupier_server::db::Db::connect(url, 10).await?;
+    db.migrate().await?;
+    let usd = croupier_shared::Currency::parse("USD").context("USD")?;
+    let run = uuid::Uuid::new_v4().simple().to_string();
+    let raw = {
+        let db = db.clone();
+        rate(duration, move |player, n| {
+            let db = db.clone();
+            async move {
+                let mut tx = db.begin().await?;
+                sqlx::query("INSERT INTO app_settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at")
+                    .bind(format!("bench-{player}"))
+                    .bind(n.to_string())
+                    .bind(1_i64)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+        })
+        .await?
+    };
+    let deposits = {
+        let (db, run) = (db.clone(), run.clone());
+        rate(duration, move |player, n| {
+            let (db, run) = (db.clone(), run.clone());
+            async move {
+                let key = format!("{run}-dep-{player}-{n}");
+                let entry = Entry::transfer(
+                    &key,
+                    "deposit",
+                    usd,
+                    Account::House(HouseAccount::PaymentClearing),
+                    Account::main(player + 1),
+                    100_000,
+                );
+                let mut tx = db.begin().await?;
+                ledger::post(&mut tx, &entry).await?;
+                tx.commit().await?;
+                Ok(())
+            }
+        })
+        .await?
+    };
+    let pairs = {
+        let (db, run) = (db.clone(), run.clone());
+        rate(duration, move |player, n| {
+            let (db, run) = (db.clone(), run.clone());
+            async move {
+                let user = Account::main(player + 1);
+                let house = Account::House(HouseAccount::GameSettlement);
+                let (bet_key, win_key) = (format!("{run}-bet-{player}-{n}"), format!("{run}-win-{player}-{n}"));
+                for entry in [
+                    Entry::transfer(&bet_key, "bet", usd, user, house, 100),
+                    Entry::transfer(&win_key, "win", usd, house, user, 50),
+                ] {
+                    let mut tx = db.begin().await?;
+                    ledger::post(&mut tx, &entry).await?;
+                    tx.commit().await?;
+                }
+                Ok(())
+            }
+        })
+        .await?
+    };
+    let report = ledger::check(&db).await?;
+    anyhow::ensure!(report.violations.is_empty(), "the bench broke the ledger: {:?}", report.violations);
+    db.close().await;
+    Ok(LedgerRow { backend, raw, deposits, pairs })
 }

@@ -414,3 +414,49 @@ fn ledger_check_command_reports_a_broken_ledger() {
     assert!(text.contains("VIOLATION: account") && text.contains("postings sum to 4000"), "{text}");
     runtime.block_on(app.finish());
 }
+
+#[test]
+fn the_operator_command_lists_and_approves_withdrawals() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (app, id) = runtime.block_on(async {
+        let app = TestApp::spawn(Backend::Sqlite).await;
+        let client = verified_player(&app, "clipay@example.com").await;
+        deposit(&app, &client, "sandbox_card", "60").await;
+        let (_, body) =
+            app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "25")]).await;
+        (app, body["data"]["id"].as_str().unwrap().to_owned())
+    });
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"))
+            .args(args)
+            .env("DATABASE_URL", app.database_url())
+            .env("CROUPIER_WEB_DIR", "/nonexistent")
+            .env_remove("CROUPIER_CONFIG")
+            .output()
+            .unwrap()
+    };
+    let listed = run(&["admin", "withdrawals", "list", "pending"]);
+    let text = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert!(listed.status.success() && text.contains(&id) && text.contains("25.00 USD"), "{text}");
+    let approved = run(&["admin", "withdrawals", "approve", &id]);
+    assert!(approved.status.success(), "{}", String::from_utf8_lossy(&approved.stderr));
+    assert!(String::from_utf8_lossy(&approved.stdout).contains("Paid"));
+    let again = run(&["admin", "withdrawals", "reject", &id]);
+    assert_eq!(again.status.code(), Some(1), "a paid withdrawal cannot be rejected");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("status paid"));
+    runtime.block_on(async {
+        let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+        assert!(report.violations.is_empty(), "{:?}", report.violations);
+        app.finish().await;
+    });
+}
+
+db_test!(async fn banks_and_reference_rates_are_listed(app) {
+    let (status, body) = app.api_get("cashier.getbanks", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["data"].as_array().unwrap().iter().any(|b| b["id"] == "sandbox-north"));
+    let (_, rates) = app.api_get("account.getcurrencyrates", &[]).await;
+    assert_eq!(rates["data"]["base"], "USD");
+    let eur = rates["data"]["rates"].as_array().unwrap().iter().find(|r| r["currency"] == "EUR").unwrap().clone();
+    assert_eq!(eur["rate"], "0.92", "rates are decimal strings, never floats");
+});

@@ -9,6 +9,7 @@ mod accounts;
 mod bad_input;
 mod cashier;
 mod coord;
+mod crash;
 mod deploy_files;
 mod docs;
 mod envelope;
