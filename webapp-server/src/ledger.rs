@@ -9,6 +9,12 @@
 //! moves nothing; the same key with other postings is refused. A player account can never go
 //! below zero: the balance is updated in the same statement that reads it, so two concurrent
 //! movements cannot both spend the same money.
+//!
+//! House accounts are split into [`HOUSE_SHARDS`] rows each (`user_id` -1 … -16; the migration's
+//! "0 for house accounts" predates this), chosen by the entry's idempotency key: every deposit
+//! touches payment clearing and every bet the game settlement, and one row would make all of
+//! them wait for each other's locks. A house balance is the sum of its shards. Within an entry
+//! player postings are applied first and house postings last, so house rows are held briefly.
 
 use crate::db::{Db, now_ms};
 use croupier_shared::Currency;
@@ -172,6 +178,15 @@ pub enum LedgerError {
 
 /// Records `entry` in the caller's transaction. On an error the caller must roll back (drop the
 /// transaction): postings already applied in it are then undone with it.
+/// How many rows each house account is split into.
+pub const HOUSE_SHARDS: u64 = 16;
+
+/// The row id of a house account's shard for `key` (FNV-1a, stable across processes).
+fn house_row(key: &str) -> i64 {
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    -1 - i64::try_from(hash % HOUSE_SHARDS).unwrap_or(0)
+}
+
 pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
     let total: i128 = entry.postings.iter().map(|p| i128::from(p.amount)).sum();
     if total != 0 || entry.postings.is_empty() || entry.postings.iter().any(|p| p.amount == 0) {
@@ -203,8 +218,11 @@ pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted,
             Err(LedgerError::KeyReused)
         };
     };
-    for posting in &entry.postings {
+    let mut ordered: Vec<&Posting> = entry.postings.iter().collect();
+    ordered.sort_by_key(|p| matches!(p.account, Account::House(_)));
+    for posting in ordered {
         let (user_id, kind, is_player) = posting.account.parts();
+        let user_id = if is_player { user_id } else { house_row(entry.key) };
         let row = sqlx::query(
             "INSERT INTO ledger_accounts (user_id, kind, currency, is_player, balance, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6) \
@@ -246,15 +264,13 @@ pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted,
 
 /// An account's balance in minor units (0 when it never moved).
 pub async fn balance(conn: &mut AnyConnection, account: Account, currency: Currency) -> Result<i64, sqlx::Error> {
-    let (user_id, kind, _) = account.parts();
-    let balance: Option<i64> =
-        sqlx::query_scalar("SELECT balance FROM ledger_accounts WHERE user_id = $1 AND kind = $2 AND currency = $3")
-            .bind(user_id)
-            .bind(kind)
-            .bind(currency.code())
-            .fetch_optional(conn)
-            .await?;
-    Ok(balance.unwrap_or(0))
+    let (user_id, kind, is_player) = account.parts();
+    let sql = if is_player {
+        "SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM ledger_accounts WHERE user_id = $1 AND kind = $2 AND currency = $3"
+    } else {
+        "SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM ledger_accounts WHERE user_id <= $1 AND kind = $2 AND currency = $3"
+    };
+    sqlx::query_scalar(sql).bind(user_id).bind(kind).bind(currency.code()).fetch_one(conn).await
 }
 
 /// A player's four balances in `currency`: main, bonus, betting bonus, fun.

@@ -37,6 +37,10 @@ impl Backend {
 #[derive(Clone)]
 pub struct Db {
     pool: AnyPool,
+    /// Where transactions run. On SQLite one connection: the database has one writer anyway,
+    /// and queueing in the pool wakes the next writer at once where SQLite's busy handler would
+    /// sleep and retry. On PostgreSQL the same pool as reads.
+    writer: AnyPool,
     backend: Backend,
 }
 
@@ -54,7 +58,16 @@ impl Db {
             Backend::Postgres => url.to_owned(),
         };
         let options = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
-        let pool = AnyPoolOptions::new()
+        let pool = Db::pool_options(backend, max_connections).connect_with(options.clone()).await?;
+        let writer = match backend {
+            Backend::Sqlite => Db::pool_options(backend, 1).connect_with(options).await?,
+            Backend::Postgres => pool.clone(),
+        };
+        Ok(Db { pool, writer, backend })
+    }
+
+    fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
+        AnyPoolOptions::new()
             .max_connections(max_connections)
             .min_connections(0)
             .acquire_timeout(Duration::from_secs(10))
@@ -69,9 +82,6 @@ impl Db {
                     Ok(())
                 })
             })
-            .connect_with(options)
-            .await?;
-        Ok(Db { pool, backend })
     }
 
     /// Applies the backend's migrations that have not run yet.
@@ -95,8 +105,8 @@ impl Db {
     /// reads and then writes cannot wait for a busy writer and would fail with `SQLITE_BUSY`.
     pub async fn begin(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
         match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.pool.begin().await,
+            Backend::Sqlite => self.writer.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.writer.begin().await,
         }
     }
 
@@ -120,6 +130,7 @@ impl Db {
     }
 
     pub async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 }

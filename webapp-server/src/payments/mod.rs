@@ -110,13 +110,18 @@ pub trait PaymentProvider: Send + Sync {
     ) -> BoxFuture<'a, Result<Option<Outcome>, ProviderError>>;
 }
 
-/// Hex HMAC-SHA256 of `timestamp.body`.
-pub fn sign(secret: &[u8], timestamp: i64, body: &[u8]) -> String {
+/// HMAC-SHA256 over `timestamp.body`.
+fn mac(secret: &[u8], timestamp: i64, body: &[u8]) -> Hmac<Sha256> {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret).unwrap_or_else(|_| unreachable!("any key length"));
     mac.update(timestamp.to_string().as_bytes());
     mac.update(b".");
     mac.update(body);
-    hex::encode(mac.finalize().into_bytes())
+    mac
+}
+
+/// Hex HMAC-SHA256 of `timestamp.body`.
+pub fn sign(secret: &[u8], timestamp: i64, body: &[u8]) -> String {
+    hex::encode(mac(secret, timestamp, body).finalize().into_bytes())
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -140,11 +145,7 @@ pub fn verify(
         return Err(SignatureError::Stale);
     }
     let tag = hex::decode(signature.trim()).map_err(|_| SignatureError::Invalid)?;
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret).unwrap_or_else(|_| unreachable!("any key length"));
-    mac.update(timestamp.to_string().as_bytes());
-    mac.update(b".");
-    mac.update(body);
-    mac.verify_slice(&tag).map_err(|_| SignatureError::Invalid)
+    mac(secret, timestamp, body).verify_slice(&tag).map_err(|_| SignatureError::Invalid)
 }
 
 #[cfg(test)]

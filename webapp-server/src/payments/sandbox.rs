@@ -67,18 +67,7 @@ impl PaymentProvider for Sandbox {
         currency: &'a str,
     ) -> BoxFuture<'a, Result<String, ProviderError>> {
         async move {
-            let now = now_ms();
-            sqlx::query(
-                "INSERT INTO sandbox_payments (id, kind, amount, currency, status, created_at, updated_at) \
-                 VALUES ($1, 'deposit', $2, $3, 'created', $4, $4)",
-            )
-            .bind(payment_id)
-            .bind(amount)
-            .bind(currency)
-            .bind(now)
-            .execute(state.db().pool())
-            .await
-            .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+            record(state, payment_id, "deposit", amount, currency, "created").await?;
             Ok(format!("{}/sandbox/pay/{payment_id}", state.config().public_url))
         }
         .boxed()
@@ -92,18 +81,7 @@ impl PaymentProvider for Sandbox {
         currency: &'a str,
     ) -> BoxFuture<'a, Result<Outcome, ProviderError>> {
         async move {
-            let now = now_ms();
-            sqlx::query(
-                "INSERT INTO sandbox_payments (id, kind, amount, currency, status, created_at, updated_at) \
-                 VALUES ($1, 'payout', $2, $3, 'success', $4, $4) ON CONFLICT (id) DO NOTHING",
-            )
-            .bind(payment_id)
-            .bind(amount)
-            .bind(currency)
-            .bind(now)
-            .execute(state.db().pool())
-            .await
-            .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+            record(state, payment_id, "payout", amount, currency, "success").await?;
             Ok(Outcome::Success)
         }
         .boxed()
@@ -124,6 +102,31 @@ impl PaymentProvider for Sandbox {
         }
         .boxed()
     }
+}
+
+/// The sandbox's own record of a payment (a retried payout keeps its first record).
+async fn record(
+    state: &AppState,
+    id: &str,
+    kind: &str,
+    amount: i64,
+    currency: &str,
+    status: &str,
+) -> Result<(), ProviderError> {
+    sqlx::query(
+        "INSERT INTO sandbox_payments (id, kind, amount, currency, status, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(id)
+    .bind(kind)
+    .bind(amount)
+    .bind(currency)
+    .bind(status)
+    .bind(now_ms())
+    .execute(state.db().pool())
+    .await
+    .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+    Ok(())
 }
 
 #[derive(sqlx::FromRow)]

@@ -158,5 +158,8 @@ db_test!(async fn two_hundred_players_in_parallel_lose_nothing_and_never_go_nega
     }
     let report = ledger::check(&db).await.unwrap();
     assert!(report.violations.is_empty(), "{:?}", report.violations);
-    assert_eq!(report.accounts, 200 + 2, "200 players, clearing and settlement");
+    let players: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts WHERE is_player = 1").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(players, 200);
+    let shards: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts WHERE is_player = 0").fetch_one(db.pool()).await.unwrap();
+    assert!((2..=2 * croupier_server::ledger::HOUSE_SHARDS as i64).contains(&shards), "house accounts are sharded: {shards}");
 });

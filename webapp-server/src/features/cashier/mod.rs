@@ -87,6 +87,19 @@ pub fn method_view(m: &MethodInfo, currency: Currency, locale: Locale) -> Method
     }
 }
 
+/// The fields deposits and withdrawals share: a method, an amount and the method's requisites.
+pub fn check_request(method: &str, amount: &str, requisites: &str, errors: &mut FieldErrors) {
+    if method.is_empty() {
+        errors.add("method", FieldCode::Required);
+    }
+    if amount.is_empty() {
+        errors.add("amount", FieldCode::Required);
+    }
+    if requisites.chars().count() > 2000 {
+        errors.add_with("requisites", FieldCode::MaxLength, vec![("max", "2000".into())]);
+    }
+}
+
 /// The SPEC §5 `sum` rule with the method's bounds: a positive whole number of major units.
 pub fn parse_amount(text: &str, m: &MethodInfo, currency: Currency) -> Result<Money, ApiError> {
     let mut errors = FieldErrors::default();

@@ -141,15 +141,7 @@ pub struct WithdrawInput {
 
 impl Input for WithdrawInput {
     fn validate(&self, errors: &mut FieldErrors) {
-        if self.method.is_empty() {
-            errors.add("method", FieldCode::Required);
-        }
-        if self.amount.is_empty() {
-            errors.add("amount", FieldCode::Required);
-        }
-        if self.requisites.chars().count() > 2000 {
-            errors.add_with("requisites", FieldCode::MaxLength, vec![("max", "2000".into())]);
-        }
+        super::check_request(&self.method, &self.amount, &self.requisites, errors);
     }
 }
 
