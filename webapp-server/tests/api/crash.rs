@@ -2,6 +2,7 @@
 //! again on the same database, and every webhook is delivered again, twice. Nothing is lost,
 //! nothing is doubled, and the ledger's invariants hold.
 
+use crate::helpers::{Backend, TestDb};
 use croupier_server::db::Db;
 use croupier_server::keys::Keys;
 use std::process::{Child, Command, Stdio};
@@ -40,9 +41,23 @@ fn free_port() -> u16 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_killed_server_loses_and_doubles_nothing_when_webhooks_come_again() {
+async fn a_killed_server_on_sqlite_loses_and_doubles_nothing_when_webhooks_come_again() {
+    crash_and_recover(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_killed_server_on_postgres_loses_and_doubles_nothing_when_webhooks_come_again() {
+    if !crate::helpers::postgres_configured() {
+        eprintln!("SKIPPED on PostgreSQL: TEST_DATABASE_URL is not set");
+        return;
+    }
+    crash_and_recover(Backend::Postgres).await;
+}
+
+async fn crash_and_recover(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
-    let db_url = format!("sqlite://{}/crash.db", dir.path().display());
+    let database = TestDb::create(backend).await;
+    let db_url = database.url.clone();
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let mut server = start(dir.path(), &db_url, port);
@@ -148,4 +163,5 @@ async fn a_killed_server_loses_and_doubles_nothing_when_webhooks_come_again() {
     db.close().await;
     let _ = server.kill();
     let _ = server.wait();
+    database.drop_database().await;
 }
