@@ -29,11 +29,23 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     browserName: 'chromium',
-    // Set by the global setup; workers start after it and inherit it.
-    baseURL: process.env.CROUPIER_E2E_BASE_URL,
     launchOptions: { executablePath, args: chromiumArgs },
     // Mobile-first: the smallest phone width the site must serve.
     viewport: { width: 360, height: 780 },
     screenshot: 'only-on-failure',
   },
+  // The base URLs are set by the global setup; workers start after it and inherit them.
+  projects: [
+    {
+      name: 'journeys',
+      testIgnore: /inactivity\.spec\.ts/,
+      use: { baseURL: process.env.CROUPIER_E2E_BASE_URL },
+    },
+    {
+      // A server whose sessions end after a few idle seconds (CROUPIER_FORCE_LOGOUT_SECONDS).
+      name: 'inactivity',
+      testMatch: /inactivity\.spec\.ts/,
+      use: { baseURL: process.env.CROUPIER_E2E_SHORT_SESSION_URL },
+    },
+  ],
 });

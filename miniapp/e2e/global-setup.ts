@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SHORT_FORCE_LOGOUT_SECONDS } from './support';
 
 const miniappDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(miniappDir, '..');
@@ -50,23 +51,20 @@ function stop(server: ChildProcess): Promise<void> {
   });
 }
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
-  const binary = process.env.CROUPIER_SERVER_BIN ?? path.join(repoDir, 'target/release/croupier-server');
-  const webDir = path.join(miniappDir, 'dist');
-  if (!existsSync(binary)) {
-    throw new Error(`No server binary at ${binary}: build it (cargo build --release -p croupier-server) or set CROUPIER_SERVER_BIN.`);
-  }
-  if (!existsSync(path.join(webDir, 'index.html'))) {
-    throw new Error(`No built client in ${webDir}: run \`npm run build -w miniapp\` first.`);
-  }
+interface RunningServer {
+  baseUrl: string;
+  stop: () => Promise<void>;
+}
 
+/** Starts croupier-server with a fresh database and `env` on top of the defaults; resolves once it is ready. */
+async function startServer(binary: string, webDir: string, name: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'croupier-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
 
   // A bot token, a Redis or a config file from the developer's shell must not leak into the run.
-  const leaking = new Set(['TELEGRAM_BOT_TOKEN', 'REDIS_URL', 'CROUPIER_CONFIG']);
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !leaking.has(name)));
+  const leaking = new Set(['TELEGRAM_BOT_TOKEN', 'REDIS_URL', 'CROUPIER_CONFIG', 'CROUPIER_FORCE_LOGOUT_SECONDS']);
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !leaking.has(key)));
   const server = spawn(binary, [], {
     cwd: dataDir,
     env: {
@@ -76,6 +74,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DATABASE_URL: `sqlite://${path.join(dataDir, 'e2e.db')}`,
       CROUPIER_ENV: 'dev',
       CROUPIER_WEB_DIR: webDir,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -96,24 +95,58 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     if (spawnError || server.exitCode !== null || server.signalCode !== null) {
       await rm(dataDir, { recursive: true, force: true });
       const reason = spawnError?.message ?? `exited with ${String(server.exitCode ?? server.signalCode)}`;
-      throw new Error(`croupier-server ${reason} before it was ready. Its output:\n${log}`);
+      throw new Error(`croupier-server (${name}) ${reason} before it was ready. Its output:\n${log}`);
     }
     if (await isReady(baseUrl)) break;
     if (Date.now() > deadline) {
       await stop(server);
       await rm(dataDir, { recursive: true, force: true });
-      throw new Error(`croupier-server did not answer 200 on /readyz within ${READY_TIMEOUT_MS / 1000} s. Its output:\n${log}`);
+      throw new Error(
+        `croupier-server (${name}) did not answer 200 on /readyz within ${READY_TIMEOUT_MS / 1000} s. Its output:\n${log}`,
+      );
     }
     await sleep(250);
   }
 
-  process.env.CROUPIER_E2E_BASE_URL = baseUrl;
+  return {
+    baseUrl,
+    stop: async () => {
+      await stop(server);
+      const resultsDir = path.join(miniappDir, 'test-results');
+      await mkdir(resultsDir, { recursive: true });
+      await writeFile(path.join(resultsDir, `server-${name}.log`), log);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const binary = process.env.CROUPIER_SERVER_BIN ?? path.join(repoDir, 'target/release/croupier-server');
+  const webDir = path.join(miniappDir, 'dist');
+  if (!existsSync(binary)) {
+    throw new Error(`No server binary at ${binary}: build it (cargo build --release -p croupier-server) or set CROUPIER_SERVER_BIN.`);
+  }
+  if (!existsSync(path.join(webDir, 'index.html'))) {
+    throw new Error(`No built client in ${webDir}: run \`npm run build -w miniapp\` first.`);
+  }
+
+  // Two servers: the journeys' own, and one whose sessions end after a few idle seconds for the
+  // inactivity journey (its own Playwright project).
+  const main = await startServer(binary, webDir, 'main');
+  let short: RunningServer;
+  try {
+    short = await startServer(binary, webDir, 'short-session', {
+      CROUPIER_FORCE_LOGOUT_SECONDS: String(SHORT_FORCE_LOGOUT_SECONDS),
+    });
+  } catch (error) {
+    await main.stop();
+    throw error;
+  }
+
+  process.env.CROUPIER_E2E_BASE_URL = main.baseUrl;
+  process.env.CROUPIER_E2E_SHORT_SESSION_URL = short.baseUrl;
 
   return async () => {
-    await stop(server);
-    const resultsDir = path.join(miniappDir, 'test-results');
-    await mkdir(resultsDir, { recursive: true });
-    await writeFile(path.join(resultsDir, 'server.log'), log);
-    await rm(dataDir, { recursive: true, force: true });
+    await Promise.all([main.stop(), short.stop()]);
   };
 }

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import '@/lib/i18n';
+import { watchPointerPresses } from '@/lib/pointer';
 import { initTelegram } from '@/lib/telegram';
 import '@/styles/tokens.css';
 import '@/styles/global.css';
@@ -15,4 +16,5 @@ createRoot(root).render(
   </StrictMode>,
 );
 
+watchPointerPresses();
 void initTelegram();

@@ -1,12 +1,15 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { installGlobalErrorHandling } from '@/lib/api/error-pages';
 import { createQueryClient } from '@/lib/react-query';
 import { AppProvider } from './provider';
 import { createAppRouter } from './router';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createAppRouter);
+  const [router] = useState(() => createAppRouter(queryClient));
+
+  useEffect(() => installGlobalErrorHandling(), []);
 
   return (
     <AppProvider queryClient={queryClient}>

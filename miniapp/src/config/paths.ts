@@ -1,4 +1,55 @@
 /** Unprefixed (default-locale) paths; `localizePath` adds the locale prefix. */
 export const paths = {
   home: '/',
+  betting: '/betting',
+  cashierDeposit: '/cashier/deposit',
+  cashierHistory: '/cashier/history',
+  cashierWithdraw: '/cashier/withdraw',
+  gamehall: '/gamehall',
+  jackpots: '/jackpots',
+  loyalty: '/loyalty',
+  offers: '/offers',
+  profileSettings: '/profile/settings',
+  profileSecurity: '/profile/security',
+  promotions: '/promotions',
+  providers: '/providers',
+  support: '/support',
+  tournaments: '/tournaments',
+  winners: '/winners',
+  responsibleGame: '/responsible-game',
+  formsSignIn: '/forms/sign_in',
+  formsSignUp: '/forms/sign_up',
+  icons: '/_icons',
 } as const;
+
+/** SPEC §2: /cashier/deposit/{name}. */
+export function depositPath(sysname?: string): string {
+  return sysname ? `${paths.cashierDeposit}/${encodeURIComponent(sysname)}` : paths.cashierDeposit;
+}
+
+/** SPEC §2: /gamehall?category={id}. */
+export function gamehallCategoryPath(category: string): string {
+  return `${paths.gamehall}?${new URLSearchParams({ category }).toString()}`;
+}
+
+/** SPEC §2: /gamehall?providers=a,b. */
+export function gamehallProvidersPath(providers: readonly string[]): string {
+  return `${paths.gamehall}?providers=${providers.map(encodeURIComponent).join(',')}`;
+}
+
+/** SPEC §2: /game/{name}. */
+export function gamePath(sysname: string): string {
+  return `/game/${encodeURIComponent(sysname)}`;
+}
+
+export type GameMode = 'play' | 'demo';
+
+/**
+ * SPEC §2 game play path: /platform/game/{sysname, or custom/{custom id}}/{mode}, mode play by
+ * default. It is a server address (the launch), never localized.
+ */
+export function gamePlayPath(game: string | { customId: string | number }, mode: GameMode = 'play'): string {
+  const target =
+    typeof game === 'string' ? encodeURIComponent(game) : `custom/${encodeURIComponent(String(game.customId))}`;
+  return `/platform/game/${target}/${mode}`;
+}

@@ -1,53 +1,8 @@
-import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { activateLocale } from '@/lib/i18n';
-import { AppProvider } from '../provider';
-import { routes } from '../router';
-
-const GENERAL_INFO = {
-  analytic: { gtm_id: null },
-  available_currencies: ['USD', 'EUR', 'GBP', 'JPY'],
-  available_locales: ['en', 'fr'],
-  default_currency: 'USD',
-  is_seon_enabled: false,
-  domain_state: 'active',
-  domain_type: 'main',
-  time_to_force_logout: 1800,
-  is_bonus_isolation_enabled: false,
-  is_game_history_export_enabled: true,
-  user_inactivity_cashier_time: 900,
-  user_inactivity_pp_time: 900,
-};
-
-function envelope(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-function mockFetch(...responses: Response[]) {
-  const fetchMock = vi.fn<typeof fetch>();
-  for (const response of responses) fetchMock.mockResolvedValueOnce(response);
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
-function renderAt(path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProvider>,
-  );
-  return router;
-}
-
-function calledUrl(fetchMock: ReturnType<typeof mockFetch>, call = 0): URL {
-  const input = fetchMock.mock.calls[call]?.[0];
-  if (typeof input !== 'string') throw new Error(`fetch call ${call} had no URL string`);
-  return new URL(input, 'http://localhost');
-}
+import { apiError, GENERAL_INFO, mockApi } from '@/test/api-mock';
+import { renderApp } from '@/test/render-app';
 
 afterEach(async () => {
   await activateLocale('en');
@@ -55,9 +10,9 @@ afterEach(async () => {
 
 describe('home page', () => {
   it('welcomes in English and shows the general info with English labels', async () => {
-    const fetchMock = mockFetch(envelope({ status: 'ok', data: GENERAL_INFO }));
+    const api = mockApi();
 
-    renderAt('/');
+    renderApp('/');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome to Croupier' })).toBeVisible();
     const defaultCurrency = await screen.findByTestId('default-currency');
@@ -74,34 +29,31 @@ describe('home page', () => {
     const languages = within(screen.getByRole('list', { name: 'Languages' })).getAllByRole('listitem');
     expect(languages.map((item) => item.textContent)).toEqual(['English', 'French']);
 
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const url = calledUrl(fetchMock);
-    expect(url.pathname).toBe('/api/metadata.getgeneralinfo');
-    expect(url.searchParams.get('locale')).toBe('en');
-    expect(url.searchParams.get('v')).toBe('2.34');
+    const calls = api.calls('metadata.getgeneralinfo');
+    expect(calls).toHaveLength(1);
+    const url = calls[0]?.url;
+    expect(url?.searchParams.get('locale')).toBe('en');
+    expect(url?.searchParams.get('v')).toBe('2.34');
     expect(document.documentElement.lang).toBe('en');
   });
 
   it('welcomes in French under /fr, asks the server in French and links back to English', async () => {
-    const fetchMock = mockFetch(envelope({ status: 'ok', data: GENERAL_INFO }));
+    const api = mockApi();
 
-    renderAt('/fr');
+    renderApp('/fr');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue chez Croupier' })).toBeVisible();
     expect(await screen.findByTestId('default-currency')).toHaveTextContent('Dollar américain');
     const languages = within(screen.getByRole('list', { name: 'Langues' })).getAllByRole('listitem');
     expect(languages.map((item) => item.textContent)).toEqual(['Anglais', 'Français']);
-    expect(calledUrl(fetchMock).searchParams.get('locale')).toBe('fr');
+    expect(api.calls('metadata.getgeneralinfo')[0]?.url.searchParams.get('locale')).toBe('fr');
     expect(document.documentElement.lang).toBe('fr');
     expect(screen.getByRole('link', { name: 'English' })).toHaveAttribute('href', '/');
   });
 
-  it('switches language through the link, keeping the page', async () => {
-    mockFetch(
-      envelope({ status: 'ok', data: GENERAL_INFO }),
-      envelope({ status: 'ok', data: GENERAL_INFO }),
-    );
-    const router = renderAt('/');
+  it('switches language through the link, keeping the page, and tells the server', async () => {
+    const api = mockApi({ 'account.changelocale': 1 });
+    const { router } = renderApp('/');
     await screen.findByTestId('default-currency');
 
     fireEvent.click(screen.getByRole('link', { name: 'Français' }));
@@ -109,18 +61,22 @@ describe('home page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue chez Croupier' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/fr');
     expect(await screen.findByTestId('default-currency')).toHaveTextContent('Dollar américain');
+    await vi.waitFor(() => {
+      expect(api.calls('account.changelocale')).toHaveLength(1);
+    });
+    expect(api.calls('account.changelocale')[0]?.body?.get('locale')).toBe('fr');
   });
 
   it('shows a translated error with a retry that loads the data', async () => {
-    const fetchMock = mockFetch(
-      envelope(
-        { status: 'error', error: { type: 'ApplicationUnavailableException', message: 'Down', error_data: {} } },
-        503,
-      ),
-      envelope({ status: 'ok', data: GENERAL_INFO }),
-    );
+    let calls = 0;
+    const api = mockApi({
+      'metadata.getgeneralinfo': () => {
+        calls += 1;
+        return calls === 1 ? apiError('InternalServerErrorException', 500, {}, 'Down') : GENERAL_INFO;
+      },
+    });
 
-    renderAt('/fr');
+    renderApp('/fr');
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Impossible de charger les informations du site.');
@@ -128,27 +84,30 @@ describe('home page', () => {
     fireEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }));
 
     expect(await screen.findByTestId('default-currency')).toHaveTextContent('USD');
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(api.calls('metadata.getgeneralinfo')).toHaveLength(2);
   });
 
   it('shows a translated loading state while the general info is on its way', async () => {
+    mockApi();
     vi.stubGlobal('fetch', vi.fn<typeof fetch>(() => new Promise<Response>(() => undefined)));
 
-    renderAt('/');
+    renderApp('/');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome to Croupier' })).toBeVisible();
-    expect(screen.getByRole('status', { name: 'Loading…' })).toBeInTheDocument();
+    expect(screen.getAllByRole('status', { name: 'Loading…' }).length).toBeGreaterThan(0);
   });
 });
 
 describe('not-found page', () => {
   it('answers an unknown English path in English', async () => {
-    renderAt('/no-such-page');
+    mockApi();
+    renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   });
 
   it('answers an unknown path under /fr in French', async () => {
-    renderAt('/fr/no-such-page');
+    mockApi();
+    renderApp('/fr/no-such-page');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page introuvable' })).toBeVisible();
   });
 });

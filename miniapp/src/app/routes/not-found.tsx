@@ -1,13 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { SystemPage } from '@/components/layout/system-page';
+import { SystemPageView } from './system-page-view';
 
+/** Unknown paths, and content pages (`/{slug}`) while the content service has none to show. */
 export function NotFoundPage() {
-  const { t } = useTranslation();
-  return (
-    <SystemPage
-      icon="♣"
-      header={t('systemPages.notFound.header')}
-      description={t('systemPages.notFound.description')}
-    />
-  );
+  return <SystemPageView type="notFound" />;
 }

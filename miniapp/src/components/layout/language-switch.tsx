@@ -5,6 +5,18 @@ import { useLocale } from '@/lib/i18n';
 import { switchLocalePath } from '@/lib/i18n/locale-path';
 import styles from './language-switch.module.css';
 
+/** The language's name; narrow screens show its code instead (the name stays the accessible one). */
+function Label({ locale, name }: { locale: string; name: string }) {
+  return (
+    <>
+      <span className={styles.name}>{name}</span>
+      <span className={styles.code} aria-hidden="true">
+        {locale.toUpperCase()}
+      </span>
+    </>
+  );
+}
+
 export function LanguageSwitch() {
   const { t } = useTranslation();
   const current = useLocale();
@@ -15,7 +27,7 @@ export function LanguageSwitch() {
       {LOCALES.map((locale) =>
         locale === current ? (
           <span key={locale} lang={locale} aria-current="true" className={styles.current}>
-            {t(`languageSwitch.names.${locale}`)}
+            <Label locale={locale} name={t(`languageSwitch.names.${locale}`)} />
           </span>
         ) : (
           <Link
@@ -25,7 +37,7 @@ export function LanguageSwitch() {
             hrefLang={locale}
             className={styles.option}
           >
-            {t(`languageSwitch.names.${locale}`)}
+            <Label locale={locale} name={t(`languageSwitch.names.${locale}`)} />
           </Link>
         ),
       )}

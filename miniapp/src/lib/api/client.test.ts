@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activateLocale } from '@/lib/i18n';
-import { API_VERSION, ApiError, apiGet, apiPost, apiUrl, buildFormData, toErrorType } from './client';
+import { API_VERSION, ApiError, apiGet, apiPost, apiUrl, buildFormData, onApiError, toErrorType } from './client';
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -169,6 +169,43 @@ describe('errors', () => {
     expect(error.message).toBe('Vérifiez les champs');
     expect(error.status).toBe(422);
     expect(error.fieldErrors).toEqual({ email: ['REQUIRED'], password: ['MIN_LENGTH', 'PASSWORD'] });
+  });
+
+  it('keeps the extra values of error_data (resend_time, retry_after, ban_type) apart from the field codes', async () => {
+    mockFetch(
+      jsonResponse(
+        {
+          status: 'error',
+          error: {
+            type: 'InvalidParameterException',
+            message: 'Two-factor',
+            error_data: { code: ['TWO_FACTOR_REQUIRED'], resend_time: 60, ban_type: 'temporary' },
+          },
+        },
+        422,
+      ),
+    );
+
+    const error = await caught(apiPost('auth.login', { login: 'a@b.co', password: 'secret1' }));
+
+    expect(error.fieldErrors).toEqual({ code: ['TWO_FACTOR_REQUIRED'] });
+    expect(error.numberData('resend_time')).toBe(60);
+    expect(error.stringData('ban_type')).toBe('temporary');
+    expect(error.numberData('retry_after')).toBeUndefined();
+  });
+
+  it('tells the listeners of every failed answer', async () => {
+    const heard = vi.fn();
+    const stop = onApiError(heard);
+    mockFetch(jsonResponse({ status: 'error', error: { type: 'AccessDeniedException', message: '', error_data: {} } }, 403));
+
+    await caught(apiGet('account.getprofileinfo'));
+    stop();
+    mockFetch(jsonResponse({ status: 'error', error: { type: 'AccessDeniedException', message: '', error_data: {} } }, 403));
+    await caught(apiGet('account.getprofileinfo'));
+
+    expect(heard).toHaveBeenCalledTimes(1);
+    expect(heard.mock.calls[0]?.[1]).toBe('account.getprofileinfo');
   });
 
   it('maps an error type the client does not know to UnknownErrorException', async () => {

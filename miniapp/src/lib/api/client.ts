@@ -13,6 +13,9 @@ export type FormFields = Readonly<Record<string, FormValue>>;
 /** error_data of the envelope: field name → the codes of what is wrong with it. */
 export type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
+/** error_data as sent: field codes plus extra values such as `resend_time`, `retry_after`, `ban_type`. */
+export type ErrorData = Readonly<Record<string, unknown>>;
+
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
@@ -30,19 +33,45 @@ export class ApiError extends Error {
   /** HTTP status of the answer; 0 when no answer arrived. */
   readonly status: number;
   readonly fieldErrors: FieldErrors;
+  readonly data: ErrorData;
 
   constructor(
     type: ErrorType,
     message: string,
     status: number,
     fieldErrors: FieldErrors = {},
-    options?: ErrorOptions,
+    options?: ErrorOptions & { data?: ErrorData },
   ) {
     super(message, options);
     this.type = type;
     this.status = status;
     this.fieldErrors = fieldErrors;
+    this.data = options?.data ?? {};
   }
+
+  /** A number the server put in error_data (`resend_time`, `retry_after`), if any. */
+  numberData(key: string): number | undefined {
+    const value = this.data[key];
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  }
+
+  /** A string the server put in error_data (`ban_type`), if any. */
+  stringData(key: string): string | undefined {
+    const value = this.data[key];
+    return typeof value === 'string' ? value : undefined;
+  }
+}
+
+type ApiErrorListener = (error: ApiError, method: string) => void;
+const errorListeners = new Set<ApiErrorListener>();
+
+/**
+ * Hears every error answer of every call, for the global handling of SPEC §8 (banned player,
+ * maintenance, forbidden). Returns the unsubscribe function.
+ */
+export function onApiError(listener: ApiErrorListener): () => void {
+  errorListeners.add(listener);
+  return () => errorListeners.delete(listener);
 }
 
 export function toErrorType(value: unknown): ErrorType {
@@ -125,19 +154,23 @@ async function send<T>(method: string, url: string, init: RequestInit): Promise<
     if (body.status === 'ok' && response.ok && 'data' in body) return body.data as T;
     if (body.status === 'error' && isRecord(body.error)) {
       const { type, message, error_data: errorData } = body.error;
-      throw new ApiError(
-        toErrorType(type),
-        typeof message === 'string' ? message : '',
-        response.status,
-        fieldErrorsFrom(errorData),
+      throw announce(
+        method,
+        new ApiError(toErrorType(type), typeof message === 'string' ? message : '', response.status, fieldErrorsFrom(errorData), {
+          data: isRecord(errorData) ? errorData : {},
+        }),
       );
     }
   }
-  throw new ApiError(
-    UNKNOWN_ERROR,
-    `Unexpected answer to ${method} (HTTP ${response.status})`,
-    response.status,
+  throw announce(
+    method,
+    new ApiError(UNKNOWN_ERROR, `Unexpected answer to ${method} (HTTP ${response.status})`, response.status),
   );
+}
+
+function announce(method: string, error: ApiError): ApiError {
+  for (const listener of [...errorListeners]) listener(error, method);
+  return error;
 }
 
 export function apiGet<T>(method: string, params?: QueryParams, options: RequestOptions = {}): Promise<T> {

@@ -1,0 +1,109 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Outlet } from 'react-router';
+import { DialogHost } from '@/components/dialogs/dialog-host';
+import { ToastHost } from '@/components/toasts/toast-host';
+import { IconSprite } from '@/components/ui/icon';
+import { useSiteConfig } from '@/config/site-config';
+import { accountKeys, isAuthenticated, useAccountInfo } from '@/features/auth/api/get-account-info';
+import { createBalanceRefresher } from '@/features/auth/balance-refresh';
+import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher';
+import { useSession } from '@/features/auth/use-session';
+import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
+import { fatalErrorStore } from '@/lib/api/error-pages';
+import { apiPost } from '@/lib/api/client';
+import { dialogs, shouldCloseDialogsOnRouteChange } from '@/lib/dialogs/dialog-stack';
+import { i18n, useLocale } from '@/lib/i18n';
+import { useStore } from '@/lib/store';
+import { showToast } from '@/lib/toasts/toast-store';
+import { ErrorPageView } from './routes/error-page-view';
+import { useRouteHandle } from './route-handle';
+import { useEntryParams } from './use-entry-params';
+
+/** SPEC §4: a locale change tells the account service and reloads the initial data. */
+function useLocaleChange() {
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const previous = useRef(locale);
+  useEffect(() => {
+    if (previous.current === locale) return;
+    previous.current = locale;
+    void apiPost('account.changelocale', { locale })
+      .catch((error: unknown) => {
+        console.error('account.changelocale failed', error);
+      })
+      .finally(() => {
+        void queryClient.invalidateQueries();
+      });
+  }, [locale, queryClient]);
+}
+
+/** SPEC §4: a signed-in player's dialogs close when the route name changes (some routes excepted). */
+function useCloseDialogsOnRouteChange(routeName: string | undefined, signedIn: boolean) {
+  const previous = useRef(routeName);
+  useEffect(() => {
+    if (shouldCloseDialogsOnRouteChange(previous.current, routeName, signedIn)) dialogs.closeAll();
+    previous.current = routeName;
+  }, [routeName, signedIn]);
+}
+
+/** SPEC §4: balances refresh for signed-in players, not on game pages, per the content settings. */
+function useBalanceRefresh(enabled: boolean) {
+  const queryClient = useQueryClient();
+  const { balanceRefresh, switches } = useSiteConfig();
+  const active = enabled && switches.balanceRefresh;
+  useEffect(() => {
+    if (!active) return;
+    const refresher = createBalanceRefresher(balanceRefresh, () => {
+      void queryClient.invalidateQueries({ queryKey: accountKeys.info() });
+    });
+    const onClick = () => {
+      refresher.click();
+    };
+    document.addEventListener('click', onClick, { capture: true, passive: true });
+    return () => {
+      document.removeEventListener('click', onClick, { capture: true });
+      refresher.stop();
+    };
+  }, [active, balanceRefresh, queryClient]);
+}
+
+/** Signed-in only: SPEC §4 forced logout after time_to_force_logout without activity. */
+function Inactivity() {
+  const { data: info } = useGeneralInfo();
+  const { signOut } = useSession();
+  if (!info) return null;
+  return (
+    <InactivityWatcher
+      timeoutSeconds={info.time_to_force_logout}
+      onTimeout={() => {
+        void signOut('inactivity').then(() => {
+          showToast({ type: 'info', message: i18n.t('inactivity.loggedOut') });
+        });
+      }}
+    />
+  );
+}
+
+/** Everything every page of a locale shares: global dialogs, toasts, entry parameters, session rules. */
+export function LocaleRoot() {
+  const { data: account } = useAccountInfo();
+  const fatal = useStore(fatalErrorStore);
+  const handle = useRouteHandle();
+  const signedIn = isAuthenticated(account);
+
+  useLocaleChange();
+  useBalanceRefresh(signedIn && handle?.isGamePage !== true && !fatal);
+  useCloseDialogsOnRouteChange(handle?.name, signedIn);
+  useEntryParams(account === undefined ? undefined : !signedIn, handle?.isGamePage === true);
+
+  return (
+    <>
+      <IconSprite />
+      {fatal ? <ErrorPageView page={fatal} /> : <Outlet />}
+      <DialogHost />
+      <ToastHost />
+      {signedIn && !fatal && <Inactivity />}
+    </>
+  );
+}
