@@ -6,6 +6,7 @@
 pub mod errors;
 pub mod locale;
 pub mod money;
+pub mod telegram;
 pub mod typescript;
 
 pub use errors::{ErrorType, FieldCode};
