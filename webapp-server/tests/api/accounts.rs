@@ -290,3 +290,15 @@ db_test!(async fn guests_cannot_use_account_methods(app) {
     let (status, body) = app.api_post("account.changelocale", &[("locale", "fr")]).await;
     assert_eq!((status, &body["data"]), (StatusCode::OK, &Value::from(1)), "a guest's language switch is fine");
 });
+
+#[tokio::test]
+async fn a_short_idle_limit_keeps_an_active_session_alive() {
+    let app = TestApp::spawn_with(Backend::Sqlite, &[("CROUPIER_FORCE_LOGOUT_SECONDS", "2")], |_| {}).await;
+    app.register(&app.client, "active@example.com").await;
+    for _ in 0..6 {
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        let (_, info) = app.api_get("account.getInfo", &[]).await;
+        assert!(info["data"]["uid"].as_i64().unwrap() > 0, "calls keep the session alive");
+    }
+    app.finish().await;
+}

@@ -85,7 +85,8 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Resolved, 
         }
         _ => {}
     }
-    if now - last_seen_at > TOUCH_EVERY_MS {
+    // Written at most every 15 s, and always often enough for a short idle limit.
+    if now - last_seen_at > TOUCH_EVERY_MS.min(idle_limit / 4) {
         sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
             .bind(now)
             .bind(&id)
