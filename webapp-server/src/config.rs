@@ -164,6 +164,12 @@ pub const VARIABLES: &[Variable] = &[
         "Bearer token of the operator API (/admin/…); unset: the operator API is off.",
     ),
     var(
+        "CROUPIER_CMS_TOKENS",
+        None,
+        true,
+        "Full-access tokens of the content API (/cms/api writes), comma-separated, 16+ characters each; unset: only editors write.",
+    ),
+    var(
         "CROUPIER_KYC_FOR_WITHDRAWAL",
         Some("false"),
         false,
@@ -174,6 +180,12 @@ pub const VARIABLES: &[Variable] = &[
         Some("USD=1,EUR=0.92,GBP=0.79,CAD=1.36"),
         false,
         "Reference rates against the default currency for account.getcurrencyrates (display only).",
+    ),
+    var(
+        "CROUPIER_GAME_PROVIDERS",
+        None,
+        true,
+        "External game providers: comma-separated name|launch_url_template|wallet_secret ({token} {game} {mode} {currency} {locale} in the template).",
     ),
     var(
         "CROUPIER_INTERNAL_SECRET",
@@ -238,6 +250,16 @@ impl OAuthProvider {
     }
 }
 
+/// An external game provider (aggregator) speaking the seamless-wallet protocol.
+#[derive(Debug, Clone)]
+pub struct GameProvider {
+    pub name: String,
+    /// The game's iframe address with `{token}`, `{game}`, `{mode}`, `{currency}`, `{locale}`.
+    pub launch_url: String,
+    /// Signs the provider's wallet calls.
+    pub secret: Secret,
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub addr: SocketAddr,
@@ -263,7 +285,10 @@ pub struct Config {
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
     pub oauth_providers: Vec<OAuthProvider>,
+    /// Bearer tokens that may write through the content API.
+    pub cms_tokens: Vec<Secret>,
     pub admin_token: Option<Secret>,
+    pub game_providers: Vec<GameProvider>,
     pub kyc_for_withdrawal: bool,
     /// (currency code, decimal rate) pairs, validated as positive decimals.
     pub currency_rates: Vec<(String, String)>,
@@ -465,6 +490,37 @@ impl Config {
             return Err(raw.invalid("CROUPIER_SECRET_KEY", "must be 64 hexadecimal characters (32 bytes)"));
         }
         let secret_key = secret_key.map(Secret::new);
+        let mut game_providers = Vec::new();
+        for entry in raw
+            .optional("CROUPIER_GAME_PROVIDERS")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+        {
+            let parts: Vec<&str> = entry.split('|').map(str::trim).collect();
+            let [name, template, secret] = parts.as_slice() else {
+                return Err(
+                    raw.invalid("CROUPIER_GAME_PROVIDERS", "each provider is name|launch_url_template|wallet_secret")
+                );
+            };
+            let valid = !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && *name != "house";
+            if !valid || !template.starts_with("http") || secret.len() < 16 {
+                return Err(raw.invalid(
+                    "CROUPIER_GAME_PROVIDERS",
+                    format!(
+                        "{name:?}: a lower-case name (not `house`), an http(s) template and a secret of 16+ characters"
+                    ),
+                ));
+            }
+            game_providers.push(GameProvider {
+                name: (*name).to_owned(),
+                launch_url: (*template).to_owned(),
+                secret: Secret::new(*secret),
+            });
+        }
         let mut currency_rates = Vec::new();
         for pair in raw.required("CROUPIER_CURRENCY_RATES")?.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (code, rate) = pair
@@ -488,6 +544,17 @@ impl Config {
             .transpose()
             .map_err(|reason| raw.invalid("CROUPIER_OAUTH_PROVIDERS", reason))?
             .unwrap_or_default();
+        let cms_tokens: Vec<Secret> = raw
+            .optional("CROUPIER_CMS_TOKENS")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(Secret::new)
+            .collect();
+        if cms_tokens.iter().any(|t| t.expose().len() < 16 || t.expose().contains(char::is_whitespace)) {
+            return Err(raw.invalid("CROUPIER_CMS_TOKENS", "each token needs 16 or more characters and no spaces"));
+        }
         if let Some(url) = raw.optional("CROUPIER_SMTP_URL")
             && !(url.starts_with("smtp://") || url.starts_with("smtps://"))
         {
@@ -517,7 +584,9 @@ impl Config {
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,
             oauth_providers,
+            cms_tokens,
             admin_token: raw.optional("CROUPIER_ADMIN_TOKEN").map(Secret::new),
+            game_providers,
             kyc_for_withdrawal: raw.flag("CROUPIER_KYC_FOR_WITHDRAWAL")?,
             currency_rates,
             trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,

@@ -12,6 +12,7 @@ async fn main() -> ExitCode {
     let command: Vec<&str> = args.iter().map(String::as_str).collect();
     match command.as_slice() {
         [] | ["serve"] | ["ledger", "check"] => {}
+        ["content", "export" | "import", _] => {}
         ["admin", "withdrawals", "list"] | ["admin", "withdrawals", "list", _] => {}
         ["admin", "withdrawals", "approve" | "reject", _] => {}
         ["--help" | "-h" | "help"] => {
@@ -33,6 +34,9 @@ async fn main() -> ExitCode {
     croupier_server::telemetry::init(&config);
     if command.as_slice() == ["ledger", "check"] {
         return ledger_check(config).await;
+    }
+    if let ["content", action, dir] = command.as_slice() {
+        return content(config, action, dir).await;
     }
     if command.first() == Some(&"admin") {
         return admin(config, &command[2..]).await;
@@ -91,6 +95,38 @@ async fn ledger_check(config: Config) -> ExitCode {
         Err(e) => {
             eprintln!("croupier-server: ledger check failed: {e:#}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `croupier-server content export|import <dir>`: writes all content as JSON files under `dir`,
+/// or replaces all content with the files under `dir` (checked first; nothing changes on error).
+#[allow(clippy::print_stdout)]
+async fn content(config: Config, action: &str, dir: &str) -> ExitCode {
+    use croupier_server::features::content::store;
+    let result = async {
+        let db = croupier_server::db::Db::connect(config.database_url.expose(), 2).await?;
+        db.migrate().await?;
+        let dir = std::path::Path::new(dir);
+        let done = if action == "export" {
+            store::export_dir(&db, dir).await.map(|files| format!("exported {files} files to {}", dir.display()))
+        } else {
+            store::import_dir(&db, dir)
+                .await
+                .map(|entries| format!("imported {entries} entries from {}", dir.display()))
+        };
+        db.close().await;
+        done
+    }
+    .await;
+    match result {
+        Ok(message) => {
+            println!("{message}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("croupier-server: content {action} failed: {e:#}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -27,6 +27,7 @@ struct Inner {
     keys: Keys,
     messenger: Messenger,
     oauth: OAuth,
+    content: crate::features::content::Cache,
     local_addr: std::sync::OnceLock<std::net::SocketAddr>,
 }
 
@@ -62,9 +63,11 @@ impl AppState {
     ) -> anyhow::Result<AppState> {
         let web = WebAssets::load(&config);
         let keys = Keys::load(&db, config.secret_key.as_ref().map(|k| k.expose())).await.context("secret key")?;
+        crate::features::games::catalogue::seed(&db, &config.game_providers).await.context("game catalogue")?;
         let messenger = Messenger::new(&config).context("messaging")?;
         let oauth = OAuth::new(&config.oauth_providers).context("social sign-in")?;
         let metrics = Metrics::new().context("metrics registry")?;
+        crate::features::content::store::seed_demo(&db).await.context("demo content")?;
         let mut api = Registry::default();
         crate::features::register_methods(&mut api);
         extra(&mut api);
@@ -79,6 +82,7 @@ impl AppState {
                 keys,
                 messenger,
                 oauth,
+                content: crate::features::content::Cache::default(),
                 local_addr: std::sync::OnceLock::new(),
             }),
         })
@@ -118,6 +122,11 @@ impl AppState {
 
     pub fn oauth(&self) -> &OAuth {
         &self.inner.oauth
+    }
+
+    /// This replica's cached copy of the content (see `features::content::store`).
+    pub fn content(&self) -> &crate::features::content::Cache {
+        &self.inner.content
     }
 
     /// The address this process listens on (set by [`crate::serve`]); the sandbox provider

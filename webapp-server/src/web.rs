@@ -1,16 +1,38 @@
 //! Serving the built client: hashed files under `/assets/` cached for a year, other files for an
-//! hour, and every other path answered with `index.html` (never cached) whose `<html lang>` and
-//! `<title>` the server fills in for the page, so crawlers and link previews see them without
-//! running JavaScript. The SEO issue extends [`page_title`] into the full head.
+//! hour, and every page path answered with `index.html` (never cached) carrying the page's SEO
+//! head, rendered by the server from content so crawlers and link previews need no JavaScript:
+//! `<html lang>`, title, description, robots, canonical, `hreflang` alternates, Open Graph, the
+//! site's and the page's `<meta>` list, favicons from the web setting, JSON-LD (organization,
+//! product, FAQ, article) and the custom code entries at head, body start and body end. What the
+//! head says comes from [`crate::features::content::seo`].
+//!
+//! Custom code entries are inserted as written: only API-token holders and editors write
+//! content. The site's CSP applies to them as to everything else (an inline or third-party
+//! script needs the CSP widened first).
+//!
+//! Status: content-defined redirects answer 301 before anything else; a path that is no page of
+//! the site (SPEC §2's route table, both locales, plus content pages) answers 404 with the same
+//! `index.html` (the client boots and shows its not-found page). If the content cannot be read,
+//! the page is served with its language and the site name only, never an error.
+//!
+//! Also here: `/robots.txt`, `/sitemap.xml`, and the client's update check. The **build id** is
+//! the first 16 hex digits of the SHA-256 of `index.html` as built (it names every hashed asset,
+//! so it changes with every build). The head carries it as `<meta name="croupier-build">`;
+//! `/builds/latest.json` answers `{"id","timestamp"}` (Nuxt's shape), and
+//! `/builds/meta/{id}.json` answers the build's metadata for the current id and 404 for any
+//! other, which tells a client running an old build to reload.
 
 use crate::config::Config;
+use crate::features::content::seo::{self, Head};
 use crate::state::AppState;
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{Html, IntoResponse, Json, Response};
 use axum::routing::get;
 use croupier_shared::Locale;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -27,37 +49,224 @@ const UNBUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"ut
 pub struct WebAssets {
     dir: PathBuf,
     index: String,
+    build_id: String,
+    /// When `index.html` was built (its modification time), unix milliseconds.
+    built_at: i64,
 }
 
 impl WebAssets {
     pub fn load(config: &Config) -> WebAssets {
         let dir = config.web_dir.clone();
-        let index = std::fs::read_to_string(dir.join("index.html")).unwrap_or_else(|_| {
+        let path = dir.join("index.html");
+        let index = std::fs::read_to_string(&path).unwrap_or_else(|_| {
             tracing::warn!(dir = %dir.display(), "no index.html in the web directory; serving a placeholder page");
             UNBUILT.to_owned()
         });
-        WebAssets { dir, index }
+        let build_id = hex::encode(Sha256::digest(index.as_bytes()))[..16].to_owned();
+        let built_at = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .and_then(|d| i64::try_from(d.as_millis()).ok())
+            .unwrap_or_else(crate::db::now_ms);
+        WebAssets { dir, index, build_id, built_at }
     }
 
-    /// `index.html` for `path`, with its language and title.
-    pub fn render_index(&self, path: &str, site_name: &str) -> String {
-        let path = path.strip_suffix("index.html").unwrap_or(path);
-        let locale = Locale::from_path(path);
-        let title = escape_html(&page_title(path, locale, site_name));
-        let html = set_html_lang(&self.index, locale.code());
-        set_title(&html, &title)
+    /// The id of the served client build.
+    pub fn build_id(&self) -> &str {
+        &self.build_id
+    }
+
+    /// `index.html` with `head` rendered into it.
+    pub fn render(&self, head: &Head) -> String {
+        let seo = &head.seo;
+        let mut html = set_html_lang(&self.index, &seo.locale);
+        html = set_title(&html, &escape_html(&seo.title));
+        if !seo.favicons.is_empty() {
+            html = remove_icon_links(&html);
+        }
+        let mut tags = String::new();
+        let mut meta = |attr: &str, key: &str, content: &str| {
+            tags.push_str(&format!("<meta {attr}=\"{}\" content=\"{}\">", escape_html(key), escape_html(content)));
+        };
+        if !seo.description.is_empty() {
+            meta("name", "description", &seo.description);
+        }
+        meta("name", "robots", &seo.robots);
+        let og = &seo.open_graph;
+        meta("property", "og:title", &og.title);
+        if !og.description.is_empty() {
+            meta("property", "og:description", &og.description);
+        }
+        meta("property", "og:type", &og.kind);
+        if let Some(url) = &og.url {
+            meta("property", "og:url", url);
+        }
+        if let Some(image) = &og.image {
+            meta("property", "og:image", image);
+        }
+        meta("property", "og:site_name", &og.site_name);
+        meta("property", "og:locale", &og.locale);
+        meta("name", "twitter:card", if og.image.is_some() { "summary_large_image" } else { "summary" });
+        for tag in &seo.meta {
+            match (&tag.name, &tag.property) {
+                (Some(name), _) => meta("name", name, &tag.content),
+                (None, Some(property)) => meta("property", property, &tag.content),
+                (None, None) => {}
+            }
+        }
+        meta("name", "croupier-build", &self.build_id);
+        if let Some(canonical) = &seo.canonical {
+            tags.push_str(&format!("<link rel=\"canonical\" href=\"{}\">", escape_html(canonical)));
+        }
+        for alternate in &seo.alternates {
+            tags.push_str(&format!(
+                "<link rel=\"alternate\" hreflang=\"{}\" href=\"{}\">",
+                escape_html(&alternate.hreflang),
+                escape_html(&alternate.href)
+            ));
+        }
+        for icon in &seo.favicons {
+            tags.push_str(&format!("<link rel=\"{}\" href=\"{}\"", escape_html(&icon.rel), escape_html(&icon.href)));
+            if let Some(mime) = &icon.mime {
+                tags.push_str(&format!(" type=\"{}\"", escape_html(mime)));
+            }
+            if let Some(sizes) = &icon.sizes {
+                tags.push_str(&format!(" sizes=\"{}\"", escape_html(sizes)));
+            }
+            tags.push('>');
+        }
+        for data in json_ld(head) {
+            tags.push_str(&format!("<script type=\"application/ld+json\">{}</script>", script_safe(&data)));
+        }
+        for code in &head.custom_code.head {
+            tags.push_str(code);
+        }
+        html = insert_before(&html, "</head>", &tags);
+        html = insert_after_open_tag(&html, "<body", &head.custom_code.body_start.concat());
+        insert_before(&html, "</body>", &head.custom_code.body_end.concat())
+    }
+
+    /// `index.html` with only its language and the site name, when content cannot be read.
+    fn render_plain(&self, path: &str, site_name: &str) -> String {
+        let html = set_html_lang(&self.index, Locale::from_path(path).code());
+        set_title(&html, &escape_html(site_name))
     }
 }
 
-/// The page title until content-driven SEO takes over.
-pub fn page_title(path: &str, locale: Locale, site_name: &str) -> String {
-    let rest = path.trim_matches('/');
-    let rest = if locale == Locale::Fr { rest.get(2..).unwrap_or("").trim_start_matches('/') } else { rest };
-    match (rest.is_empty(), locale) {
-        (true, Locale::En) => format!("{site_name} — Online casino and sportsbook"),
-        (true, Locale::Fr) => format!("{site_name} — Casino en ligne et paris sportifs"),
-        (false, _) => site_name.to_owned(),
+/// The page's structured data (schema.org JSON-LD).
+fn json_ld(head: &Head) -> Vec<Value> {
+    let seo = &head.seo;
+    let mut out = Vec::new();
+    if let Some(org) = &seo.organization {
+        let mut data = json!({"@context": "https://schema.org", "@type": "Organization", "name": org.name});
+        if let Some(url) = &org.url {
+            data["url"] = json!(url);
+        }
+        if let Some(logo) = &org.logo {
+            data["logo"] = json!(logo);
+        }
+        if let Some(contact) = &org.contact_point {
+            let mut point = json!({"@type": "ContactPoint"});
+            if let Some(telephone) = &contact.telephone {
+                point["telephone"] = json!(telephone);
+            }
+            if let Some(kind) = &contact.contact_type {
+                point["contactType"] = json!(kind);
+            }
+            if !contact.area_served.is_empty() {
+                point["areaServed"] = json!(contact.area_served);
+            }
+            if !contact.available_language.is_empty() {
+                point["availableLanguage"] = json!(contact.available_language);
+            }
+            data["contactPoint"] = point;
+        }
+        if !org.same_as.is_empty() {
+            data["sameAs"] = json!(org.same_as);
+        }
+        out.push(data);
     }
+    if let Some(product) = &seo.product {
+        let mut data = json!({"@context": "https://schema.org", "@type": "Product", "name": product.name});
+        for (key, value) in [("image", &product.image), ("description", &product.description), ("sku", &product.sku)] {
+            if let Some(value) = value {
+                data[key] = json!(value);
+            }
+        }
+        if let Some(brand) = &product.brand_name {
+            data["brand"] = json!({"@type": "Brand", "name": brand});
+        }
+        out.push(data);
+    }
+    if !seo.schema_faq.is_empty() {
+        let questions: Vec<Value> = seo
+            .schema_faq
+            .iter()
+            .map(|f| json!({"@type": "Question", "name": f.question, "acceptedAnswer": {"@type": "Answer", "text": f.answer}}))
+            .collect();
+        out.push(json!({"@context": "https://schema.org", "@type": "FAQPage", "mainEntity": questions}));
+    }
+    if let Some(article) = &seo.schema_article {
+        let mut data = json!({"@context": "https://schema.org", "@type": "Article", "headline": article.headline});
+        for (key, value) in [
+            ("description", &article.description),
+            ("image", &article.image),
+            ("datePublished", &article.date_published),
+            ("dateModified", &article.date_modified),
+        ] {
+            if let Some(value) = value {
+                data[key] = json!(value);
+            }
+        }
+        data["publisher"] = json!({"@type": "Organization", "name": seo.open_graph.site_name});
+        out.push(data);
+    }
+    out
+}
+
+/// JSON that cannot end its `<script>` element early.
+fn script_safe(value: &Value) -> String {
+    value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
+}
+
+fn insert_before(html: &str, marker: &str, text: &str) -> String {
+    if text.is_empty() {
+        return html.to_owned();
+    }
+    match html.rfind(marker) {
+        Some(at) => format!("{}{text}{}", &html[..at], &html[at..]),
+        None => html.to_owned(),
+    }
+}
+
+fn insert_after_open_tag(html: &str, open: &str, text: &str) -> String {
+    if text.is_empty() {
+        return html.to_owned();
+    }
+    let Some(start) = html.find(open) else { return html.to_owned() };
+    let Some(end) = html[start..].find('>').map(|e| start + e + 1) else { return html.to_owned() };
+    format!("{}{text}{}", &html[..end], &html[end..])
+}
+
+/// Drops the client's own icon links when the web setting names the favicons.
+fn remove_icon_links(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<link") {
+        let Some(end) = rest[at..].find('>').map(|e| at + e + 1) else { break };
+        let tag = rest[at..end].to_ascii_lowercase();
+        out.push_str(&rest[..at]);
+        let is_icon = ["rel=\"icon\"", "rel=\"shortcut icon\"", "rel=\"apple-touch-icon\"", "rel=\"mask-icon\""]
+            .iter()
+            .any(|rel| tag.contains(rel));
+        if !is_icon {
+            out.push_str(&rest[at..end]);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn set_html_lang(html: &str, lang: &str) -> String {
@@ -91,12 +300,91 @@ pub fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-async fn spa(State(state): State<AppState>, request: Request) -> Response {
-    let path = request.uri().path();
-    let html = state.web().render_index(path, &state.config().site_name);
-    let mut response = (StatusCode::OK, Html(html)).into_response();
+fn host(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::HOST).and_then(|h| h.to_str().ok())
+}
+
+/// A content-defined redirect for this request, if one applies.
+async fn redirect(state: &AppState, uri: &Uri) -> Option<Response> {
+    let snapshot = state.content().snapshot(state.db()).await.ok()?;
+    let target = seo::redirect_for(&snapshot, uri.path(), uri.query())?;
+    let mut response = (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, target)]).into_response();
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(SHORT));
+    Some(response)
+}
+
+async fn spa(State(state): State<AppState>, uri: Uri, headers: HeaderMap) -> Response {
+    if let Some(response) = redirect(&state, &uri).await {
+        return response;
+    }
+    page(&state, &uri, &headers).await
+}
+
+/// `index.html` for the request's path, with its head and status.
+async fn page(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
+    let path = uri.path();
+    let path = path.strip_suffix("index.html").unwrap_or(path);
+    let (status, html) = match state.content().snapshot(state.db()).await {
+        Ok(snapshot) => {
+            let head = seo::resolve(&snapshot, state.config(), path, host(headers));
+            let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
+            (status, state.web().render(&head))
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "content unavailable; serving the page without its SEO head");
+            (StatusCode::OK, state.web().render_plain(path, &state.config().site_name))
+        }
+    };
+    let mut response = (status, Html(html)).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));
     response
+}
+
+fn text_response(content_type: &'static str, body: String) -> Response {
+    let mut response = body.into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(SHORT));
+    response
+}
+
+async fn robots_txt(State(state): State<AppState>) -> Response {
+    match state.content().snapshot(state.db()).await {
+        Ok(snapshot) => text_response("text/plain; charset=utf-8", seo::robots_txt(&snapshot, state.config())),
+        Err(e) => crate::api::ApiError::from(e).into_response(),
+    }
+}
+
+async fn sitemap_xml(State(state): State<AppState>) -> Response {
+    match state.content().snapshot(state.db()).await {
+        Ok(snapshot) => text_response("application/xml; charset=utf-8", seo::sitemap_xml(&snapshot, state.config())),
+        Err(e) => crate::api::ApiError::from(e).into_response(),
+    }
+}
+
+fn no_cache(mut response: Response) -> Response {
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));
+    response
+}
+
+/// `/builds/latest.json`: the build the server serves now.
+async fn build_latest(State(state): State<AppState>) -> Response {
+    let web = state.web();
+    no_cache(Json(json!({ "id": web.build_id, "timestamp": web.built_at })).into_response())
+}
+
+/// `/builds/meta/{id}.json`: the metadata of the current build; any other id is gone (404).
+async fn build_meta(State(state): State<AppState>, Path(file): Path<String>) -> Response {
+    let web = state.web();
+    if file.strip_suffix(".json") != Some(web.build_id.as_str()) {
+        return no_cache((StatusCode::NOT_FOUND, Json(json!({ "error": "unknown build" }))).into_response());
+    }
+    let meta = json!({
+        "id": web.build_id,
+        "timestamp": web.built_at,
+        "matcher": { "static": {}, "wildcard": {}, "dynamic": {} },
+        "prerendered": [],
+    });
+    no_cache(Json(meta).into_response())
 }
 
 pub fn routes(state: &AppState) -> Router<AppState> {
@@ -109,6 +397,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/", get(spa))
         .route("/index.html", get(spa))
+        .route("/robots.txt", get(robots_txt))
+        .route("/sitemap.xml", get(sitemap_xml))
+        .route("/builds/latest.json", get(build_latest))
+        .route("/builds/meta/{file}", get(build_meta))
         .nest_service(
             "/assets",
             tower::ServiceBuilder::new()
@@ -121,14 +413,18 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .fallback(move |State(state): State<AppState>, request: Request| {
             let mut files = files.clone();
             async move {
+                let uri = request.uri().clone();
+                if let Some(response) = redirect(&state, &uri).await {
+                    return response;
+                }
                 // Client routes have no extension in their last segment: skip the file lookup.
-                if looks_like_file(request.uri().path()) {
+                if looks_like_file(uri.path()) {
                     match tower::Service::call(&mut files, request).await {
                         Ok(response) => response.into_response(),
                         Err(never) => match never {},
                     }
                 } else {
-                    spa(State(state), request).await
+                    page(&state, &uri, request.headers()).await
                 }
             }
         })
@@ -158,10 +454,23 @@ mod tests {
     }
 
     #[test]
-    fn home_titles_follow_the_locale() {
-        assert_eq!(page_title("/", Locale::En, "C"), "C — Online casino and sportsbook");
-        assert_eq!(page_title("/fr", Locale::Fr, "C"), "C — Casino en ligne et paris sportifs");
-        assert_eq!(page_title("/fr/", Locale::Fr, "C"), "C — Casino en ligne et paris sportifs");
-        assert_eq!(page_title("/gamehall", Locale::En, "C"), "C");
+    fn icon_links_go_and_other_links_stay() {
+        let html = "<head><link rel=\"icon\" href=\"/a.svg\"><link rel=\"stylesheet\" href=\"/s.css\"><link REL=\"apple-touch-icon\" href=\"/b\"></head>";
+        assert_eq!(remove_icon_links(html), "<head><link rel=\"stylesheet\" href=\"/s.css\"></head>");
+    }
+
+    #[test]
+    fn code_is_inserted_at_body_start_and_end() {
+        let html = "<html><body class=\"x\"><div></div></body></html>";
+        let html = insert_after_open_tag(html, "<body", "<i>start</i>");
+        assert_eq!(
+            insert_before(&html, "</body>", "<b>end</b>"),
+            "<html><body class=\"x\"><i>start</i><div></div><b>end</b></body></html>"
+        );
+    }
+
+    #[test]
+    fn json_ld_cannot_close_its_script() {
+        assert_eq!(script_safe(&json!({"a": "</script><b>&"})), r#"{"a":"\u003c/script\u003e\u003cb\u003e\u0026"}"#);
     }
 }

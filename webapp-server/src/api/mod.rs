@@ -315,7 +315,7 @@ fn check_same_origin(headers: &HeaderMap, state: &AppState) -> Result<(), ApiErr
 
 /// The caller's address: the socket peer, or behind a trusted proxy the last `X-Forwarded-For`
 /// entry (the one the proxy itself appended; earlier entries are the client's to forge).
-fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trust_proxy: bool) -> Option<IpAddr> {
+pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trust_proxy: bool) -> Option<IpAddr> {
     if trust_proxy
         && let Some(forwarded) = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok())
         && let Some(last) = forwarded.rsplit(',').next()

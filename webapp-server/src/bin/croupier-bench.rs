@@ -21,6 +21,8 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("metadata.getgeneralinfo", "/api/metadata.getgeneralinfo?locale=en&v=2.34"),
     ("SPA shell /", "/"),
     ("SPA shell /fr/gamehall", "/fr/gamehall"),
+    ("content API: common, populate=deep", "/cms/api/common?populate=deep"),
+    ("SEO head: content page /about", "/about"),
 ];
 
 struct Options {

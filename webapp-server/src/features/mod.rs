@@ -4,6 +4,8 @@
 pub mod account;
 pub mod auth;
 pub mod cashier;
+pub mod content;
+pub mod games;
 pub mod metadata;
 
 use crate::api::Registry;
@@ -13,6 +15,8 @@ pub fn register_methods(api: &mut Registry) {
     auth::register(api);
     account::register(api);
     cashier::register(api);
+    games::register(api);
+    content::register(api);
 }
 
 /// HTTP routes of features that have more than API methods.
@@ -25,4 +29,6 @@ pub fn routes() -> axum::Router<crate::state::AppState> {
         .route("/sandbox/pay/{id}", get(crate::payments::sandbox::page).post(crate::payments::sandbox::choose))
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
+        .merge(games::routes())
+        .merge(content::routes())
 }

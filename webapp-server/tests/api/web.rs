@@ -5,20 +5,25 @@ use crate::helpers::{Backend, TestApp};
 use reqwest::StatusCode;
 
 #[tokio::test]
-async fn client_paths_get_index_html_with_language_and_title() {
+async fn client_paths_get_index_html_with_language_title_and_status() {
     let app = TestApp::spawn(Backend::Sqlite).await;
-    for (path, lang, title) in [
-        ("/", "en", "<title>Croupier — Online casino and sportsbook</title>"),
-        ("/fr", "fr", "<title>Croupier — Casino en ligne et paris sportifs</title>"),
-        ("/fr/gamehall", "fr", "<title>Croupier</title>"),
-        ("/gamehall?category=slots", "en", "<title>Croupier</title>"),
-        ("/some/unknown/page", "en", "<title>Croupier</title>"),
-        ("/index.html", "en", "<title>Croupier — Online casino and sportsbook</title>"),
-        ("/fr/profile/settings?from=x", "fr", "<title>Croupier</title>"),
-        ("/promotions/summer.2026/", "en", "<title>Croupier</title>"),
+    for (path, status, lang, title) in [
+        ("/", 200, "en", "<title>Croupier — Online casino and sportsbook</title>"),
+        ("/fr", 200, "fr", "<title>Croupier — Casino en ligne et paris sportifs</title>"),
+        (
+            "/fr/gamehall",
+            200,
+            "fr",
+            "<title>Jeux de casino : machines à sous, direct et jeux de table | Croupier</title>",
+        ),
+        ("/gamehall?category=slots", 200, "en", "<title>Casino games: slots, live and table games | Croupier</title>"),
+        ("/some/unknown/page", 404, "en", "<title>Page not found | Croupier</title>"),
+        ("/index.html", 200, "en", "<title>Croupier — Online casino and sportsbook</title>"),
+        ("/fr/profile/settings?from=x", 200, "fr", "<title>Croupier — Casino en ligne et paris sportifs</title>"),
+        ("/promotions/summer.2026/", 200, "en", "<title>Summer.2026 — promotion | Croupier</title>"),
     ] {
         let response = app.client.get(app.url(path)).send().await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.status().as_u16(), status, "{path}");
         assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
         assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
         let html = response.text().await.unwrap();

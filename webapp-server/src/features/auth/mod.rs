@@ -5,6 +5,7 @@ pub mod codes;
 pub mod oauth;
 pub mod password;
 pub mod session;
+pub mod telegram;
 
 use crate::api::{ApiError, Ctx, FieldErrors, Input, One, Registry};
 use crate::db::now_ms;
@@ -26,6 +27,7 @@ pub fn register(api: &mut Registry) {
     api.write("auth.login", "Signs in with a login and password (and the two-factor code when enabled).", login);
     api.read("auth.logout", "Ends the current session.", logout);
     api.write("auth.restore", "Password reset: sends a code, then sets a new password with it.", restore);
+    telegram::register(api);
 }
 
 /// Tracking parameters kept with a new account for the promotions work.

@@ -1,0 +1,179 @@
+//! Game launch: `GET /platform/game/{sysname}/{mode}` (and `custom/{id}/{mode}`), mode `play`
+//! (default) or `demo`. Real play needs a signed-in player with a currency and — unless the
+//! game's config says `canAccessSlotWithZeroBalance` — money; demo plays with the fun balance,
+//! which is topped up when it runs low. A session token binds player, game, currency and mode
+//! and expires after [`SESSION_TTL_MS`]. Browsers get a page framing the game; `Accept:
+//! application/json` gets `{"url","token","mode","currency"}` (DESIGN.md "Game launch").
+
+use super::catalogue::{self, GameRow};
+use super::wallet::token_hash;
+use crate::api::ApiError;
+use crate::db::now_ms;
+use crate::features::account::store;
+use crate::ledger::{self, Account, Entry, HouseAccount, PlayerAccount};
+use crate::state::AppState;
+use crate::web::escape_html;
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use croupier_shared::{Currency, ErrorType, Locale};
+use serde::Serialize;
+
+pub const SESSION_TTL_MS: i64 = 4 * 3600 * 1000;
+/// The fun balance a demo session starts with (major units), topped up when below a tenth of it.
+pub const FUN_BALANCE_MAJOR: i64 = 1_000;
+
+#[derive(Debug, Serialize)]
+pub struct Launch {
+    pub url: String,
+    pub token: String,
+    pub mode: String,
+    pub currency: String,
+}
+
+fn wants_json(headers: &HeaderMap) -> bool {
+    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("application/json"))
+}
+
+pub async fn by_sysname(
+    State(state): State<AppState>,
+    Path((sysname, mode)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    launch(&state, &sysname, &mode, &headers).await
+}
+
+pub async fn by_sysname_default(
+    State(state): State<AppState>,
+    Path(sysname): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    launch(&state, &sysname, "play", &headers).await
+}
+
+/// `custom/{id}` launches address a game by its catalogue id.
+pub async fn by_custom_id(
+    State(state): State<AppState>,
+    Path((id, mode)): Path<(i64, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let sysname: Option<String> = sqlx::query_scalar("SELECT sysname FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_optional(state.db().pool())
+        .await
+        .ok()
+        .flatten();
+    match sysname {
+        Some(sysname) => launch(&state, &sysname, &mode, &headers).await,
+        None => ApiError::new(ErrorType::MethodNotFoundException).with_status(StatusCode::NOT_FOUND).into_response(),
+    }
+}
+
+async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap) -> Response {
+    let locale = headers
+        .get(header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| {
+            c.split(';')
+                .filter_map(|p| p.trim().split_once('='))
+                .find(|(k, _)| *k == "i18n_locale")
+                .map(|(_, v)| v.to_owned())
+        })
+        .and_then(|v| Locale::parse(&v))
+        .unwrap_or_default();
+    match start(state, sysname, mode, headers).await {
+        Ok(launch) if wants_json(headers) => Json(launch).into_response(),
+        Ok(launch) => {
+            let html = format!(
+                "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+                 <title>{title}</title><style>html,body{{margin:0;height:100%;background:#0b0f14}}iframe{{border:0;width:100%;height:100%;display:block}}</style>\
+                 </head><body><iframe src=\"{url}\" title=\"{title}\" allow=\"fullscreen; autoplay\" allowfullscreen></iframe></body></html>",
+                lang = locale.code(),
+                title = escape_html(sysname),
+                url = escape_html(&launch.url),
+            );
+            Html(html).into_response()
+        }
+        Err(e) => e.render(locale),
+    }
+}
+
+async fn start(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap) -> Result<Launch, ApiError> {
+    let mode = match mode {
+        "play" | "real" => "real",
+        "demo" => "demo",
+        _ => return Err(store::field_error("mode", croupier_shared::FieldCode::Unsupported)),
+    };
+    let game = catalogue::find(state.db(), sysname)
+        .await?
+        .ok_or_else(|| store::field_error("sysname", croupier_shared::FieldCode::NotFound))?;
+    let user_id = super::wallet::signed_in_user(state, headers)
+        .await
+        .ok_or_else(|| ApiError::new(ErrorType::AuthorizationException))?;
+    let user = store::load(state.db(), user_id).await?;
+    store::refuse_unless_active(&user)?;
+    let currency = user
+        .currency
+        .as_deref()
+        .and_then(Currency::parse)
+        .ok_or_else(|| ApiError::new(ErrorType::UserNeedProfileDataException))?;
+    if mode == "demo" {
+        if game.has_demo == 0 {
+            return Err(store::field_error("mode", croupier_shared::FieldCode::Unsupported));
+        }
+        top_up_fun(state, user_id, currency).await?;
+    } else if !game.allows_zero_balance() {
+        let mut conn = state.db().pool().acquire().await?;
+        if ledger::balance(&mut conn, Account::main(user_id), currency).await? <= 0 {
+            return Err(ApiError::new(ErrorType::UserNeedDepositException));
+        }
+    }
+    let token = base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
+    let now = now_ms();
+    sqlx::query("INSERT INTO game_sessions (token_hash, user_id, game_id, currency, mode, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        .bind(token_hash(&token))
+        .bind(user_id)
+        .bind(game.id)
+        .bind(currency.code())
+        .bind(mode)
+        .bind(now)
+        .bind(now + SESSION_TTL_MS)
+        .execute(state.db().pool())
+        .await?;
+    Ok(Launch {
+        url: game_url(state, &game, &token, mode, currency, user.locale.as_str()),
+        token,
+        mode: mode.to_owned(),
+        currency: currency.code().to_owned(),
+    })
+}
+
+fn game_url(state: &AppState, game: &GameRow, token: &str, mode: &str, currency: Currency, locale: &str) -> String {
+    match state.config().game_providers.iter().find(|p| p.name == game.provider) {
+        Some(provider) => provider
+            .launch_url
+            .replace("{token}", token)
+            .replace("{game}", &game.sysname)
+            .replace("{mode}", mode)
+            .replace("{currency}", currency.code())
+            .replace("{locale}", locale),
+        None => format!("{}/games/house/{}?token={token}&locale={locale}", state.config().public_url, game.sysname),
+    }
+}
+
+/// Demo money refills itself: below a tenth of the starting fun balance it is brought back up.
+async fn top_up_fun(state: &AppState, user_id: i64, currency: Currency) -> Result<(), ApiError> {
+    let full = super::major_minor(FUN_BALANCE_MAJOR, currency);
+    let mut tx = state.db().begin().await?;
+    let fun = Account::Player { user_id, kind: PlayerAccount::Fun };
+    let balance = ledger::balance(&mut tx, fun, currency).await?;
+    if balance < full / 10 {
+        let key = format!("fun-top-up:{user_id}:{}", uuid::Uuid::new_v4());
+        let entry =
+            Entry::transfer(&key, "fun_top_up", currency, Account::House(HouseAccount::FunSupply), fun, full - balance);
+        ledger::post(&mut tx, &entry).await.map_err(crate::features::cashier::deposits::ledger_error)?;
+    }
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! Games (SPEC §1 lobby, §3 Game/Provider/Favourites, §7 `games.*`): the catalogue, launches,
+//! the provider wallet protocol and the built-in house provider.
+
+pub mod catalogue;
+pub mod house;
+pub mod launch;
+pub mod wallet;
+
+use crate::api::Registry;
+use crate::state::AppState;
+use croupier_shared::Currency;
+
+pub fn register(api: &mut Registry) {
+    catalogue::register(api);
+}
+
+pub fn routes() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/platform/game/{sysname}", get(launch::by_sysname_default))
+        .route("/platform/game/{sysname}/{mode}", get(launch::by_sysname))
+        .route("/platform/game/custom/{id}/{mode}", get(launch::by_custom_id))
+        .route("/provider/wallet/{provider}/{action}", post(wallet::handle))
+        .merge(house::routes())
+}
+
+/// `amount` major units in minor units of `currency`.
+pub fn major_minor(amount: i64, currency: Currency) -> i64 {
+    amount.saturating_mul(10_i64.pow(u32::from(currency.exponent())))
+}

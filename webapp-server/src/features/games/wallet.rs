@@ -1,0 +1,509 @@
+//! The provider wallet protocol of DESIGN.md (after Hub88's operator API):
+//! `POST /provider/wallet/{provider}/{balance|bet|win|rollback}` with JSON bodies, signed with
+//! `X-Croupier-Signature` = hex HMAC-SHA256(`timestamp + method + path + body`) under the
+//! provider's secret and `X-Croupier-Timestamp` within ±30 s.
+//!
+//! Every bet, win and rollback is one database transaction: the ledger movement (key
+//! `wallet:{provider}:{transaction_uuid}`), the round's totals and the answer are written
+//! together, and a repeated `transaction_uuid` with the same fields gets the first answer again
+//! while one with other fields is `RS_ERROR_DUPLICATE_TRANSACTION`. Rollback rules (after
+//! Groove): a rollback of an unknown bet answers `RS_ERROR_TRANSACTION_DOES_NOT_EXIST` and moves
+//! nothing; rollbacks and wins are accepted with an expired token; a rollback after the
+//! round's win is refused. The house games call [`bet`] and [`win`] directly, inside the
+//! transaction of their round: the same code an aggregator's calls run.
+
+use crate::db::now_ms;
+use crate::features::auth::session;
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
+use crate::state::AppState;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use croupier_shared::Currency;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sqlx::AnyConnection;
+
+/// How far a wallet call's timestamp may be from now, in seconds.
+pub const TIMESTAMP_TOLERANCE: i64 = 30;
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct WalletRequest {
+    pub request_uuid: String,
+    #[serde(default)]
+    pub transaction_uuid: String,
+    #[serde(default)]
+    pub reference_transaction_uuid: Option<String>,
+    #[serde(default)]
+    pub round: String,
+    #[serde(default)]
+    pub round_closed: bool,
+    #[serde(default)]
+    pub user: String,
+    pub token: String,
+    #[serde(default)]
+    pub game_code: String,
+    #[serde(default)]
+    pub currency: String,
+    /// Integer minor units, as aggregators send them.
+    #[serde(default)]
+    pub amount: i64,
+}
+
+impl WalletRequest {
+    fn fingerprint(&self, kind: &str) -> String {
+        format!(
+            "{kind}|{}|{}|{}|{}|{}|{}",
+            self.round,
+            self.reference_transaction_uuid.as_deref().unwrap_or(""),
+            self.user,
+            self.game_code,
+            self.currency.to_ascii_uppercase(),
+            self.amount
+        )
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct WalletResponse {
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    pub request_uuid: String,
+}
+
+fn answer(status: &str, request: &WalletRequest, balance: Option<(i64, &str)>) -> WalletResponse {
+    WalletResponse {
+        status: status.to_owned(),
+        balance: balance.map(|(b, _)| b),
+        currency: balance.map(|(_, c)| c.to_owned()),
+        request_uuid: request.request_uuid.clone(),
+    }
+}
+
+/// A launch session as the wallet sees it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GameSession {
+    pub user_id: i64,
+    pub game_id: i64,
+    pub sysname: String,
+    pub provider: String,
+    pub currency: String,
+    pub mode: String,
+    pub expires_at: i64,
+    pub status: String,
+}
+
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+pub async fn find_session(conn: &mut AnyConnection, token: &str) -> Result<Option<GameSession>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status \
+         FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
+    )
+    .bind(token_hash(token))
+    .fetch_optional(conn)
+    .await
+}
+
+fn player_account(session: &GameSession) -> Account {
+    let kind = if session.mode == "demo" { PlayerAccount::Fun } else { PlayerAccount::Main };
+    Account::Player { user_id: session.user_id, kind }
+}
+
+fn settlement(session: &GameSession) -> Account {
+    Account::House(if session.mode == "demo" { HouseAccount::FunSupply } else { HouseAccount::GameSettlement })
+}
+
+async fn balance_of(conn: &mut AnyConnection, session: &GameSession) -> Result<(i64, Currency), WalletError> {
+    let currency = Currency::parse(&session.currency).ok_or(WalletError::Status("RS_ERROR_WRONG_CURRENCY"))?;
+    Ok((ledger::balance(conn, player_account(session), currency).await?, currency))
+}
+
+#[derive(Debug)]
+pub enum WalletError {
+    /// An `RS_ERROR_*` answer.
+    Status(&'static str),
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for WalletError {
+    fn from(e: sqlx::Error) -> WalletError {
+        WalletError::Db(e)
+    }
+}
+
+/// Resolves the token: unknown → INVALID_TOKEN; expired → TOKEN_EXPIRED unless `allow_expired`;
+/// a blocked player → USER_DISABLED; another provider's token → INVALID_TOKEN.
+async fn session_for(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    allow_expired: bool,
+) -> Result<GameSession, WalletError> {
+    let session = find_session(conn, &request.token).await?.ok_or(WalletError::Status("RS_ERROR_INVALID_TOKEN"))?;
+    if session.provider != provider {
+        return Err(WalletError::Status("RS_ERROR_INVALID_TOKEN"));
+    }
+    if !allow_expired && session.expires_at < now_ms() {
+        return Err(WalletError::Status("RS_ERROR_TOKEN_EXPIRED"));
+    }
+    if session.status != "active" {
+        return Err(WalletError::Status("RS_ERROR_USER_DISABLED"));
+    }
+    if !request.currency.is_empty() && !request.currency.eq_ignore_ascii_case(&session.currency) {
+        return Err(WalletError::Status("RS_ERROR_WRONG_CURRENCY"));
+    }
+    Ok(session)
+}
+
+/// The first answer for a repeated id, or a duplicate when the fields differ.
+async fn replay(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    kind: &str,
+) -> Result<Option<WalletResponse>, WalletError> {
+    let row: Option<(String, String)> = sqlx::query_as(
+        "SELECT fingerprint, response FROM wallet_transactions WHERE provider = $1 AND transaction_uuid = $2",
+    )
+    .bind(provider)
+    .bind(&request.transaction_uuid)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match row {
+        None => Ok(None),
+        Some((fingerprint, _)) if fingerprint != request.fingerprint(kind) => {
+            Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"))
+        }
+        Some((_, response)) => {
+            let mut first: WalletResponse =
+                serde_json::from_str(&response).map_err(|e| WalletError::Db(sqlx::Error::Decode(e.into())))?;
+            first.request_uuid = request.request_uuid.clone();
+            Ok(Some(first))
+        }
+    }
+}
+
+async fn open_round(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    session: &GameSession,
+) -> Result<(i64, String, i64), WalletError> {
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, 0, 0, 'open', $7) ON CONFLICT (provider, round) DO NOTHING",
+    )
+    .bind(provider)
+    .bind(&request.round)
+    .bind(session.user_id)
+    .bind(session.game_id)
+    .bind(&session.currency)
+    .bind(&session.mode)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    let (id, status, win): (i64, String, i64) =
+        sqlx::query_as("SELECT id, status, win FROM game_rounds WHERE provider = $1 AND round = $2")
+            .bind(provider)
+            .bind(&request.round)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok((id, status, win))
+}
+
+async fn record(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    kind: &str,
+    round_id: i64,
+    response: &WalletResponse,
+) -> Result<(), WalletError> {
+    sqlx::query(
+        "INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(provider)
+    .bind(&request.transaction_uuid)
+    .bind(kind)
+    .bind(round_id)
+    .bind(&request.reference_transaction_uuid)
+    .bind(request.amount)
+    .bind(request.fingerprint(kind))
+    .bind(serde_json::to_string(response).unwrap_or_default())
+    .bind(now_ms())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+async fn close_if(conn: &mut AnyConnection, round_id: i64, closed: bool) -> Result<(), sqlx::Error> {
+    if closed {
+        sqlx::query("UPDATE game_rounds SET status = 'closed', closed_at = $1 WHERE id = $2")
+            .bind(now_ms())
+            .bind(round_id)
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+fn move_money<'a>(
+    key: &'a str,
+    kind: &'a str,
+    session: &GameSession,
+    currency: Currency,
+    to_player: bool,
+    amount: i64,
+) -> Entry<'a> {
+    let (from, to) = if to_player {
+        (settlement(session), player_account(session))
+    } else {
+        (player_account(session), settlement(session))
+    };
+    Entry::transfer(key, kind, currency, from, to, amount).by(Some(session.user_id))
+}
+
+/// Takes a bet. Answers the balance after it, or `RS_ERROR_NOT_ENOUGH_MONEY` with the balance.
+pub async fn bet(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+) -> Result<WalletResponse, WalletError> {
+    if let Some(first) = replay(conn, provider, request, "bet").await? {
+        return Ok(first);
+    }
+    let session = session_for(conn, provider, request, false).await?;
+    if request.amount < 0 || request.transaction_uuid.is_empty() || request.round.is_empty() {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    let (round_id, status, _) = open_round(conn, provider, request, &session).await?;
+    if status != "open" {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    let (_, currency) = balance_of(conn, &session).await?;
+    if request.amount > 0 {
+        let key = format!("wallet:{provider}:{}", request.transaction_uuid);
+        match ledger::post(conn, &move_money(&key, "bet", &session, currency, false, request.amount)).await {
+            Ok(_) => {}
+            Err(LedgerError::InsufficientFunds) => return Err(WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY")),
+            Err(LedgerError::Db(e)) => return Err(WalletError::Db(e)),
+            Err(_) => return Err(WalletError::Status("RS_ERROR_UNKNOWN")),
+        }
+    }
+    sqlx::query("UPDATE game_rounds SET bet = bet + $1 WHERE id = $2")
+        .bind(request.amount)
+        .bind(round_id)
+        .execute(&mut *conn)
+        .await?;
+    close_if(conn, round_id, request.round_closed).await?;
+    let (balance, _) = balance_of(conn, &session).await?;
+    let response = answer("RS_OK", request, Some((balance, currency.code())));
+    record(conn, provider, request, "bet", round_id, &response).await?;
+    Ok(response)
+}
+
+/// Pays a win into the round of its bet (accepted with an expired token).
+pub async fn win(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+) -> Result<WalletResponse, WalletError> {
+    if let Some(first) = replay(conn, provider, request, "win").await? {
+        return Ok(first);
+    }
+    let session = session_for(conn, provider, request, true).await?;
+    if request.amount < 0 || request.transaction_uuid.is_empty() {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    let round: Option<(i64, String)> =
+        sqlx::query_as("SELECT id, status FROM game_rounds WHERE provider = $1 AND round = $2")
+            .bind(provider)
+            .bind(&request.round)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some((round_id, _)) = round else { return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")) };
+    let (_, currency) = balance_of(conn, &session).await?;
+    if request.amount > 0 {
+        let key = format!("wallet:{provider}:{}", request.transaction_uuid);
+        ledger::post(conn, &move_money(&key, "win", &session, currency, true, request.amount)).await.map_err(|e| {
+            match e {
+                LedgerError::Db(e) => WalletError::Db(e),
+                _ => WalletError::Status("RS_ERROR_UNKNOWN"),
+            }
+        })?;
+    }
+    sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE id = $2")
+        .bind(request.amount)
+        .bind(round_id)
+        .execute(&mut *conn)
+        .await?;
+    close_if(conn, round_id, request.round_closed).await?;
+    let (balance, _) = balance_of(conn, &session).await?;
+    let response = answer("RS_OK", request, Some((balance, currency.code())));
+    record(conn, provider, request, "win", round_id, &response).await?;
+    Ok(response)
+}
+
+/// Reverses a bet (accepted with an expired token; refused once the round has a win).
+pub async fn rollback(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+) -> Result<WalletResponse, WalletError> {
+    if let Some(first) = replay(conn, provider, request, "rollback").await? {
+        return Ok(first);
+    }
+    let reference = request.reference_transaction_uuid.clone().unwrap_or_default();
+    let bet: Option<(i64, i64, i64)> = sqlx::query_as(
+        "SELECT round_id, amount, rolled_back FROM wallet_transactions WHERE provider = $1 AND transaction_uuid = $2 AND kind = 'bet'",
+    )
+    .bind(provider)
+    .bind(&reference)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((round_id, amount, rolled_back)) = bet else {
+        return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
+    };
+    let session = session_for(conn, provider, request, true).await?;
+    let won: i64 =
+        sqlx::query_scalar("SELECT win FROM game_rounds WHERE id = $1").bind(round_id).fetch_one(&mut *conn).await?;
+    if won > 0 {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    let (_, currency) = balance_of(conn, &session).await?;
+    if rolled_back == 0 && amount > 0 {
+        let key = format!("wallet:{provider}:{}", request.transaction_uuid);
+        ledger::post(conn, &move_money(&key, "rollback", &session, currency, true, amount)).await.map_err(
+            |e| match e {
+                LedgerError::Db(e) => WalletError::Db(e),
+                _ => WalletError::Status("RS_ERROR_UNKNOWN"),
+            },
+        )?;
+        sqlx::query("UPDATE wallet_transactions SET rolled_back = 1 WHERE provider = $1 AND transaction_uuid = $2")
+            .bind(provider)
+            .bind(&reference)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query("UPDATE game_rounds SET bet = bet - $1 WHERE id = $2")
+            .bind(amount)
+            .bind(round_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    close_if(conn, round_id, request.round_closed).await?;
+    let (balance, _) = balance_of(conn, &session).await?;
+    let response = answer("RS_OK", request, Some((balance, currency.code())));
+    record(conn, provider, request, "rollback", round_id, &response).await?;
+    Ok(response)
+}
+
+/// The secret that signs `provider`'s calls: configured for external providers.
+fn secret(state: &AppState, provider: &str) -> Option<Vec<u8>> {
+    state.config().game_providers.iter().find(|p| p.name == provider).map(|p| p.secret.expose().as_bytes().to_vec())
+}
+
+pub fn signature(secret: &[u8], timestamp: &str, method: &str, path: &str, body: &[u8]) -> String {
+    use hmac::{Hmac, KeyInit, Mac};
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret).unwrap_or_else(|_| unreachable!("any key length"));
+    mac.update(timestamp.as_bytes());
+    mac.update(method.as_bytes());
+    mac.update(path.as_bytes());
+    mac.update(body);
+    hex::encode(mac.finalize().into_bytes())
+}
+
+fn verify(state: &AppState, provider: &str, action: &str, headers: &HeaderMap, body: &[u8]) -> bool {
+    let Some(secret) = secret(state, provider) else { return false };
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let timestamp = text("x-croupier-timestamp");
+    let fresh = timestamp.parse::<i64>().is_ok_and(|t| (now_ms() / 1000 - t).abs() <= TIMESTAMP_TOLERANCE);
+    let expected = signature(&secret, timestamp, "POST", &format!("/provider/wallet/{provider}/{action}"), body);
+    // Compared as MACs of both sides under a fresh key: constant time without a second crate.
+    let given = text("x-croupier-signature");
+    fresh && state.keys().sign("wallet-signature", &[given]) == state.keys().sign("wallet-signature", &[&expected])
+}
+
+/// `POST /provider/wallet/{provider}/{action}`.
+pub async fn handle(
+    State(state): State<AppState>,
+    Path((provider, action)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let request: Option<WalletRequest> = serde_json::from_slice(&body).ok();
+    let fallback = WalletRequest {
+        request_uuid: request.as_ref().map(|r| r.request_uuid.clone()).unwrap_or_default(),
+        transaction_uuid: String::new(),
+        reference_transaction_uuid: None,
+        round: String::new(),
+        round_closed: false,
+        user: String::new(),
+        token: String::new(),
+        game_code: String::new(),
+        currency: String::new(),
+        amount: 0,
+    };
+    if !verify(&state, &provider, &action, &headers, &body) {
+        return Json(answer("RS_ERROR_INVALID_SIGNATURE", &fallback, None)).into_response();
+    }
+    let Some(request) = request else { return Json(answer("RS_ERROR_UNKNOWN", &fallback, None)).into_response() };
+    let result = run(&state, &provider, &action, &request).await;
+    let response = match result {
+        Ok(response) => response,
+        Err(WalletError::Status(status)) => {
+            // Refusals still tell the balance when the token is known (NOT_ENOUGH_MONEY needs it).
+            let balance = match state.db().pool().acquire().await {
+                Ok(mut conn) => match find_session(&mut conn, &request.token).await {
+                    Ok(Some(session)) => balance_of(&mut conn, &session).await.ok().map(|(b, c)| (b, c.code())),
+                    _ => None,
+                },
+                Err(_) => None,
+            };
+            answer(status, &request, balance)
+        }
+        Err(WalletError::Db(e)) => {
+            tracing::error!(error = %e, provider, action, "wallet call failed");
+            answer("RS_ERROR_UNKNOWN", &request, None)
+        }
+    };
+    Json(response).into_response()
+}
+
+async fn run(
+    state: &AppState,
+    provider: &str,
+    action: &str,
+    request: &WalletRequest,
+) -> Result<WalletResponse, WalletError> {
+    if action == "balance" {
+        let mut conn = state.db().pool().acquire().await?;
+        let session = session_for(&mut conn, provider, request, false).await?;
+        let (balance, currency) = balance_of(&mut conn, &session).await?;
+        return Ok(answer("RS_OK", request, Some((balance, currency.code()))));
+    }
+    let db = state.db();
+    let mut tx = db.begin().await?;
+    let response = match action {
+        "bet" => bet(&mut tx, provider, request).await?,
+        "win" => win(&mut tx, provider, request).await?,
+        "rollback" => rollback(&mut tx, provider, request).await?,
+        _ => return Err(WalletError::Status("RS_ERROR_UNKNOWN")),
+    };
+    tx.commit().await?;
+    Ok(response)
+}
+
+/// The player's id when the request carries a signed-in session (for launches).
+pub async fn signed_in_user(state: &AppState, headers: &HeaderMap) -> Option<i64> {
+    session::resolve(state, headers).await.ok().and_then(|r| r.session).map(|s| s.user_id)
+}

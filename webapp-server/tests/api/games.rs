@@ -1,0 +1,330 @@
+//! Games: catalogue, launch, the house dice game and the provider wallet protocol.
+
+use crate::db_test;
+use crate::helpers::{Backend, TestApp, expect_error, read_json};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+async fn funded(app: &TestApp, email: &str, amount: i64) -> reqwest::Client {
+    let client = app.browser();
+    let info = app.register(&client, email).await;
+    let user = info["uid"].as_i64().unwrap();
+    let key = format!("test-funding:{user}");
+    let usd = croupier_shared::Currency::parse("USD").unwrap();
+    use croupier_server::ledger::{Account, Entry, HouseAccount};
+    let entry = Entry::transfer(
+        &key,
+        "deposit",
+        usd,
+        Account::House(HouseAccount::PaymentClearing),
+        Account::main(user),
+        amount,
+    )
+    .by(Some(user));
+    let mut tx = app.state.db().begin().await.unwrap();
+    croupier_server::ledger::post(&mut tx, &entry).await.unwrap();
+    tx.commit().await.unwrap();
+    client
+}
+
+async fn launch(app: &TestApp, client: &reqwest::Client, sysname: &str, mode: &str) -> (StatusCode, Value) {
+    let r = client
+        .get(app.url(&format!("/platform/game/{sysname}/{mode}")))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    read_json(r).await
+}
+
+db_test!(async fn the_lobby_lists_searches_and_filters_games(app) {
+    let (status, body) = app.api_get("games.get", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    let dice = body["data"]["items"].as_array().unwrap().iter().find(|g| g["sysname"] == "dice").unwrap().clone();
+    assert_eq!((dice["provider"].as_str(), dice["type"].as_str(), dice["rtp"].as_str()), (Some("house"), Some("fast"), Some("99.00")));
+    assert_eq!(dice["description"]["img_288_192"], "/games/house/dice/tile.svg");
+    assert_eq!(dice["config"]["visibleFullScreen"], "all");
+    for (options, found) in [
+        (json!({"search": "DÉS"}), true),
+        (json!({"search": "roulette"}), false),
+        (json!({"category": "originals"}), true),
+        (json!({"category": "slots"}), false),
+        (json!({"providers": "house,other"}), true),
+        (json!({"providers": "other"}), false),
+        (json!({"type": "fast"}), true),
+        (json!({"type": "live"}), false),
+        (json!({"sysnames": ["dice"]}), true),
+    ] {
+        let (_, body) = app.api_get("games.get", &[("options", &options.to_string())]).await;
+        assert_eq!(body["data"]["total"].as_i64().unwrap() > 0, found, "{options}: {body}");
+    }
+    let (status, body) = app.api_get("games.get", &[("options", "{\"colour\":\"red\"}")]).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+    let (_, categories) = app.api_get("games.getCategories", &[]).await;
+    assert!(categories["data"].as_array().unwrap().iter().any(|c| c["slug"] == "originals" && c["games"] == 1));
+    let (_, providers) = app.api_get("games.getProviders", &[("types", "fast")]).await;
+    assert_eq!(providers["data"][0]["sysname"], "house");
+    let (_, none) = app.api_get("games.getProviders", &[("types", "live")]).await;
+    assert_eq!(none["data"], json!([]));
+});
+
+db_test!(async fn favourites_are_kept_per_player(app) {
+    let client = app.browser();
+    app.register(&client, "fan@example.com").await;
+    let (status, _) = app.post_as(&client, "games.addLike", &[("sysname", "dice")]).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, likes) = app.get_as(&client, "games.getLikes", &[]).await;
+    assert_eq!(likes["data"], json!(["dice"]));
+    let (_, favs) = app.get_as(&client, "games.get", &[("options", "{\"favourites\":true}")]).await;
+    assert_eq!(favs["data"]["items"][0]["is_favourite"], true);
+    let (_, body) = app.post_as(&client, "games.addLike", &[("sysname", "nope")]).await;
+    assert_eq!(body["error"]["error_data"]["sysname"][0], "NOT_FOUND");
+    app.post_as(&client, "games.removeLike", &[("sysname", "dice")]).await;
+    let (_, likes) = app.get_as(&client, "games.getLikes", &[]).await;
+    assert_eq!(likes["data"], json!([]));
+    let (status, body) = app.api_get("games.get", &[("options", "{\"favourites\":true}")]).await;
+    expect_error(status, &body, 401, "AuthorizationException");
+});
+
+db_test!(async fn launching_needs_a_player_and_money_for_real_play_and_refills_demo_money(app) {
+    let (status, body) = launch(app, &app.browser(), "dice", "play").await;
+    expect_error(status, &body, 401, "AuthorizationException");
+    let broke = app.browser();
+    app.register(&broke, "broke@example.com").await;
+    let (status, body) = launch(app, &broke, "dice", "play").await;
+    expect_error(status, &body, 409, "UserNeedDepositException");
+    let (status, body) = launch(app, &broke, "dice", "demo").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!((body["mode"].as_str(), body["currency"].as_str()), (Some("demo"), Some("USD")));
+    assert!(body["url"].as_str().unwrap().starts_with("http://localhost:8080/games/house/dice?token="));
+    let (_, me) = app.get_as(&broke, "account.getInfo", &[]).await;
+    assert_eq!(me["data"]["balance_fun"]["amount"], "1000.00");
+    assert_eq!(me["data"]["balance_main"]["amount"], "0.00");
+
+    let rich = funded(app, "rich@example.com", 5_000).await;
+    let (status, body) = launch(app, &rich, "dice", "play").await;
+    assert_eq!((status, body["mode"].as_str()), (StatusCode::OK, Some("real")));
+    let page = rich.get(app.url("/platform/game/dice")).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains("<iframe src=\"http://localhost:8080/games/house/dice?token="), "{page}");
+    let (status, _) = launch(app, &rich, "no-such-game", "play").await;
+    assert_eq!(status.as_u16(), 422);
+});
+
+async fn roll(app: &TestApp, token: &str, bet: &str, target: &str, condition: &str) -> (StatusCode, Value) {
+    let r = reqwest::Client::new()
+        .post(app.url("/games/house/dice/round"))
+        .json(&json!({"token": token, "bet": bet, "target": target, "condition": condition}))
+        .send()
+        .await
+        .unwrap();
+    read_json(r).await
+}
+
+db_test!(async fn dice_rounds_move_money_through_the_ledger_and_can_be_verified(app) {
+    let client = funded(app, "dice@example.com", 10_000).await;
+    let (_, launched) = launch(app, &client, "dice", "play").await;
+    let token = launched["token"].as_str().unwrap().to_owned();
+    let seeds: Value = reqwest::get(app.url(&format!("/games/house/fairness?token={token}"))).await.unwrap().json().await.unwrap();
+    let committed_hash = seeds["server_seed_hash"].as_str().unwrap().to_owned();
+    let mut balance = 10_000_i64;
+    let mut rounds = Vec::new();
+    for i in 0..12 {
+        let (status, body) = roll(app, &token, "2.50", "60.00", if i % 2 == 0 { "under" } else { "over" }).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let win = croupier_shared::Money::parse_major(body["win"].as_str().unwrap(), croupier_shared::Currency::parse("USD").unwrap()).unwrap().minor();
+        balance = balance - 250 + win;
+        assert_eq!(body["balance"].as_str().unwrap(), croupier_shared::Money::from_minor(balance, croupier_shared::Currency::parse("USD").unwrap()).to_decimal_string());
+        assert_eq!(body["server_seed_hash"], committed_hash.as_str());
+        assert_eq!(body["nonce"], i + 1);
+        assert_eq!(body["outcome"]["won"], win > 0);
+        rounds.push(body);
+    }
+    let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+    assert_eq!(me["data"]["balance_main"]["amount"], croupier_shared::Money::from_minor(balance, croupier_shared::Currency::parse("USD").unwrap()).to_decimal_string());
+    let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+
+    // Rotating reveals the seed; every past round re-derives from it.
+    let rotated: Value = reqwest::Client::new().post(app.url("/games/house/fairness")).json(&json!({"token": token, "client_seed": "mySeed42"})).send().await.unwrap().json().await.unwrap();
+    let server_seed = rotated["previous"]["server_seed"].as_str().unwrap().to_owned();
+    assert_eq!(croupier_server::features::games::house::fair::hash_seed(&server_seed), committed_hash, "the revealed seed is the one committed to");
+    assert_eq!(rotated["current"]["client_seed"], "mySeed42");
+    for r in &rounds {
+        let url = reqwest::Url::parse_with_params(&app.url("/games/house/verify"), &[
+            ("game", "dice"), ("server_seed", server_seed.as_str()), ("client_seed", r["client_seed"].as_str().unwrap()),
+            ("nonce", &r["nonce"].to_string()), ("target", "60.00"), ("condition", r["outcome"]["condition"].as_str().unwrap()),
+        ]).unwrap();
+        let verified: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+        assert_eq!(verified["outcome"]["roll"], r["outcome"]["roll"], "round {} re-derives", r["nonce"]);
+    }
+    let history: Value = reqwest::get(app.url(&format!("/games/house/history?token={token}"))).await.unwrap().json().await.unwrap();
+    assert_eq!(history["items"].as_array().unwrap().len(), 12);
+    assert_eq!(history["items"][0]["server_seed"], server_seed.as_str(), "revealed seeds show in the history");
+});
+
+db_test!(async fn dice_refuses_bad_bets_tokens_and_overdrafts(app) {
+    let client = funded(app, "careful@example.com", 500).await;
+    let (_, launched) = launch(app, &client, "dice", "play").await;
+    let token = launched["token"].as_str().unwrap().to_owned();
+    for (bet, target, condition, code) in [
+        ("0.01", "50.00", "under", "bet_limits"),
+        ("100.01", "50.00", "under", "bet_limits"),
+        ("abc", "50.00", "under", "invalid_bet"),
+        ("1.00", "99.00", "under", "invalid_params"),
+        ("1.00", "50.00", "sideways", "invalid_params"),
+        ("6.00", "50.00", "under", "not_enough_money"),
+    ] {
+        let (status, body) = roll(app, &token, bet, target, condition).await;
+        assert!(status.is_client_error(), "{bet} {target} {condition}: {status}");
+        assert_eq!(body["error"], code, "{body}");
+    }
+    let (status, body) = roll(app, "forged-token", "1.00", "50.00", "under").await;
+    assert_eq!((status, body["error"].as_str()), (StatusCode::UNAUTHORIZED, Some("invalid_token")));
+    let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+    assert_eq!(me["data"]["balance_main"]["amount"], "5.00", "refused rounds move nothing");
+});
+
+const AGG_SECRET: &str = "aggregator-secret-0123456789";
+
+struct Aggregator<'a> {
+    app: &'a TestApp,
+    token: String,
+}
+
+impl Aggregator<'_> {
+    async fn call(&self, action: &str, body: Value) -> Value {
+        self.call_at(
+            action,
+            body,
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64,
+            AGG_SECRET,
+        )
+        .await
+    }
+
+    async fn call_at(&self, action: &str, mut body: Value, timestamp: i64, secret: &str) -> Value {
+        if body.get("token").is_none() {
+            body["token"] = json!(self.token);
+        }
+        if body.get("request_uuid").is_none() {
+            body["request_uuid"] = json!(uuid::Uuid::new_v4().to_string());
+        }
+        let text = body.to_string();
+        let path = format!("/provider/wallet/fakeagg/{action}");
+        let signature = croupier_server::features::games::wallet::signature(
+            secret.as_bytes(),
+            &timestamp.to_string(),
+            "POST",
+            &path,
+            text.as_bytes(),
+        );
+        reqwest::Client::new()
+            .post(self.app.url(&path))
+            .header("content-type", "application/json")
+            .header("x-croupier-timestamp", timestamp.to_string())
+            .header("x-croupier-signature", signature)
+            .body(text)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+}
+
+#[tokio::test]
+async fn an_external_aggregator_plays_through_the_signed_idempotent_wallet() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
+            continue;
+        }
+        let providers =
+            format!("fakeagg|https://agg.example/launch?t={{token}}&g={{game}}&m={{mode}}&c={{currency}}|{AGG_SECRET}");
+        let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_PROVIDERS", providers.as_str())], |_| {}).await;
+        sqlx::query("INSERT INTO games (sysname, provider, game_type, name_en, name_fr, image_url, search_text, rtp_bp, volatility, has_demo, config, popularity, created_at) \
+                     VALUES ('agg-slot', 'fakeagg', 'slot', 'Agg Slot', 'Agg Slot', '/x.svg', 'agg slot', 9600, 'high', 1, '{}', 1, 0)")
+            .execute(app.state.db().pool())
+            .await
+            .unwrap();
+        let client = funded(&app, "agg@example.com", 1_000).await;
+        let (status, launched) = launch(&app, &client, "agg-slot", "play").await;
+        assert_eq!(status, StatusCode::OK, "{launched}");
+        let token = launched["token"].as_str().unwrap().to_owned();
+        assert_eq!(launched["url"], format!("https://agg.example/launch?t={token}&g=agg-slot&m=real&c=USD"));
+        let agg = Aggregator { app: &app, token: token.clone() };
+
+        let balance = agg.call("balance", json!({})).await;
+        assert_eq!((balance["status"].as_str(), balance["balance"].as_i64()), (Some("RS_OK"), Some(1_000)));
+        let bet = json!({"transaction_uuid": "t-1", "round": "r-1", "amount": 300, "currency": "USD", "game_code": "agg-slot"});
+        let first = agg.call("bet", bet.clone()).await;
+        assert_eq!((first["status"].as_str(), first["balance"].as_i64()), (Some("RS_OK"), Some(700)));
+        let again = agg.call("bet", bet.clone()).await;
+        assert_eq!(
+            (again["status"].as_str(), again["balance"].as_i64()),
+            (Some("RS_OK"), Some(700)),
+            "a retry gets the first answer and moves nothing"
+        );
+        let mut other = bet.clone();
+        other["amount"] = json!(301);
+        assert_eq!(agg.call("bet", other).await["status"], "RS_ERROR_DUPLICATE_TRANSACTION");
+        let broke = agg
+            .call("bet", json!({"transaction_uuid": "t-2", "round": "r-2", "amount": 5_000, "currency": "USD"}))
+            .await;
+        assert_eq!(
+            (broke["status"].as_str(), broke["balance"].as_i64()),
+            (Some("RS_ERROR_NOT_ENOUGH_MONEY"), Some(700))
+        );
+        assert_eq!(
+            agg.call("bet", json!({"transaction_uuid": "t-3", "round": "r-3", "amount": 10, "currency": "EUR"})).await
+                ["status"],
+            "RS_ERROR_WRONG_CURRENCY"
+        );
+
+        let win = agg.call("win", json!({"transaction_uuid": "t-4", "reference_transaction_uuid": "t-1", "round": "r-1", "round_closed": true, "amount": 900, "currency": "USD"})).await;
+        assert_eq!((win["status"].as_str(), win["balance"].as_i64()), (Some("RS_OK"), Some(1_600)));
+        let late = agg.call("rollback", json!({"transaction_uuid": "t-5", "reference_transaction_uuid": "t-1", "round": "r-1", "currency": "USD"})).await;
+        assert_eq!(late["status"], "RS_ERROR_UNKNOWN", "no rollback after the round's win");
+        let unknown = agg.call("rollback", json!({"transaction_uuid": "t-6", "reference_transaction_uuid": "never-bet", "round": "r-9", "currency": "USD"})).await;
+        assert_eq!(unknown["status"], "RS_ERROR_TRANSACTION_DOES_NOT_EXIST");
+
+        agg.call("bet", json!({"transaction_uuid": "t-7", "round": "r-7", "amount": 100, "currency": "USD"})).await;
+        // The token expires; bets stop, but rollbacks and wins still settle.
+        sqlx::query("UPDATE game_sessions SET expires_at = 0").execute(app.state.db().pool()).await.unwrap();
+        assert_eq!(
+            agg.call("bet", json!({"transaction_uuid": "t-8", "round": "r-8", "amount": 100, "currency": "USD"})).await
+                ["status"],
+            "RS_ERROR_TOKEN_EXPIRED"
+        );
+        let refund = agg.call("rollback", json!({"transaction_uuid": "t-9", "reference_transaction_uuid": "t-7", "round": "r-7", "round_closed": true, "currency": "USD"})).await;
+        assert_eq!((refund["status"].as_str(), refund["balance"].as_i64()), (Some("RS_OK"), Some(1_600)));
+        let twice = agg.call("rollback", json!({"transaction_uuid": "t-10", "reference_transaction_uuid": "t-7", "round": "r-7", "currency": "USD"})).await;
+        assert_eq!(
+            (twice["status"].as_str(), twice["balance"].as_i64()),
+            (Some("RS_OK"), Some(1_600)),
+            "a bet is refunded once"
+        );
+
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+        assert_eq!(
+            agg.call_at("balance", json!({}), now, "wrong-secret-000000000").await["status"],
+            "RS_ERROR_INVALID_SIGNATURE"
+        );
+        assert_eq!(
+            agg.call_at("balance", json!({}), now - 120, AGG_SECRET).await["status"],
+            "RS_ERROR_INVALID_SIGNATURE",
+            "a stale timestamp"
+        );
+        assert_eq!(agg.call("balance", json!({"token": "forged"})).await["status"], "RS_ERROR_INVALID_TOKEN");
+        sqlx::query("UPDATE users SET status = 'banned'").execute(app.state.db().pool()).await.unwrap();
+        sqlx::query("UPDATE game_sessions SET expires_at = 99999999999999")
+            .execute(app.state.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(agg.call("balance", json!({})).await["status"], "RS_ERROR_USER_DISABLED");
+
+        let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+        assert!(report.violations.is_empty(), "{:?}", report.violations);
+        app.finish().await;
+    }
+}
