@@ -42,6 +42,16 @@ impl ApiError {
         ApiError { fields, ..ApiError::new(ErrorType::InvalidParameterException) }
     }
 
+    /// One refused field (`InvalidParameterException`).
+    pub fn field(field: &str, code: FieldCode) -> ApiError {
+        ApiError::field_with(field, code, Vec::new())
+    }
+
+    /// One refused field whose message has placeholders.
+    pub fn field_with(field: &str, code: FieldCode, params: Vec<(&'static str, String)>) -> ApiError {
+        ApiError::invalid(vec![FieldError { field: field.to_owned(), code, params }])
+    }
+
     /// A malformed request (not a business rule), optionally naming the part at fault.
     pub fn bad_request(field: Option<(&str, FieldCode)>) -> ApiError {
         let mut err = ApiError::new(ErrorType::InvalidRequestException);

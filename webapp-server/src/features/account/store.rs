@@ -1,6 +1,6 @@
 //! Reading and writing accounts and contacts.
 
-use crate::api::{ApiError, FieldErrors};
+use crate::api::ApiError;
 use crate::db::{Db, now_ms};
 use crate::features::account::rules;
 use crate::messaging::Channel;
@@ -174,18 +174,12 @@ pub async fn insert_contact(
 /// A unique-constraint violation is the player's `TAKEN` field error; anything else is internal.
 pub fn taken_or(e: sqlx::Error, field: &str) -> ApiError {
     match &e {
-        sqlx::Error::Database(db) if db.is_unique_violation() => {
-            let mut errors = FieldErrors::default();
-            errors.add(field, FieldCode::Taken);
-            errors.into_result().err().unwrap_or_else(|| ApiError::internal(e))
-        }
+        sqlx::Error::Database(db) if db.is_unique_violation() => ApiError::field(field, FieldCode::Taken),
         _ => ApiError::internal(e),
     }
 }
 
 /// One refused field as an error.
 pub fn field_error(field: &str, code: FieldCode) -> ApiError {
-    let mut errors = FieldErrors::default();
-    errors.add(field, code);
-    errors.into_result().err().unwrap_or_else(|| ApiError::new(ErrorType::InvalidParameterException))
+    ApiError::field(field, code)
 }

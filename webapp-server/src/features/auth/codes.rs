@@ -47,12 +47,7 @@ pub enum CodeError {
 impl CodeError {
     /// The error answer, naming `field`.
     pub fn into_api(self, field: &str) -> ApiError {
-        let mut errors = FieldErrors::default();
-        errors.add(field, if self == CodeError::Expired { FieldCode::CodeExpired } else { FieldCode::CodeInvalid });
-        errors
-            .into_result()
-            .err()
-            .unwrap_or_else(|| ApiError::new(croupier_shared::ErrorType::InvalidParameterException))
+        ApiError::field(field, if self == CodeError::Expired { FieldCode::CodeExpired } else { FieldCode::CodeInvalid })
     }
 }
 
@@ -78,12 +73,8 @@ pub async fn resend_wait(state: &AppState, purpose: Purpose, subject: &str) -> R
 
 /// The `RESEND_TIME` refusal with the seconds left.
 pub fn resend_error(field: &str, seconds: i64) -> ApiError {
-    let mut errors = FieldErrors::default();
-    errors.add_with(field, FieldCode::ResendTime, vec![("seconds", seconds.to_string())]);
-    errors.into_result().err().map_or_else(
-        || ApiError::new(croupier_shared::ErrorType::InvalidParameterException),
-        |e| e.with_data("resend_time", seconds),
-    )
+    ApiError::field_with(field, FieldCode::ResendTime, vec![("seconds", seconds.to_string())])
+        .with_data("resend_time", seconds)
 }
 
 /// Issues a new code for `subject` (earlier ones stop working) and sends it to `to`.

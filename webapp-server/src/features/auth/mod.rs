@@ -14,7 +14,7 @@ use crate::features::account::store::{self, Login};
 use crate::features::account::{AccountInfo, account_info};
 use crate::messaging::Channel;
 use codes::{CodeError, Purpose};
-use croupier_shared::{ErrorType, FieldCode};
+use croupier_shared::FieldCode;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::time::Duration;
@@ -107,11 +107,7 @@ async fn register_account(ctx: Ctx, input: RegisterInput) -> Result<AccountInfo,
     ctx.limit("register:ip", &ip, ONE_HOUR, 20).await?;
     let config = ctx.state.config();
     let currency = config.currencies.iter().find(|c| c.code().eq_ignore_ascii_case(input.currency.trim())).copied();
-    let Some(currency) = currency else {
-        let mut errors = FieldErrors::default();
-        errors.add("currency", FieldCode::Unsupported);
-        return Err(errors.into_result().err().unwrap_or_else(|| ApiError::new(ErrorType::InvalidParameterException)));
-    };
+    let Some(currency) = currency else { return Err(ApiError::field("currency", FieldCode::Unsupported)) };
     let login = input.login();
     let tracking: serde_json::Map<String, serde_json::Value> = TRACKING
         .iter()
@@ -189,9 +185,7 @@ impl Input for LoginInput {
 }
 
 fn wrong_credentials() -> ApiError {
-    let mut errors = FieldErrors::default();
-    errors.add("password", FieldCode::WrongCredentials);
-    errors.into_result().err().unwrap_or_else(|| ApiError::new(ErrorType::InvalidParameterException))
+    ApiError::field("password", FieldCode::WrongCredentials)
 }
 
 async fn login(ctx: Ctx, input: LoginInput) -> Result<AccountInfo, ApiError> {
@@ -211,9 +205,7 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<AccountInfo, ApiError> {
             let (channel, to) = store::delivery_of(&login);
             codes::issue(&ctx.state, Purpose::Login, &subject, Some(user.id), None, channel, &to, ctx.locale, "code")
                 .await?;
-            let mut errors = FieldErrors::default();
-            errors.add("code", FieldCode::TwoFactorRequired);
-            let err = errors.into_result().err().unwrap_or_else(|| ApiError::new(ErrorType::InvalidParameterException));
+            let err = ApiError::field("code", FieldCode::TwoFactorRequired);
             return Err(err.with_data("resend_time", codes::RESEND_MS / 1000));
         }
         if let Err(e) = codes::check(&ctx.state, Purpose::Login, &subject, code).await? {

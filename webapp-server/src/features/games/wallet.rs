@@ -133,6 +133,16 @@ pub enum WalletError {
     Db(sqlx::Error),
 }
 
+/// A ledger refusal other than a lack of money is a protocol error; the bet maps that one itself.
+impl From<LedgerError> for WalletError {
+    fn from(e: LedgerError) -> WalletError {
+        match e {
+            LedgerError::Db(e) => WalletError::Db(e),
+            _ => WalletError::Status("RS_ERROR_UNKNOWN"),
+        }
+    }
+}
+
 impl From<sqlx::Error> for WalletError {
     fn from(e: sqlx::Error) -> WalletError {
         WalletError::Db(e)
@@ -335,12 +345,9 @@ pub async fn win(
     let (_, currency) = balance_of(conn, &session).await?;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        ledger::post(conn, &move_money(&key, "win", &session, currency, true, request.amount)).await.map_err(|e| {
-            match e {
-                LedgerError::Db(e) => WalletError::Db(e),
-                _ => WalletError::Status("RS_ERROR_UNKNOWN"),
-            }
-        })?;
+        ledger::post(conn, &move_money(&key, "win", &session, currency, true, request.amount))
+            .await
+            .map_err(WalletError::from)?;
     }
     sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE id = $2")
         .bind(request.amount)
@@ -383,12 +390,9 @@ pub async fn rollback(
     let (_, currency) = balance_of(conn, &session).await?;
     if rolled_back == 0 && amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        ledger::post(conn, &move_money(&key, "rollback", &session, currency, true, amount)).await.map_err(
-            |e| match e {
-                LedgerError::Db(e) => WalletError::Db(e),
-                _ => WalletError::Status("RS_ERROR_UNKNOWN"),
-            },
-        )?;
+        ledger::post(conn, &move_money(&key, "rollback", &session, currency, true, amount))
+            .await
+            .map_err(WalletError::from)?;
         sqlx::query("UPDATE wallet_transactions SET rolled_back = 1 WHERE provider = $1 AND transaction_uuid = $2")
             .bind(provider)
             .bind(&reference)
