@@ -1,0 +1,132 @@
+import type { Money } from '@/features/auth/api/get-account-info';
+import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
+
+export interface PaymentMethod {
+  sysname: string;
+  name: string;
+  min: Money;
+  max: Money;
+  requisites: string[];
+}
+
+/** SPEC §3 deposit limit (money as decimal strings). */
+export interface DepositLimit {
+  /** day, week or month. */
+  period: string;
+  limit_amount: Money | null;
+  available_amount: Money | null;
+  can_edit: boolean;
+  expired_at: number | null;
+  pending_limit_amount?: Money | null;
+}
+
+export interface AmountPreset {
+  currency: string;
+  amount: { value: number }[];
+}
+
+export interface DepositSettings {
+  currency: string;
+  methods: PaymentMethod[];
+  amount_presets: AmountPreset[];
+  limits: DepositLimit[];
+}
+
+export interface WithdrawSettings {
+  currency: string;
+  methods: PaymentMethod[];
+  balance: Money;
+  period_limit: Money;
+  period_available: Money;
+  requirements: { contact_confirmed: boolean; profile_complete: boolean; kyc_required: boolean; kyc_verified: boolean };
+}
+
+/** SPEC §3 deposit info; withdrawals share it. */
+export interface PaymentInfo {
+  id: string;
+  type: 'deposit' | 'withdrawal';
+  method: string;
+  amount: Money;
+  status: string;
+  requisites: string | null;
+  created_at: number;
+  updated_at: number;
+  domain: string | null;
+}
+
+export interface HistoryPage {
+  total: number;
+  items: PaymentInfo[];
+}
+
+export interface Balances {
+  balance_main: Money;
+  balance_bonus: Money;
+  balance_betting_bonus: Money;
+  balance_fun: Money;
+}
+
+export const cashierKeys = {
+  all: ['cashier'] as const,
+  deposit: () => [...cashierKeys.all, 'deposit-settings'] as const,
+  withdraw: () => [...cashierKeys.all, 'withdraw-settings'] as const,
+  history: (tab: string) => [...cashierKeys.all, 'history', tab] as const,
+  info: (id: string) => [...cashierKeys.all, 'info', id] as const,
+  balance: () => [...cashierKeys.all, 'balance'] as const,
+  limits: () => [...cashierKeys.all, 'limits'] as const,
+};
+
+export const HISTORY_PAGE_SIZE = 4;
+
+export const getDepositSettings = (o?: RequestOptions) => apiGet<DepositSettings>('cashier.getdepositsettings', undefined, o);
+export const getWithdrawSettings = (o?: RequestOptions) => apiGet<WithdrawSettings>('cashier.getwithdrawsettings', undefined, o);
+export const getBalance = (o?: RequestOptions) => apiGet<Balances>('account.getBalance', undefined, o);
+export const getDepositLimits = (o?: RequestOptions) => apiGet<DepositLimit[]>('account.getDepositLimit', undefined, o);
+export const getPaymentInfo = (id: string, o?: RequestOptions) => apiGet<PaymentInfo>('cashier.getdepositinfo', { id }, o);
+
+export function getHistory(type: 'deposit' | 'withdrawal', offset: number, o?: RequestOptions): Promise<HistoryPage> {
+  return apiGet<HistoryPage>('cashier.gethistory', { type, offset, count: HISTORY_PAGE_SIZE }, o);
+}
+
+export function makeDeposit(method: string, amount: string, requisites: string) {
+  return apiPost<{ id: string; status: string; redirect_url: string }>(
+    'cashier.makedeposit',
+    { method, amount, requisites },
+    { textFields: ['method', 'amount', 'requisites', 'campaign_offer_id'] },
+  );
+}
+
+export function makeWithdrawal(method: string, amount: string, requisites: string) {
+  return apiPost<PaymentInfo>('cashier.makewithdrawal', { method, amount, requisites }, { textFields: ['method', 'amount', 'requisites'] });
+}
+
+export function cancelWithdrawal(id: string) {
+  return apiPost<1>('cashier.cancelwithdrawal', { id }, { textFields: ['id'] });
+}
+
+export function setDepositLimit(period: string, amount: string) {
+  return apiPost<1>('account.setDepositLimit', { period, amount }, { textFields: ['period', 'amount'] });
+}
+
+/** The method's fields as one requisites string (`name=value` lines), as the server stores them. */
+export function requisitesText(values: Readonly<Record<string, string>>, fields: readonly string[]): string {
+  return fields
+    .map((field) => [field, (values[field] ?? '').trim()] as const)
+    .filter(([, value]) => value !== '')
+    .map(([field, value]) => `${field}=${value}`)
+    .join('\n');
+}
+
+/** The presets of the account currency, inside the method's bounds (SPEC §3 amount presets). */
+export function presetsFor(presets: readonly AmountPreset[], currency: string, method: PaymentMethod | undefined): number[] {
+  const list = presets.find((preset) => preset.currency === currency)?.amount.map((entry) => entry.value) ?? [];
+  if (!method) return list;
+  const min = Number(method.min.amount);
+  const max = Number(method.max.amount);
+  return list.filter((value) => value >= min && value <= max);
+}
+
+/** Whole major units of a decimal money string (bounds of the `sum` rule). */
+export function wholeUnits(amount: string): number {
+  return Math.trunc(Number(amount));
+}

@@ -1,0 +1,91 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import screens from '@/features/screens/screens.module.css';
+import { cashierKeys, getHistory, HISTORY_PAGE_SIZE } from './api';
+import { CashierFrame } from './cashier-nav';
+import { cashierErrorText } from './errors';
+import { PaymentItem } from './payment-item';
+
+export const HISTORY_TABS = ['deposit', 'withdrawal', 'bonuses', 'cashbacks'] as const;
+export type HistoryTab = (typeof HISTORY_TABS)[number];
+
+/** SPEC §4: the `tab` query parameter picks the tab on arrival; unknown values fall back to deposits. */
+export function historyTab(value: string | null): HistoryTab {
+  return HISTORY_TABS.find((tab) => tab === value) ?? 'deposit';
+}
+
+/** Offset of the next page, or undefined once every item is loaded (page size 4, SPEC §9). */
+export function nextOffset(loaded: number, total: number, lastPageSize: number): number | undefined {
+  return loaded < total && lastPageSize === HISTORY_PAGE_SIZE ? loaded : undefined;
+}
+
+function PaymentsList({ type }: { type: 'deposit' | 'withdrawal' }) {
+  const { t } = useTranslation();
+  const list = useInfiniteQuery({
+    queryKey: cashierKeys.history(type),
+    queryFn: ({ pageParam, signal }) => getHistory(type, pageParam, { signal }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => nextOffset(pages.reduce((n, p) => n + p.items.length, 0), last.total, last.items.length),
+  });
+  // Items are unique by id (SPEC §3) even when a new payment shifts the pages.
+  const items = [...new Map((list.data?.pages ?? []).flatMap((page) => page.items).map((item) => [item.id, item])).values()];
+  if (list.isPending) return <Spinner label={t('app.loading')} />;
+  if (list.isError) return <p className={screens.alert}>{cashierErrorText(t, list.error)}</p>;
+  return (
+    <>
+      {items.length === 0 ? (
+        <p className={screens.notice}>{t('cashier.historyEmpty')}</p>
+      ) : (
+        <ul className={screens.list} data-testid="history-list">
+          {items.map((item) => (
+            <PaymentItem key={item.id} payment={item} onChanged={() => void list.refetch()} />
+          ))}
+        </ul>
+      )}
+      {list.hasNextPage && (
+        <Button variant="secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+          {t('lobby.more')}
+        </Button>
+      )}
+    </>
+  );
+}
+
+/** /cashier/history?tab=deposit|withdrawal|bonuses|cashbacks; switching clears the list and reloads. */
+export function HistoryPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const tab = historyTab(params.get('tab'));
+
+  return (
+    <CashierFrame title={t('pages.cashierHistory')}>
+      <div className={screens.page}>
+        <div className={screens.tabs} role="tablist" aria-label={t('cashier.historyTabs')}>
+          {HISTORY_TABS.map((key) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              className={screens.tab}
+              aria-selected={key === tab}
+              onClick={() => { setParams({ tab: key }, { replace: true }); }}
+            >
+              {t(`cashier.history.${key}`)}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" aria-label={t(`cashier.history.${tab}`)}>
+          {tab === 'deposit' || tab === 'withdrawal' ? (
+            // Keyed by tab: switching drops the old list and loads the new one from its first page.
+            <PaymentsList key={tab} type={tab} />
+          ) : (
+            <p className={screens.notice}>{t('cashier.historyComing')}</p>
+          )}
+        </div>
+      </div>
+    </CashierFrame>
+  );
+}

@@ -1,0 +1,229 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { openSignIn } from '@/app/sign-in-dialogs';
+import { Button, buttonClassName } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { depositPath } from '@/config/paths';
+import { accountKeys, useAccount, type AccountInfo } from '@/features/auth/api/get-account-info';
+import { gamesQueryOptions, gameView, launchGame, LaunchError, type Game, type GameConfig, type Launch, type LaunchMode } from '@/features/games/api';
+import { FavouriteButton } from '@/features/games/game-card';
+import { dialogs } from '@/lib/dialogs/dialog-stack';
+import { i18n, useLocale } from '@/lib/i18n';
+import { localizePath } from '@/lib/i18n/locale-path';
+import { isTelegram } from '@/lib/telegram';
+import { FairnessPanel } from './fairness-panel';
+import styles from './game.module.css';
+
+/** SPEC §3 `visibleFullScreen`: everywhere, only inside Telegram, only on the site, or never. */
+export function showsFullScreen(config: GameConfig | null, inTelegram: boolean): boolean {
+  switch (config?.visibleFullScreen ?? 'all') {
+    case 'all':
+      return true;
+    case 'telegram':
+      return inTelegram;
+    case 'product':
+      return !inTelegram;
+    default:
+      return false;
+  }
+}
+
+/** The demo-mode popup: what fun money means, and the way to real play. */
+function openDemoPopup(onChoose: (mode: LaunchMode) => void, needsDeposit: boolean, depositHref: string) {
+  dialogs.open({
+    name: 'demo-mode',
+    label: i18n.t('gamePage.demoTitle'),
+    kind: 'confirm',
+    render: ({ close }) => (
+      <div className={styles.overlay} style={{ position: 'static' }}>
+        <p>{needsDeposit ? i18n.t('gamePage.needDeposit') : i18n.t('gamePage.demoText')}</p>
+        <Button
+          onClick={() => {
+            close({ immediate: true });
+            onChoose('demo');
+          }}
+        >
+          {i18n.t('gamePage.playDemo')}
+        </Button>
+        {needsDeposit ? (
+          <a className={buttonClassName('secondary')} href={depositHref} onClick={() => close({ immediate: true })}>
+            {i18n.t('gamePage.deposit')}
+          </a>
+        ) : (
+          <Button
+            variant="secondary"
+            onClick={() => {
+              close({ immediate: true });
+              onChoose('play');
+            }}
+          >
+            {i18n.t('gamePage.playReal')}
+          </Button>
+        )}
+      </div>
+    ),
+  });
+}
+
+function updateBalance(account: AccountInfo | undefined, amount: string, currency: string): AccountInfo | undefined {
+  if (account?.balance_main.currency !== currency) return account;
+  return { ...account, balance_main: { amount, currency } };
+}
+
+function GameStage({ game, account }: { game: Game; account: AccountInfo }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const stage = useRef<HTMLDivElement>(null);
+  const [request, setRequest] = useState<{ mode: LaunchMode; attempt: number }>({ mode: 'play', attempt: 0 });
+  const [result, setResult] = useState<{ key: string; launch?: Launch; error?: string } | null>(null);
+  const { name } = gameView(game);
+  const depositHref = localizePath(depositPath(), locale);
+  const mode = request.mode;
+  const key = `${request.mode}:${String(request.attempt)}`;
+  const start = useCallback((next: LaunchMode) => {
+    setRequest((current) => ({ mode: next, attempt: current.attempt + 1 }));
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    launchGame(game.sysname, request.mode, controller.signal)
+      .then((launch) => {
+        setResult({ key, launch });
+      })
+      .catch((cause: unknown) => {
+        if (controller.signal.aborted) return;
+        const type = cause instanceof LaunchError ? cause.type : 'UnknownErrorException';
+        setResult({ key, error: type });
+        if (type === 'UserNeedDepositException' && game.has_demo) openDemoPopup(start, true, depositHref);
+      });
+    return () => {
+      controller.abort();
+    };
+  }, [game.sysname, game.has_demo, request.mode, key, start, depositHref]);
+
+  const current = result?.key === key ? result : null;
+  const launch = current?.launch ?? null;
+  const error = current?.error ?? null;
+
+  // The house games post their balance after every round: the header follows without polling.
+  useEffect(() => {
+    const listen = (event: MessageEvent<unknown>) => {
+      if (event.origin !== window.location.origin) return;
+      const data = event.data as { type?: string; balance?: string; currency?: string } | null;
+      if (data?.type !== 'croupier:balance' || typeof data.balance !== 'string' || typeof data.currency !== 'string') return;
+      if (mode !== 'play') return;
+      queryClient.setQueryData<AccountInfo>(accountKeys.info(), (current) => updateBalance(current, data.balance ?? '', data.currency ?? ''));
+    };
+    window.addEventListener('message', listen);
+    return () => {
+      window.removeEventListener('message', listen);
+    };
+  }, [mode, queryClient]);
+
+  return (
+    <>
+      <div className={styles.toolbar}>
+        <h1 className={styles.name}>{name}</h1>
+        <span className={styles.mode} data-testid="game-mode">
+          {mode === 'demo' ? t('gamePage.modeDemo') : t('gamePage.modeReal')}
+        </span>
+        <FavouriteButton game={game} className={styles.tool ?? ''} />
+        {game.has_demo && (
+          <button
+            type="button"
+            className={styles.tool}
+            onClick={() => {
+              if (mode === 'demo') start('play');
+              else openDemoPopup(start, false, depositHref);
+            }}
+          >
+            {mode === 'demo' ? t('gamePage.playReal') : t('gamePage.playDemo')}
+          </button>
+        )}
+        {launch && game.provider === 'house' && (
+          <button
+            type="button"
+            className={styles.tool}
+            onClick={() =>
+              dialogs.open({
+                name: 'provably-fair',
+                label: t('gamePage.fairTitle'),
+                size: 'big',
+                render: () => <FairnessPanel token={launch.token} />,
+              })
+            }
+          >
+            {t('gamePage.fair')}
+          </button>
+        )}
+        {showsFullScreen(game.config, isTelegram()) && (
+          <button type="button" className={styles.tool} onClick={() => void stage.current?.requestFullscreen().catch(() => undefined)}>
+            {t('gamePage.fullScreen')}
+          </button>
+        )}
+      </div>
+      <div className={styles.stage} ref={stage}>
+        {launch ? (
+          <iframe key={launch.token} className={styles.frame} src={launch.url} title={name} allow="fullscreen; autoplay" allowFullScreen />
+        ) : error ? (
+          <div className={styles.overlay} role="alert">
+            <p>{t(error === 'UserNeedDepositException' ? 'gamePage.needDeposit' : 'gamePage.launchFailed')}</p>
+            {error === 'UserNeedDepositException' ? (
+              <Link className={buttonClassName('primary')} to={depositHref}>
+                {t('gamePage.deposit')}
+              </Link>
+            ) : (
+              <Button onClick={() => { start(mode); }}>{t('gamePage.retry')}</Button>
+            )}
+          </div>
+        ) : (
+          <div className={styles.overlay}>
+            <Spinner label={t('app.loading')} />
+          </div>
+        )}
+      </div>
+      <span hidden data-testid="game-account">
+        {account.uid}
+      </span>
+    </>
+  );
+}
+
+/** /game/{sysname} on the game layout. */
+export function GamePage() {
+  const { t } = useTranslation();
+  const { sysname = '' } = useParams();
+  const account = useAccount();
+  const { data, isPending } = useQuery(gamesQueryOptions({ sysnames: [sysname], limit: 1 }));
+  const game = data?.items[0];
+
+  if (isPending) return <Spinner label={t('app.loading')} />;
+  if (!game) {
+    return (
+      <div className={styles.overlay} style={{ position: 'static' }}>
+        <h1>{t('gamePage.notFound')}</h1>
+      </div>
+    );
+  }
+  const { name, image } = gameView(game);
+  return (
+    <section className={styles.page} data-testid="game-page" data-sysname={game.sysname}>
+      {account ? (
+        <GameStage game={game} account={account} />
+      ) : (
+        <div className={styles.overlay} style={{ position: 'static' }}>
+          <h1>{name}</h1>
+          <img className={styles.cover} src={image} alt="" width={288} height={192} />
+          <p>{t('gamePage.signInToPlay')}</p>
+          <Button onClick={() => openSignIn('registration')}>{t('lobby.register')}</Button>
+          <Button variant="secondary" onClick={() => openSignIn('authorization')}>
+            {t('gamePage.signIn')}
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useAccount } from '@/features/auth/api/get-account-info';
+import { GAME_TYPES, gameKeys, getGames, useCategories, useProviders, type GameOptions, type GameType } from '@/features/games/api';
+import { GameGrid } from '@/features/games/game-grid';
+import { openGamesSearch } from '@/features/games/search-dialog';
+import screens from '@/features/screens/screens.module.css';
+import { useLocale } from '@/lib/i18n';
+import { localizePath } from '@/lib/i18n/locale-path';
+
+export const GAMEHALL_PAGE_SIZE = 48;
+
+function isGameType(value: string | null): value is GameType {
+  return GAME_TYPES.some((type) => type === value);
+}
+
+/** /gamehall with `category` or comma-joined `providers`, `type` and `favourites=1`. */
+export function GamehallPage() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const account = useAccount();
+  const [params, setParams] = useSearchParams();
+  const category = params.get('category') ?? '';
+  const providers = params.get('providers') ?? '';
+  const typeParam = params.get('type');
+  const type: GameType = isGameType(typeParam) ? typeParam : 'all';
+  const favourites = params.get('favourites') === '1' && account !== undefined;
+  const { data: categories } = useCategories();
+  const { data: providerList } = useProviders();
+
+  const options: GameOptions = { category, providers, type, favourites, limit: GAMEHALL_PAGE_SIZE };
+  const list = useInfiniteQuery({
+    queryKey: [...gameKeys.list(options), 'pages'],
+    queryFn: ({ pageParam, signal }) => getGames({ ...options, offset: pageParam }, { signal }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
+      return loaded < last.total && last.items.length > 0 ? loaded : undefined;
+    },
+  });
+  const games = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = list.data?.pages[0]?.total ?? 0;
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage) return undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+    };
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const update = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    setParams(next, { replace: true });
+  };
+
+  const categoryName = categories?.find((c) => c.slug === category)?.name;
+  const providerNames = providers
+    .split(',')
+    .filter(Boolean)
+    .map((sysname) => providerList?.find((p) => p.sysname === sysname)?.name ?? sysname);
+  const heading = categoryName ?? (providerNames.length > 0 ? providerNames.join(', ') : t('pages.gamehall'));
+
+  return (
+    <div className={screens.page} data-testid="gamehall">
+      <div className={screens.row}>
+        <h1 className={screens.title}>{heading}</h1>
+        <Button variant="secondary" onClick={openGamesSearch}>
+          {t('lobby.search')}
+        </Button>
+      </div>
+      <nav className={screens.tabs} aria-label={t('lobby.categories')}>
+        <button type="button" className={screens.tab} aria-selected={category === '' && !favourites} onClick={() => { update({ category: null, favourites: null }); }}>
+          {t('lobby.allGames')}
+        </button>
+        {account && (
+          <button type="button" className={screens.tab} aria-selected={favourites} onClick={() => { update({ favourites: favourites ? null : '1' }); }}>
+            {t('lobby.favourites')}
+          </button>
+        )}
+        {categories?.map((c) => (
+          <button key={c.slug} type="button" className={screens.tab} aria-selected={c.slug === category} onClick={() => { update({ category: c.slug, providers: null }); }}>
+            {c.name}
+          </button>
+        ))}
+      </nav>
+      <div className={screens.chips} role="group" aria-label={t('lobby.types')}>
+        {GAME_TYPES.map((gameType) => (
+          <button key={gameType} type="button" className={screens.chip} aria-pressed={gameType === type} onClick={() => { update({ type: gameType === 'all' ? null : gameType }); }}>
+            {t(`lobby.type.${gameType}`)}
+          </button>
+        ))}
+        {providers && (
+          <Link className={screens.chip} to={localizePath(paths.providers, locale)}>
+            {t('lobby.changeProviders')}
+          </Link>
+        )}
+      </div>
+      <p className={screens.muted} data-testid="gamehall-total">
+        {t('lobby.gamesFound', { count: total })}
+      </p>
+      {list.isPending ? (
+        <Spinner label={t('app.loading')} />
+      ) : games.length === 0 ? (
+        <p className={screens.notice}>{favourites ? t('lobby.noFavourites') : t('lobby.nothingFound')}</p>
+      ) : (
+        <GameGrid games={games} />
+      )}
+      <div ref={sentinel} />
+      {hasNextPage && (
+        <Button variant="secondary" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+          {t('lobby.more')}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
+
+/** SPEC §3 game config. */
+export interface GameConfig {
+  canAccessSlotWithZeroBalance?: boolean;
+  canVisibleFavoriteIcon?: boolean;
+  visibleFullScreen?: 'all' | 'telegram' | 'product' | 'none';
+  contentViewType?: string;
+}
+
+/** SPEC §3 Game: non-empty description values override the top-level ones. */
+export interface Game {
+  id: number;
+  sysname: string;
+  name: string;
+  image_url: string;
+  description: { name?: string; img_288_192?: string };
+  provider: string;
+  type: string;
+  rtp: string;
+  volatility: string;
+  has_demo: boolean;
+  config: GameConfig | null;
+  is_favourite: boolean;
+}
+
+export interface GameList {
+  total: number;
+  items: Game[];
+}
+
+export const GAME_TYPES = ['all', 'casino', 'slot', 'live', 'fast'] as const;
+export type GameType = (typeof GAME_TYPES)[number];
+
+export interface GameOptions {
+  sysnames?: string[];
+  category?: string;
+  providers?: string;
+  type?: GameType;
+  search?: string;
+  favourites?: boolean;
+  limit?: number;
+  offset?: number;
+  sort?: 'popular' | 'new' | 'name';
+}
+
+export interface GameCategory {
+  slug: string;
+  name: string;
+  games: number;
+}
+
+export interface GameProvider {
+  sysname: string;
+  name: string;
+  games: number;
+}
+
+/** The name and picture a player sees: a non-empty description value wins (SPEC §3). */
+export function gameView(game: Game): { name: string; image: string } {
+  return {
+    name: game.description.name?.trim() ? game.description.name : game.name,
+    image: game.description.img_288_192?.trim() ? game.description.img_288_192 : game.image_url,
+  };
+}
+
+/** Options sent as a JSON string; empty filters are left out so the server sees only real ones. */
+export function gameOptionsParam(options: GameOptions): string {
+  const clean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || value === '' || value === false) continue;
+    if (key === 'type' && value === 'all') continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    clean[key] = value;
+  }
+  return JSON.stringify(clean);
+}
+
+export function getGames(options: GameOptions, request?: RequestOptions): Promise<GameList> {
+  return apiGet<GameList>('games.get', { options: gameOptionsParam(options) }, request);
+}
+
+export const gameKeys = {
+  all: ['games'] as const,
+  list: (options: GameOptions) => [...gameKeys.all, 'list', options] as const,
+  categories: () => [...gameKeys.all, 'categories'] as const,
+  providers: () => [...gameKeys.all, 'providers'] as const,
+  likes: () => [...gameKeys.all, 'likes'] as const,
+};
+
+export function gamesQueryOptions(options: GameOptions) {
+  return queryOptions({
+    queryKey: gameKeys.list(options),
+    queryFn: ({ signal }) => getGames(options, { signal }),
+  });
+}
+
+export function useCategories() {
+  return useQuery({
+    queryKey: gameKeys.categories(),
+    queryFn: ({ signal }) => apiGet<GameCategory[]>('games.getCategories', undefined, { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useProviders() {
+  return useQuery({
+    queryKey: gameKeys.providers(),
+    queryFn: ({ signal }) => apiGet<GameProvider[]>('games.getProviders', { types: '', fields: '' }, { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function setLike(sysname: string, liked: boolean): Promise<1> {
+  return apiPost<1>(liked ? 'games.addLike' : 'games.removeLike', { sysname }, { textFields: ['sysname'] });
+}
+
+/** DESIGN "Game launch": the play path answers JSON when asked for it. */
+export interface Launch {
+  url: string;
+  token: string;
+  mode: 'real' | 'demo';
+  currency: string;
+}
+
+export type LaunchMode = 'play' | 'demo';
+
+export class LaunchError extends Error {
+  override readonly name = 'LaunchError';
+  constructor(
+    readonly type: string,
+    readonly status: number,
+  ) {
+    super(`launch refused: ${type}`);
+  }
+}
+
+/** Starts a game session through the play path; errors keep the server's error type. */
+export async function launchGame(sysname: string, mode: LaunchMode, signal?: AbortSignal): Promise<Launch> {
+  const response = await fetch(`/platform/game/${encodeURIComponent(sysname)}/${mode}`, {
+    headers: { Accept: 'application/json' },
+    credentials: 'same-origin',
+    signal: signal ?? null,
+  });
+  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (response.ok && body && typeof body.url === 'string' && typeof body.token === 'string') return body as unknown as Launch;
+  const error = body?.error as { type?: unknown } | undefined;
+  throw new LaunchError(typeof error?.type === 'string' ? error.type : 'UnknownErrorException', response.status);
+}
+
+/** Provably-fair state of the house provider (DESIGN "Provably fair"). */
+export interface FairSeeds {
+  server_seed_hash: string;
+  client_seed: string;
+  nonce: number;
+}
+
+export interface SeedRotation {
+  previous: FairSeeds & { server_seed: string };
+  current: FairSeeds;
+}
+
+export interface HouseRound {
+  round: string;
+  game: string;
+  bet: string;
+  win: string;
+  currency: string;
+  nonce: number;
+  outcome: Record<string, unknown> | null;
+  server_seed_hash: string;
+  server_seed: string | null;
+  client_seed: string;
+  created_at: number;
+}
+
+export interface Verification {
+  server_seed_hash: string;
+  nonce: number;
+  outcome: Record<string, unknown>;
+}
+
+async function houseJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { credentials: 'same-origin', ...init });
+  const body = (await response.json().catch(() => null)) as (T & { error?: string; message?: string }) | null;
+  if (!response.ok || body === null) throw new Error(body?.message ?? `HTTP ${String(response.status)}`);
+  return body;
+}
+
+export function getSeeds(token: string): Promise<FairSeeds> {
+  return houseJson(`/games/house/fairness?token=${encodeURIComponent(token)}`);
+}
+
+export function rotateSeeds(token: string, clientSeed: string): Promise<SeedRotation> {
+  return houseJson('/games/house/fairness', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, client_seed: clientSeed }),
+  });
+}
+
+export async function getHouseHistory(token: string): Promise<HouseRound[]> {
+  const body = await houseJson<{ items: HouseRound[] }>(`/games/house/history?token=${encodeURIComponent(token)}`);
+  return body.items;
+}
+
+/** The round's own parameters (the player's choices) are what the verifier needs besides seeds. */
+export function roundParams(outcome: Record<string, unknown> | null): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (!outcome) return params;
+  for (const key of ['target', 'condition', 'mines', 'rows', 'risk', 'lines']) {
+    const value = outcome[key];
+    if (typeof value === 'string' || typeof value === 'number') params[key] = String(value);
+  }
+  return params;
+}
+
+export function verifyRound(
+  game: string,
+  serverSeed: string,
+  clientSeed: string,
+  nonce: number,
+  params: Record<string, string>,
+): Promise<Verification> {
+  const query = new URLSearchParams({ game, server_seed: serverSeed, client_seed: clientSeed, nonce: String(nonce), ...params });
+  return houseJson(`/games/house/verify?${query.toString()}`);
+}

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import screens from '@/features/screens/screens.module.css';
+import { useLocale } from '@/lib/i18n';
+import { localizePath } from '@/lib/i18n/locale-path';
+
+export const PROFILE_TABS = [
+  ['profileSettings', '/profile/settings'],
+  ['profileSecurity', '/profile/security'],
+  ['profileVerification', '/profile/verification'],
+  ['profileResponsibleGame', '/profile/responsible-game'],
+  ['profileNotification', '/profile/notification'],
+  ['profileBets', '/profile/bets'],
+  ['profileLoyalty', '/profile/loyalty'],
+  ['profileBonuses', '/profile/bonuses'],
+  ['profileCashback', '/profile/cashback'],
+] as const;
+
+export type ProfileTab = (typeof PROFILE_TABS)[number][0];
+
+export function ProfileFrame({ tab, children }: { tab: ProfileTab; children: ReactNode }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <div className={screens.page} data-testid={`profile-${tab}`}>
+      <h1 className={screens.title}>{t(`pages.${tab}`)}</h1>
+      <div className={screens.layout}>
+        <nav className={screens.nav} aria-label={t('profile.sections')}>
+          {PROFILE_TABS.map(([key, to]) => (
+            <NavLink key={key} to={localizePath(to, locale)} className={screens.tab ?? ''} end>
+              {t(`pages.${key}`)}
+            </NavLink>
+          ))}
+        </nav>
+        <div className={screens.page}>{children}</div>
+      </div>
+    </div>
+  );
+}
+
+/** A profile tab whose server part is not built yet: it says what is coming. */
+export function ProfileComingPage({ tab }: { tab: ProfileTab }) {
+  const { t } = useTranslation();
+  return (
+    <ProfileFrame tab={tab}>
+      <p className={screens.notice} data-testid="profile-coming">
+        {t(`profile.coming.${tab as 'profileBets'}`, { defaultValue: t('comingSoon.text') })}
+      </p>
+    </ProfileFrame>
+  );
+}
+
+export const VerificationPage = () => <ProfileComingPage tab="profileVerification" />;
+export const BetsPage = () => <ProfileComingPage tab="profileBets" />;
+export const LoyaltyPage = () => <ProfileComingPage tab="profileLoyalty" />;
+export const BonusesPage = () => <ProfileComingPage tab="profileBonuses" />;
+export const CashbackPage = () => <ProfileComingPage tab="profileCashback" />;

@@ -1,0 +1,162 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Button, buttonClassName } from '@/components/ui/button';
+import { SelectField } from '@/components/ui/select-field';
+import { Spinner } from '@/components/ui/spinner';
+import { TextField } from '@/components/ui/text-field';
+import { accountKeys } from '@/features/auth/api/get-account-info';
+import { getProfileInfo, type ProfileInfo } from '@/features/auth/api/get-profile-info';
+import screens from '@/features/screens/screens.module.css';
+import { apiPost } from '@/lib/api/client';
+import { useLocale } from '@/lib/i18n';
+import { localizePath } from '@/lib/i18n/locale-path';
+import { showToast, type ToastType } from '@/lib/toasts/toast-store';
+import { ContactsSection } from './contacts-section';
+import { ProfileFrame } from './profile-frame';
+import { expectOne, fieldError, formError } from './use-api-form';
+
+export const PROFILE_FIELDS = ['first_name', 'last_name', 'birth_date', 'sex', 'country_code', 'region', 'home_town', 'address', 'postcode'] as const;
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+type Values = Record<ProfileField, string>;
+
+export function profileValues(info: ProfileInfo | undefined): Values {
+  return {
+    first_name: info?.first_name ?? '',
+    last_name: info?.last_name ?? '',
+    birth_date: info?.birth_date ?? '',
+    sex: info?.sex === null || info?.sex === undefined ? '' : String(info.sex),
+    country_code: info?.country_code ?? '',
+    region: info?.region ?? '',
+    home_town: info?.home_town ?? '',
+    address: info?.address ?? '',
+    postcode: info?.postcode ?? '',
+  };
+}
+
+/** Only what changed is sent: the server keeps fields it is not given. */
+export function changedFields(initial: Values, values: Values): Partial<Values> {
+  const changed: Partial<Values> = {};
+  for (const field of PROFILE_FIELDS) {
+    if (values[field].trim() !== initial[field].trim()) changed[field] = values[field].trim();
+  }
+  return changed;
+}
+
+const TOAST_TYPES: readonly ToastType[] = ['success', 'error', 'info'];
+
+function PersonalData({ info }: { info: ProfileInfo }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const from = params.get('from');
+  const initial = profileValues(info);
+  const [values, setValues] = useState<Values>(initial);
+  const save = useMutation({
+    mutationFn: async () => expectOne(await apiPost('account.saveProfileInfo', changedFields(initial, values))),
+    onSuccess: () => {
+      showToast({ type: 'success', message: t('profile.saved') });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ['cashier'] });
+    },
+  });
+  const field = (name: ProfileField, extra: { mask?: string; placeholder?: string; autoComplete?: string } = {}) => (
+    <TextField
+      key={name}
+      label={t(`profile.field.${name}`)}
+      name={name}
+      value={values[name]}
+      onValueChange={(value) => { setValues((current) => ({ ...current, [name]: name === 'country_code' ? value.toUpperCase() : value })); }}
+      error={fieldError(t, save.error, name)}
+      {...extra}
+    />
+  );
+  const message = formError(t, save.error, PROFILE_FIELDS);
+
+  return (
+    <form
+      className={`${screens.card} ${screens.form}`}
+      noValidate
+      aria-labelledby="personal-data"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate();
+      }}
+    >
+      <h2 id="personal-data" className={screens.cardTitle}>
+        {t('profile.personalData')}
+      </h2>
+      {from === 'withdraw' && <p className={screens.notice}>{t('profile.fromWithdraw')}</p>}
+      {field('first_name', { autoComplete: 'given-name' })}
+      {field('last_name', { autoComplete: 'family-name' })}
+      {field('birth_date', { mask: '##.##.####', placeholder: 'dd.mm.yyyy', autoComplete: 'bday' })}
+      <SelectField
+        label={t('profile.field.sex')}
+        name="sex"
+        value={values.sex}
+        options={[
+          { value: '', label: '—' },
+          { value: '1', label: t('profile.sex.male') },
+          { value: '2', label: t('profile.sex.female') },
+        ]}
+        onValueChange={(value) => { setValues((current) => ({ ...current, sex: value })); }}
+        error={fieldError(t, save.error, 'sex')}
+      />
+      {field('country_code', { mask: '@@', placeholder: 'FR', autoComplete: 'country' })}
+      {field('region')}
+      {field('home_town', { autoComplete: 'address-level2' })}
+      {field('address', { autoComplete: 'street-address' })}
+      {field('postcode', { autoComplete: 'postal-code' })}
+      {message && (
+        <p className={screens.alert} role="alert">
+          {message}
+        </p>
+      )}
+      <div className={screens.row}>
+        <Button type="submit" disabled={save.isPending}>
+          {t('profile.save')}
+        </Button>
+        {from === 'withdraw' && save.isSuccess && (
+          <Link className={buttonClassName('secondary')} to={localizePath('/cashier/withdraw', locale)}>
+            {t('profile.backToWithdraw')}
+          </Link>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** /profile/settings?from=…&toastType=…: personal data and contacts. */
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const info = useQuery({ queryKey: [...accountKeys.profile(), 'settings'], queryFn: ({ signal }) => getProfileInfo({ signal }) });
+
+  // toastType: a toast to greet the player with (e.g. after a confirmation link), then dropped from the address.
+  const toastType = params.get('toastType');
+  useEffect(() => {
+    if (!toastType) return;
+    const type = TOAST_TYPES.find((known) => known === toastType) ?? 'info';
+    showToast({ type, message: t(`profile.toast.${type}`) });
+    const next = new URLSearchParams(params);
+    next.delete('toastType');
+    setParams(next, { replace: true });
+  }, [toastType, params, setParams, t]);
+
+  return (
+    <ProfileFrame tab="profileSettings">
+      {info.isPending ? (
+        <Spinner label={t('app.loading')} />
+      ) : info.data ? (
+        <>
+          <PersonalData key={JSON.stringify(profileValues(info.data))} info={info.data} />
+          <ContactsSection contacts={info.data.contacts ?? []} />
+        </>
+      ) : (
+        <p className={screens.alert}>{t('errors.unknown')}</p>
+      )}
+    </ProfileFrame>
+  );
+}
