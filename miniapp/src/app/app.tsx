@@ -4,6 +4,7 @@ import { installGlobalErrorHandling } from '@/lib/api/error-pages';
 import { createQueryClient } from '@/lib/react-query';
 import { AppProvider } from './provider';
 import { createAppRouter } from './router';
+import './telegram.css';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);

@@ -9,7 +9,9 @@ import { accountKeys, isAuthenticated, useAccountInfo } from '@/features/auth/ap
 import { createBalanceRefresher } from '@/features/auth/balance-refresh';
 import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher';
 import { useSession } from '@/features/auth/use-session';
+import { useSiteConfigFromContent } from '@/features/content/site-config-content';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
+import { scheduleHit } from '@/features/metadata/hit';
 import { fatalErrorStore } from '@/lib/api/error-pages';
 import { apiPost } from '@/lib/api/client';
 import { dialogs, shouldCloseDialogsOnRouteChange } from '@/lib/dialogs/dialog-stack';
@@ -18,6 +20,7 @@ import { useStore } from '@/lib/store';
 import { showToast } from '@/lib/toasts/toast-store';
 import { ErrorPageView } from './routes/error-page-view';
 import { useRouteHandle } from './route-handle';
+import { TelegramBridge } from './telegram-bridge';
 import { useEntryParams } from './use-entry-params';
 
 /** SPEC §4: a locale change tells the account service and reloads the initial data. */
@@ -92,6 +95,10 @@ export function LocaleRoot() {
   const handle = useRouteHandle();
   const signedIn = isAuthenticated(account);
 
+  useSiteConfigFromContent();
+  useEffect(() => {
+    scheduleHit();
+  }, []);
   useLocaleChange();
   useBalanceRefresh(signedIn && handle?.isGamePage !== true && !fatal);
   useCloseDialogsOnRouteChange(handle?.name, signedIn);
@@ -104,6 +111,7 @@ export function LocaleRoot() {
       <DialogHost />
       <ToastHost />
       {signedIn && !fatal && <Inactivity />}
+      <TelegramBridge account={account} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import { LOCALES, type Locale } from '@/config/locales';
 import { gamehallCategoryPath, paths } from '@/config/paths';
 import type { PaymentPageType } from '@/config/system-pages';
 import { accountInfoQueryOptions, isAuthenticated } from '@/features/auth/api/get-account-info';
+import { contentRedirectLoader } from '@/features/content/redirect-loader';
 import { activateLocale } from '@/lib/i18n';
 import { localeFromPath, localizePath } from '@/lib/i18n/locale-path';
 import { guardRedirect, isGuardedPattern } from './guard';
@@ -23,6 +24,7 @@ const pages = {
   payment: (async () => ({ Component: (await import('@/features/cashier/payment-result-page')).PaymentResultPage })) satisfies Lazy,
   unsubscribe: (async () => ({ Component: (await import('./routes/unsubscribe')).UnsubscribePage })) satisfies Lazy,
   notFound: (async () => ({ Component: (await import('./routes/not-found')).NotFoundPage })) satisfies Lazy,
+  content: (async () => ({ Component: (await import('@/features/content/components/content-page')).ContentPage })) satisfies Lazy,
   game: (async () => ({ Component: (await import('@/features/game/game-page')).GamePage })) satisfies Lazy,
   gamehall: (async () => ({ Component: (await import('@/features/gamehall/gamehall-page')).GamehallPage })) satisfies Lazy,
   providers: (async () => ({ Component: (await import('@/features/gamehall/providers-page')).ProvidersPage })) satisfies Lazy,
@@ -53,15 +55,22 @@ interface PageOptions {
   payment?: PaymentPageType;
   /** A redirect (unprefixed path, or computed from the params) once the guard has let the visit through. */
   redirectTo?: string | ((params: LoaderFunctionArgs['params'], url: URL) => string);
+  /** Runs first; a Response it answers (a redirect) ends the visit there. */
+  before?: (args: LoaderFunctionArgs) => Promise<Response | null>;
 }
 
 function pageRoute(queryClient: QueryClient, name: string, path: string, lazy: Lazy, options: PageOptions = {}): RouteObject {
-  const { redirectTo, ...rest } = options;
+  const { redirectTo, before, ...rest } = options;
   const handle: RouteHandle = { name, ...rest };
   const needsGuard = isGuardedPattern(path) && name !== 'slug';
   const route: RouteObject = path === '' ? { index: true, handle, lazy } : { path, handle, lazy };
-  if (!needsGuard && !redirectTo) return route;
-  route.loader = async ({ request, params }) => {
+  if (!needsGuard && !redirectTo && !before) return route;
+  route.loader = async (args) => {
+    const { request, params } = args;
+    if (before) {
+      const answer = await before(args);
+      if (answer) return answer;
+    }
     const url = new URL(request.url);
     if (needsGuard) {
       // The account as cached (the header loads it anyway); fetched only when there is none yet.
@@ -82,6 +91,7 @@ function pageRoute(queryClient: QueryClient, name: string, path: string, lazy: L
 function pageRoutes(queryClient: QueryClient): RouteObject[] {
   const page = (name: string, path: string, lazy: Lazy, options?: PageOptions) =>
     pageRoute(queryClient, name, path, lazy, options);
+  const contentRedirects = contentRedirectLoader(queryClient);
   const soon = (name: string, path: string, title: PageTitleKey) => page(name, path, pages.comingSoon, { title });
   const payment = (type: PaymentPageType) => [
     page(`cashier-${type}`, `cashier/${type}`, pages.payment, { payment: type }),
@@ -99,7 +109,7 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     withErrors({ Component: DefaultLayout }, [
       page('index', '', pages.home),
-      page('slug', ':slug', pages.notFound),
+      page('slug', ':slug', pages.content, { before: contentRedirects }),
       soon('betting', 'betting', 'betting'),
       page('cashier', 'cashier', pages.comingSoon, { redirectTo: paths.cashierDeposit }),
       page('cashier-billing', 'cashier/billing', pages.comingSoon, { redirectTo: paths.cashierDeposit }),
@@ -149,7 +159,7 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
       soon('winners', 'winners', 'winners'),
       soon('responsible-game', 'responsible-game', 'responsibleGame'),
       soon('bets-all', 'bets/*', 'bets'),
-      page('not-found', '*', pages.notFound),
+      page('not-found', '*', pages.notFound, { before: contentRedirects }),
     ]),
     withErrors({ Component: EmptyLayout }, [
       page('forms-sign_in', 'forms/sign_in', pages.signIn),

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useContentPopupParam } from '@/features/popups/use-popup-param';
 import { trackEvent } from '@/lib/analytics';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { readEntryIntent, SHOW_POPUP_REG, withoutPopupParams } from '@/lib/entry-params';
@@ -76,11 +77,13 @@ export function useEntryParams(isGuest: boolean | undefined, isGamePage: boolean
     });
   }, [hash, isGamePage, isGuest, locale, navigate, pathname, search, state]);
 
-  // popup={sysname}; a new value opens the newly named dialog.
+  // popup={sysname}; a new value opens the newly named dialog: the sign-in dialogs by their
+  // names, any other name a popup of the content service (#popup-preview: a campaign preview).
   const popup = readEntryIntent({ search, hash, isGuest: false, isGamePage, storedShowPopupReg: null }).namedPopup;
+  const named = popup === null ? undefined : NAMED_POPUPS[popup];
   useEffect(() => {
-    if (popup === null || dialogs.isOpen(popup)) return;
-    // Content popups (and their #popup-preview) come from the content service; unknown names wait for it.
-    NAMED_POPUPS[popup]?.();
-  }, [popup]);
+    if (popup === null || !named || dialogs.isOpen(popup)) return;
+    named();
+  }, [named, popup]);
+  useContentPopupParam(named ? null : popup, hash, isGuest);
 }

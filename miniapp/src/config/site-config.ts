@@ -1,9 +1,10 @@
+import type { ContentPopup } from '@/features/content/api/popups';
 import { createStore, useStore } from '@/lib/store';
 
-// SPEC §3 "Content-driven configuration". The headless content service will supply these; until
-// it does the site runs on the defaults below (SPEC §9's constants where SPEC gives them). Code
-// reads the configuration only through `useSiteConfig` / `siteConfigStore`, so feeding it from
-// the content API later changes this file alone.
+// SPEC §3 "Content-driven configuration". The headless content service supplies these
+// (`features/content/site-config-content.ts` maps its answers onto this shape and fills the store
+// per locale); the defaults below (SPEC §9's constants where SPEC gives them) are what the site
+// runs on until the content arrives, and whatever the content leaves out or gets wrong.
 
 /** SPEC §3 "Balance-refresh settings"; SPEC §9 defaults: 10 s interval, 1 s between clicks, off after 5 min. */
 export interface BalanceRefreshSettings {
@@ -16,6 +17,13 @@ export interface BalanceRefreshSettings {
 }
 
 export type AuthType = 'email' | 'phone';
+
+export interface SocialProvider {
+  /** The `service` name of `/oauth/init`. */
+  name: string;
+  title: string;
+  icon: string | null;
+}
 
 /** The auth config: which registration fields and sign-in types the site offers. */
 export interface AuthConfig {
@@ -31,6 +39,10 @@ export interface AuthConfig {
   authTypes: readonly AuthType[];
   /** Where the terms and conditions live (a site path). */
   termsUrl: string;
+  /** The terms checkbox text from the content; null: the translated default. */
+  termsLabel: string | null;
+  /** Social sign-in services offered (`/oauth/init?service=`). */
+  socialProviders: readonly SocialProvider[];
   /** Subscribe the new player to news by default. */
   notify: boolean;
   markBetting: boolean;
@@ -42,6 +54,17 @@ export interface CashierConfig {
   depositView: 'ContainerView' | 'ContainerScrollView';
   /** Show the registration hint (SPEC §4). */
   registrationHint: boolean;
+  /** Deposit amount presets per currency. */
+  amountList: readonly { currency: string; amounts: readonly number[] }[];
+  currencies: readonly { code: string; symbol: string }[];
+}
+
+/** SPEC §3 "Game config"; `visibleFullScreen` says where games open full screen. */
+export interface GamesConfig {
+  visibleFullScreen: 'all' | 'telegram' | 'product' | 'none';
+  canAccessSlotWithZeroBalance: boolean;
+  canVisibleFavoriteIcon: boolean;
+  contentViewType: string;
 }
 
 export interface SiteSwitches {
@@ -62,32 +85,59 @@ export interface ValidatorConfig {
   phoneMasks: Readonly<Record<string, string>>;
 }
 
+export const MENU_LABELS = [
+  'casino', 'live', 'betting', 'promotions', 'tournaments', 'jackpots', 'loyalty', 'support', 'home', 'profile',
+  'cashier', 'winners', 'providers', 'offers', 'responsibleGaming',
+] as const;
+export const MENU_ICONS = ['home', 'cards', 'live', 'ball', 'gift', 'trophy', 'crown', 'star', 'chat', 'user', 'wallet', 'shield'] as const;
+
+export type MenuLabel = (typeof MENU_LABELS)[number];
+
 export interface MenuItem {
-  /** A key under `menu.` in the locale files. */
-  label: 'casino' | 'live' | 'betting' | 'promotions' | 'tournaments' | 'jackpots' | 'loyalty' | 'support' | 'home' | 'profile' | 'cashier' | 'winners' | 'providers' | 'offers' | 'responsibleGaming';
+  /** A key under `menu.` in the locale files, the text when the content gives no title. */
+  label: (typeof MENU_LABELS)[number] | null;
+  /** The content's own text (already in the page's language). */
+  title?: string | null;
   /** An unprefixed site path. */
   to: string;
-  icon: 'home' | 'cards' | 'live' | 'ball' | 'gift' | 'trophy' | 'crown' | 'star' | 'chat' | 'user' | 'wallet' | 'shield';
+  icon: (typeof MENU_ICONS)[number];
+}
+
+export interface FooterColumn {
+  title: string | null;
+  links: readonly MenuItem[];
 }
 
 export interface CommonConfig {
   menu: readonly MenuItem[];
   mobileBottomMenu: readonly MenuItem[];
-  footer: readonly MenuItem[];
+  footer: readonly FooterColumn[];
+  /** The footer's legal text and copyright from the content; null: the translated defaults. */
+  footerText: string | null;
+  copyright: string | null;
   /** Confirm-contact hint switch (SPEC §4). */
   confirmHint: boolean;
 }
 
 export interface SiteConfig {
+  siteName: string;
+  logo: string | null;
+  logoMobile: string | null;
   switches: SiteSwitches;
   balanceRefresh: BalanceRefreshSettings;
   auth: AuthConfig;
   cashier: CashierConfig;
   validator: ValidatorConfig;
   common: CommonConfig;
+  games: GamesConfig;
+  /** Popups shown when a named popup cannot be (SPEC §3 site config "popup fallbacks"). */
+  popupFallbacks: readonly ContentPopup[];
 }
 
 export const DEFAULT_SITE_CONFIG: SiteConfig = {
+  siteName: 'Croupier',
+  logo: null,
+  logoMobile: null,
   switches: {
     twoFactor: true,
     identityVerification: true,
@@ -110,6 +160,8 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
     registration: { fakename: true, promoCode: true, currency: true },
     authTypes: ['email', 'phone'],
     termsUrl: '/terms',
+    termsLabel: null,
+    socialProviders: [],
     notify: true,
     markBetting: false,
   },
@@ -117,6 +169,8 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
     balanceDetail: 'header-profile-menu',
     depositView: 'ContainerView',
     registrationHint: true,
+    amountList: [],
+    currencies: [],
   },
   validator: {
     postcodePattern: null,
@@ -140,19 +194,38 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
       { label: 'support', to: '/support', icon: 'chat' },
     ],
     footer: [
-      { label: 'promotions', to: '/promotions', icon: 'gift' },
-      { label: 'offers', to: '/offers', icon: 'gift' },
-      { label: 'providers', to: '/providers', icon: 'cards' },
-      { label: 'winners', to: '/winners', icon: 'trophy' },
-      { label: 'support', to: '/support', icon: 'chat' },
-      { label: 'responsibleGaming', to: '/responsible-game', icon: 'shield' },
+      {
+        title: null,
+        links: [
+          { label: 'promotions', to: '/promotions', icon: 'gift' },
+          { label: 'offers', to: '/offers', icon: 'gift' },
+          { label: 'providers', to: '/providers', icon: 'cards' },
+          { label: 'winners', to: '/winners', icon: 'trophy' },
+          { label: 'support', to: '/support', icon: 'chat' },
+          { label: 'responsibleGaming', to: '/responsible-game', icon: 'shield' },
+        ],
+      },
     ],
+    footerText: null,
+    copyright: null,
     confirmHint: true,
   },
+  games: {
+    visibleFullScreen: 'telegram',
+    canAccessSlotWithZeroBalance: false,
+    canVisibleFavoriteIcon: true,
+    contentViewType: 'grid',
+  },
+  popupFallbacks: [],
 };
 
 export const siteConfigStore = createStore<SiteConfig>(DEFAULT_SITE_CONFIG);
 
 export function useSiteConfig(): SiteConfig {
   return useStore(siteConfigStore);
+}
+
+/** A menu entry's text: the content's title, else the translation of its label. */
+export function menuItemText(item: MenuItem, t: (key: `menu.${MenuLabel}`) => string): string {
+  return item.title ?? (item.label ? t(`menu.${item.label}`) : item.to);
 }

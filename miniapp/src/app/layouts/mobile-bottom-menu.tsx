@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { Icon } from '@/components/ui/icon';
-import { useSiteConfig } from '@/config/site-config';
+import { menuItemText, useSiteConfig } from '@/config/site-config';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import styles from './mobile-bottom-menu.module.css';
@@ -16,7 +16,7 @@ export function MobileBottomMenu() {
       {common.mobileBottomMenu.map((item) => (
         <NavLink key={item.to} to={localizePath(item.to, locale)} end className={() => styles.item}>
           <Icon name={item.icon} size={22} />
-          <span className={styles.label}>{t(`menu.${item.label}`)}</span>
+          <span className={styles.label}>{menuItemText(item, t)}</span>
         </NavLink>
       ))}
     </nav>

@@ -5,7 +5,7 @@ import { LanguageSwitch } from '@/components/layout/language-switch';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { Icon } from '@/components/ui/icon';
 import { depositPath, paths } from '@/config/paths';
-import { useSiteConfig } from '@/config/site-config';
+import { menuItemText, useSiteConfig } from '@/config/site-config';
 import { useAccount, useAccountInfo, type AccountInfo } from '@/features/auth/api/get-account-info';
 import { useSession } from '@/features/auth/use-session';
 import { formatMoney } from '@/lib/format';
@@ -193,7 +193,7 @@ export function SiteHeader() {
         <nav className={styles.nav} aria-label={t('header.mainMenu')}>
           {common.menu.map((item) => (
             <NavLink key={item.to} to={localizePath(item.to, locale)} className={() => styles.navLink}>
-              {t(`menu.${item.label}`)}
+              {menuItemText(item, t)}
             </NavLink>
           ))}
         </nav>

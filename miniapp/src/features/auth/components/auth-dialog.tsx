@@ -6,6 +6,7 @@ import styles from './auth-forms.module.css';
 import { LoginForm, type TwoFactorChallenge } from './login-form';
 import { RegistrationForm } from './registration-form';
 import { RestoreForm } from './restore-form';
+import { SocialButtons } from './social-buttons';
 import { TwoFactorForm } from './two-factor-form';
 
 export type AuthView = 'authorization' | 'registration';
@@ -108,6 +109,12 @@ export function AuthPanel({ initialView, currencies, defaultCurrency, promoCode,
             }}
           />
         )}
+        <SocialButtons
+          typeAuth={step.view}
+          onSignedIn={(account) => {
+            onSignedIn(account, step.view === 'registration' ? 'registration' : 'login');
+          }}
+        />
       </div>
     </section>
   );

@@ -1,0 +1,71 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { accountKeys, type AccountInfo } from '@/features/auth/api/get-account-info';
+import { signInWithTelegram } from '@/features/auth/api/telegram-sign-in';
+import { trackEvent } from '@/lib/analytics';
+import { onApiError } from '@/lib/api/client';
+import { i18n, useLocale } from '@/lib/i18n';
+import { localizePath, stripLocale } from '@/lib/i18n/locale-path';
+import { haptic, setBackButton, useTelegram } from '@/lib/telegram';
+import { showToast } from '@/lib/toasts/toast-store';
+
+/** Whether the in-app history has a page to go back to (react-router keeps its index there). */
+function canGoBack(): boolean {
+  const state = window.history.state as { idx?: unknown } | null;
+  return typeof state?.idx === 'number' && state.idx > 0;
+}
+
+/**
+ * The site inside Telegram (issue 9): signs the player in from the init data on open, lets
+ * Telegram's back button drive the router, and gives errors a haptic. Renders nothing.
+ */
+export function TelegramBridge({ account }: { account: AccountInfo | undefined }) {
+  const telegram = useTelegram();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const locale = useLocale();
+  const attempted = useRef(false);
+
+  // Sign-in from the init data, once, when the visitor is known to be a guest.
+  const launch = telegram.launch;
+  const isGuest = account?.uid === 0;
+  useEffect(() => {
+    if (!telegram.active || !launch || !isGuest || attempted.current) return;
+    attempted.current = true;
+    signInWithTelegram(launch)
+      .then(async (signedIn) => {
+        queryClient.setQueryData(accountKeys.info(), signedIn);
+        trackEvent('login', { uid: signedIn.uid, method: 'telegram' });
+        // Everything cached was fetched as a guest.
+        await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== accountKeys.all[0] });
+      })
+      .catch((error: unknown) => {
+        console.error('Telegram sign-in failed', error);
+        trackEvent('error-login', { method: 'telegram' });
+        // SPEC §8: a Telegram registration failure shows this error toast.
+        showToast({ type: 'error', message: i18n.t('telegram.authFailed') });
+      });
+  }, [isGuest, launch, queryClient, telegram.active]);
+
+  // Telegram's back button replaces the site's: shown anywhere but the home page.
+  const atHome = stripLocale(pathname) === '/';
+  useEffect(() => {
+    if (!telegram.active) return;
+    if (atHome) return setBackButton(null);
+    return setBackButton(() => {
+      if (canGoBack()) void navigate(-1);
+      else void navigate(localizePath('/', locale));
+    });
+  }, [atHome, locale, navigate, telegram.active]);
+
+  useEffect(() => {
+    if (!telegram.active) return;
+    return onApiError(() => {
+      haptic('error');
+    });
+  }, [telegram.active]);
+
+  return null;
+}

@@ -1,0 +1,62 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Locale } from '@/config/locales';
+import type { DialogKind, DialogSize } from '@/lib/dialogs/dialog-stack';
+import { useLocale } from '@/lib/i18n';
+import { cmsGet, DEEP } from './cms';
+import { docs, isDoc, mediaUrl, nonEmptyStr, num, oneOf, str, type Doc } from './read';
+
+/** A popup defined in the content service (SPEC §1 "popups defined by content"). */
+export interface ContentPopup {
+  id: number;
+  sysname: string;
+  title: string;
+  text: string;
+  kind: DialogKind;
+  size: DialogSize;
+  buttonTitle: string | null;
+  /** An unprefixed site path or an external address; null: the button only closes. */
+  buttonUrl: string | null;
+  image: string | null;
+  /** Who may see it: guests, signed-in players, or everyone. */
+  audience: 'guest' | 'player' | 'all';
+}
+
+const KINDS: readonly DialogKind[] = ['popup', 'confirm', 'curtain'];
+const SIZES: readonly DialogSize[] = ['full', 'big', 'custom'];
+
+export function toContentPopup(value: unknown): ContentPopup | null {
+  if (!isDoc(value)) return null;
+  const doc: Doc = value;
+  const sysname = nonEmptyStr(doc.sysname);
+  const title = nonEmptyStr(doc.title);
+  if (sysname === undefined || title === undefined) return null;
+  return {
+    id: num(doc.id) ?? 0,
+    sysname,
+    title,
+    text: str(doc.text) ?? '',
+    kind: oneOf(doc.kind, KINDS) ?? 'popup',
+    size: oneOf(doc.size, SIZES) ?? 'custom',
+    buttonTitle: nonEmptyStr(doc.buttonTitle) ?? null,
+    buttonUrl: nonEmptyStr(doc.buttonUrl) ?? null,
+    image: mediaUrl(doc.image),
+    audience: oneOf(doc.audience, ['guest', 'player', 'all'] as const) ?? 'all',
+  };
+}
+
+export function toContentPopups(value: unknown): ContentPopup[] {
+  return (docs(value) ?? []).map(toContentPopup).filter((popup) => popup !== null);
+}
+
+export function popupsQueryOptions(locale: Locale) {
+  return queryOptions({
+    queryKey: ['content', 'popups', locale],
+    queryFn: async ({ signal }) =>
+      toContentPopups(await cmsGet('popups', { ...DEEP, 'pagination[pageSize]': 100 }, { signal, locale })),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useContentPopups() {
+  return useQuery(popupsQueryOptions(useLocale()));
+}
