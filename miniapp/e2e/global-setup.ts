@@ -10,6 +10,9 @@ import { SHORT_FORCE_LOGOUT_SECONDS } from './support';
 const miniappDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(miniappDir, '..');
 
+/** A made-up bot token for the main server; the Telegram journey reads it from CROUPIER_E2E_BOT_TOKEN. */
+const E2E_BOT_TOKEN = '7000000001:E2E-test-token-not-a-real-bot';
+
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LOG_LIMIT = 64 * 1024;
@@ -132,7 +135,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   // Two servers: the journeys' own, and one whose sessions end after a few idle seconds for the
   // inactivity journey (its own Playwright project).
-  const main = await startServer(binary, webDir, 'main');
+  // The Telegram journey signs its init data with this bot token (auth.telegram checks it);
+  // TELEGRAM_API_URL points any Bot API call at a closed local port, never at Telegram.
+  const main = await startServer(binary, webDir, 'main', {
+    TELEGRAM_BOT_TOKEN: E2E_BOT_TOKEN,
+    TELEGRAM_API_URL: 'http://127.0.0.1:9',
+  });
   let short: RunningServer;
   try {
     short = await startServer(binary, webDir, 'short-session', {
@@ -144,6 +152,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
 
   process.env.CROUPIER_E2E_BASE_URL = main.baseUrl;
+  process.env.CROUPIER_E2E_BOT_TOKEN = E2E_BOT_TOKEN;
   process.env.CROUPIER_E2E_SHORT_SESSION_URL = short.baseUrl;
 
   return async () => {

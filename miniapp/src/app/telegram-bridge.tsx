@@ -42,7 +42,7 @@ export function TelegramBridge({ account }: { account: AccountInfo | undefined }
         await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== accountKeys.all[0] });
       })
       .catch((error: unknown) => {
-        console.error('Telegram sign-in failed', error);
+        console.warn('Telegram sign-in failed', error);
         trackEvent('error-login', { method: 'telegram' });
         // SPEC §8: a Telegram registration failure shows this error toast.
         showToast({ type: 'error', message: i18n.t('telegram.authFailed') });
