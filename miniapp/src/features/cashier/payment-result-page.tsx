@@ -14,7 +14,7 @@ export function PaymentResultPage() {
   return (
     <div className={screens.page} data-testid={`payment-result-${type}`}>
       <PaymentPageView type={type} />
-      {transaction && account && <Receipt id={transaction} poll={type === 'paypending'} />}
+      {transaction && account && <Receipt id={transaction} poll />}
     </div>
   );
 }

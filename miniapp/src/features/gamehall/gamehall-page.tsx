@@ -85,16 +85,16 @@ export function GamehallPage() {
         </Button>
       </div>
       <nav className={screens.tabs} aria-label={t('lobby.categories')}>
-        <button type="button" className={screens.tab} aria-selected={category === '' && !favourites} onClick={() => { update({ category: null, favourites: null }); }}>
+        <button type="button" className={screens.tab} aria-pressed={category === '' && !favourites} onClick={() => { update({ category: null, favourites: null }); }}>
           {t('lobby.allGames')}
         </button>
         {account && (
-          <button type="button" className={screens.tab} aria-selected={favourites} onClick={() => { update({ favourites: favourites ? null : '1' }); }}>
+          <button type="button" className={screens.tab} aria-pressed={favourites} onClick={() => { update({ favourites: favourites ? null : '1' }); }}>
             {t('lobby.favourites')}
           </button>
         )}
         {categories?.map((c) => (
-          <button key={c.slug} type="button" className={screens.tab} aria-selected={c.slug === category} onClick={() => { update({ category: c.slug, providers: null }); }}>
+          <button key={c.slug} type="button" className={screens.tab} aria-pressed={c.slug === category} onClick={() => { update({ category: c.slug, providers: null }); }}>
             {c.name}
           </button>
         ))}

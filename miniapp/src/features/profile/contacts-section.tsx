@@ -8,7 +8,7 @@ import { confirmContact, sendContactConfirmation } from '@/features/auth/api/con
 import { accountKeys } from '@/features/auth/api/get-account-info';
 import type { Contact } from '@/features/auth/api/get-profile-info';
 import screens from '@/features/screens/screens.module.css';
-import { apiGet, apiPost } from '@/lib/api/client';
+import { ApiError, apiGet, apiPost } from '@/lib/api/client';
 import { formatMessage, rules } from '@/lib/validation';
 import { showToast } from '@/lib/toasts/toast-store';
 import { expectOne, fieldError, formError } from './use-api-form';
@@ -25,7 +25,13 @@ function ContactRow({ contact }: { contact: Contact }) {
   const [sent, setSent] = useState(false);
   const send = useMutation({
     mutationFn: () => sendContactConfirmation(contact.contact),
-    onSuccess: () => { setSent(true); },
+    onSuccess: () => {
+      setSent(true);
+    },
+    onError: (error) => {
+      // A code sent moments ago (at registration, or just now) is still good: ask for it.
+      if (error instanceof ApiError && Object.values(error.fieldErrors).some((codes) => codes.includes('RESEND_TIME'))) setSent(true);
+    },
   });
   const codeFailure = code ? rules.confirmationCode(code) : null;
   const confirm = useMutation({

@@ -118,7 +118,7 @@ function PersonalData({ info }: { info: ProfileInfo }) {
         <Button type="submit" disabled={save.isPending}>
           {t('profile.save')}
         </Button>
-        {from === 'withdraw' && save.isSuccess && (
+        {from === 'withdraw' && (
           <Link className={buttonClassName('secondary')} to={localizePath('/cashier/withdraw', locale)}>
             {t('profile.backToWithdraw')}
           </Link>
