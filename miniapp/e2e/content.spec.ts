@@ -79,7 +79,8 @@ test('popup={sysname} opens content popups for their audience; #popup-preview pr
   await expect(preview.getByTestId('content-popup')).toHaveAttribute('data-kind', 'curtain');
 
   await page.goto('/fr?popup=no-such-offer');
-  const fallback = page.getByRole('dialog', { name: "Cette offre n'est pas disponible" });
+  // The fallback is a confirm-kind popup: an alert dialog.
+  const fallback = page.getByRole('alertdialog', { name: "Cette offre n'est pas disponible" });
   await expect(fallback).toBeVisible();
   await fallback.getByRole('button', { name: 'OK' }).click();
   await expect(fallback).toBeHidden();

@@ -193,6 +193,8 @@ export async function initTelegram(): Promise<boolean> {
     if (available(backButton.mount)) backButton.mount();
     if (available(closingBehavior.mount)) closingBehavior.mount();
     if (available(swipeBehavior.mount)) swipeBehavior.mount();
+    // Mounting tells Telegram the stored state, vertical swipes off by default: only games want that.
+    if (available(swipeBehavior.enableVertical)) swipeBehavior.enableVertical();
     if (available(viewport.mount)) {
       attempt('viewport', async () => {
         await viewport.mount();
@@ -338,6 +340,7 @@ async function mockTelegramForDevelopment(): Promise<void> {
   const fields = {
     auth_date: String(Math.floor(Date.now() / 1000)),
     query_id: 'dev-mock',
+    signature: 'dev-mock-signature',
     user: JSON.stringify({ id: 99000001, first_name: 'Dev', username: 'croupier_dev', language_code: 'en' }),
   };
   const initData = await signInitData(fields, token);

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { siteConfigStore } from '@/config/site-config';
 import { popupsQueryOptions } from '@/features/content/api/popups';
+import { siteConfigFromContent, siteContentQueryOptions } from '@/features/content/site-config-content';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { useLocale } from '@/lib/i18n';
 import { choosePopup, POPUP_PREVIEW_HASH } from './choose-popup';
@@ -19,14 +19,14 @@ export function useContentPopupParam(sysname: string | null, hash: string, isGue
   useEffect(() => {
     if (sysname === null || isGuest === undefined) return;
     let cancelled = false;
-    queryClient
-      .query(popupsQueryOptions(locale))
-      .then((popups) => {
+    // The fallbacks come with the site config, which may still be on its way.
+    Promise.all([queryClient.query(popupsQueryOptions(locale)), queryClient.query(siteContentQueryOptions(locale))])
+      .then(([popups, content]) => {
         if (cancelled) return;
         const popup = choosePopup(sysname, popups, {
           signedIn: !isGuest,
           preview,
-          fallbacks: siteConfigStore.get().popupFallbacks,
+          fallbacks: siteConfigFromContent(content).popupFallbacks,
         });
         if (popup && !dialogs.isOpen(`popup:${popup.sysname}`)) openContentPopup(popup, { preview });
       })
