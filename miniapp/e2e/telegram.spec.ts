@@ -176,6 +176,12 @@ for (const variant of [
     await expect(page.locator('[data-layout="game"] header a').first()).toBeInViewport();
     await page.screenshot({ path: testInfo.outputPath(`telegram-game-${variant.theme}-360x640.png`) });
 
+    // A settled bet (the game frame reports its balance after each round) gives a haptic.
+    await page.evaluate("window.postMessage({ type: 'croupier:balance', balance: '9.00', currency: 'USD' }, location.origin)");
+    await expect
+      .poll(() => telegramEvents(page, 'web_app_trigger_haptic_feedback'))
+      .toContainEqual({ type: 'impact', impact_style: 'medium' });
+
     // Telegram's back button drives the router: back to the lobby, the game's settings undone.
     await pressBackButton(page);
     await expect(page).toHaveURL(/\/gamehall/);
@@ -197,6 +203,9 @@ test('Telegram: init data that fails verification signs nobody in and shows the 
   await page.goto(`/${launchHash(tampered, 'dark')}`);
   expect((await signIn).status()).toBe(401);
   await expect(page.getByText('Wrong registration server error')).toBeVisible();
+  await expect
+    .poll(() => telegramEvents(page, 'web_app_trigger_haptic_feedback'))
+    .toContainEqual({ type: 'notification', notification_type: 'error' });
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });
 

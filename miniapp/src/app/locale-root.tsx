@@ -111,7 +111,7 @@ export function LocaleRoot() {
       <DialogHost />
       <ToastHost />
       {signedIn && !fatal && <Inactivity />}
-      <TelegramBridge account={account} />
+      <TelegramBridge account={account} routeName={handle?.name} />
     </>
   );
 }

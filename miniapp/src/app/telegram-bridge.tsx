@@ -20,7 +20,15 @@ function canGoBack(): boolean {
  * The site inside Telegram (issue 9): signs the player in from the init data on open, lets
  * Telegram's back button drive the router, and gives errors a haptic. Renders nothing.
  */
-export function TelegramBridge({ account }: { account: AccountInfo | undefined }) {
+/** Deposit result pages (the payment provider returns the player there): their haptic. */
+const DEPOSIT_RESULT_HAPTICS: Readonly<Record<string, 'deposit' | 'error'>> = {
+  'cashier-paysuccess': 'deposit',
+  'cashier-paysuccess-transaction': 'deposit',
+  'cashier-payfail': 'error',
+  'cashier-payfail-transaction': 'error',
+};
+
+export function TelegramBridge({ account, routeName }: { account: AccountInfo | undefined; routeName: string | undefined }) {
   const telegram = useTelegram();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -60,12 +68,29 @@ export function TelegramBridge({ account }: { account: AccountInfo | undefined }
     });
   }, [atHome, locale, navigate, telegram.active]);
 
+  // Haptics: every failed call, every settled bet (the game frame reports its new balance after
+  // each round), and the deposit's result page.
   useEffect(() => {
     if (!telegram.active) return;
-    return onApiError(() => {
+    const offErrors = onApiError(() => {
       haptic('error');
     });
+    const onMessage = (event: MessageEvent) => {
+      const data: unknown = event.data;
+      if (event.origin !== window.location.origin || typeof data !== 'object' || data === null) return;
+      if ((data as { type?: unknown }).type === 'croupier:balance') haptic('bet');
+    };
+    window.addEventListener('message', onMessage);
+    return () => {
+      offErrors();
+      window.removeEventListener('message', onMessage);
+    };
   }, [telegram.active]);
+
+  const depositHaptic = routeName === undefined ? undefined : DEPOSIT_RESULT_HAPTICS[routeName];
+  useEffect(() => {
+    if (telegram.active && depositHaptic) haptic(depositHaptic);
+  }, [depositHaptic, telegram.active]);
 
   return null;
 }
