@@ -69,7 +69,13 @@ describe('route table (SPEC §2)', () => {
       mockApi({ 'account.getInfo': player(), 'account.getprofileinfo': { contacts: [] } });
       renderApp(`${prefix}${path}`);
       expect(await layoutOf()).toBe(layout);
-      expect((await screen.findByTestId('coming-soon')).dataset.route).toBe(name);
+      // Built screens and placeholders alike carry their route's name.
+      const page = await waitFor(() => {
+        const found = document.querySelector<HTMLElement>('[data-route]');
+        if (!found) throw new Error('no page yet');
+        return found;
+      });
+      expect(page.dataset.route).toBe(name);
     });
   });
 

@@ -58,7 +58,7 @@ describe('guard and return after sign-in', () => {
       expect(router.state.location.pathname).toBe('/profile/settings');
     });
     expect(router.state.location.search).toBe('?from=menu');
-    expect(await screen.findByTestId('coming-soon')).toHaveAttribute('data-route', 'profile-settings');
+    expect(await screen.findByTestId('profile-profileSettings')).toHaveAttribute('data-route', 'profile-settings');
     expect(screen.queryByRole('dialog')).toBeNull();
     // SPEC §7: the login goes without its leading +.
     expect(api.calls('auth.login')[0]?.body?.get('login')).toBe('15551234567');

@@ -5,6 +5,7 @@ import screens from '@/features/screens/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import type { ReactNode } from 'react';
+import { useRouteHandle } from '@/app/route-handle';
 
 const TABS = [
   ['deposit', '/cashier/deposit'],
@@ -18,8 +19,9 @@ export function CashierFrame({ title, children }: { title: string; children: Rea
   const { t } = useTranslation();
   const locale = useLocale();
   const { cashier } = useSiteConfig();
+  const route = useRouteHandle()?.name;
   return (
-    <div className={screens.page} data-view={cashier.depositView} data-testid="cashier">
+    <div className={screens.page} data-view={cashier.depositView} data-testid="cashier" data-route={route}>
       <h1 className={screens.title}>{title}</h1>
       <nav className={screens.tabs} aria-label={t('cashier.sections')}>
         {TABS.map(([key, to]) => (

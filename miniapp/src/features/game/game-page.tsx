@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { useRouteHandle } from '@/app/route-handle';
 import { openSignIn } from '@/app/sign-in-dialogs';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -196,34 +197,39 @@ function GameStage({ game, account }: { game: Game; account: AccountInfo }) {
 export function GamePage() {
   const { t } = useTranslation();
   const { sysname = '' } = useParams();
+  const route = useRouteHandle()?.name;
   const account = useAccount();
   const { data, isPending } = useQuery(gamesQueryOptions({ sysnames: [sysname], limit: 1 }));
   const game = data?.items[0];
 
-  if (isPending) return <Spinner label={t('app.loading')} />;
-  if (!game) {
-    return (
+  let content: ReactNode;
+  if (isPending) {
+    content = <Spinner label={t('app.loading')} />;
+  } else if (!game) {
+    content = (
       <div className={styles.overlay} style={{ position: 'static' }}>
         <h1>{t('gamePage.notFound')}</h1>
       </div>
     );
+  } else if (account) {
+    content = <GameStage game={game} account={account} />;
+  } else {
+    const { name, image } = gameView(game);
+    content = (
+      <div className={styles.overlay} style={{ position: 'static' }}>
+        <h1>{name}</h1>
+        <img className={styles.cover} src={image} alt="" width={288} height={192} />
+        <p>{t('gamePage.signInToPlay')}</p>
+        <Button onClick={() => openSignIn('registration')}>{t('lobby.register')}</Button>
+        <Button variant="secondary" onClick={() => openSignIn('authorization')}>
+          {t('gamePage.signIn')}
+        </Button>
+      </div>
+    );
   }
-  const { name, image } = gameView(game);
   return (
-    <section className={styles.page} data-testid="game-page" data-sysname={game.sysname}>
-      {account ? (
-        <GameStage game={game} account={account} />
-      ) : (
-        <div className={styles.overlay} style={{ position: 'static' }}>
-          <h1>{name}</h1>
-          <img className={styles.cover} src={image} alt="" width={288} height={192} />
-          <p>{t('gamePage.signInToPlay')}</p>
-          <Button onClick={() => openSignIn('registration')}>{t('lobby.register')}</Button>
-          <Button variant="secondary" onClick={() => openSignIn('authorization')}>
-            {t('gamePage.signIn')}
-          </Button>
-        </div>
-      )}
+    <section className={styles.page} data-testid="game-page" data-sysname={game?.sysname ?? sysname} data-route={route}>
+      {content}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { useRouteHandle } from '@/app/route-handle';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -24,6 +25,7 @@ export function GamehallPage() {
   const { t } = useTranslation();
   const locale = useLocale();
   const account = useAccount();
+  const route = useRouteHandle()?.name;
   const [params, setParams] = useSearchParams();
   const category = params.get('category') ?? '';
   const providers = params.get('providers') ?? '';
@@ -77,7 +79,7 @@ export function GamehallPage() {
   const heading = categoryName ?? (providerNames.length > 0 ? providerNames.join(', ') : t('pages.gamehall'));
 
   return (
-    <div className={screens.page} data-testid="gamehall">
+    <div className={screens.page} data-testid="gamehall" data-route={route}>
       <div className={screens.row}>
         <h1 className={screens.title}>{heading}</h1>
         <Button variant="secondary" onClick={openGamesSearch}>

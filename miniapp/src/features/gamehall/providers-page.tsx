@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useRouteHandle } from '@/app/route-handle';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { gamehallProvidersPath } from '@/config/paths';
@@ -14,11 +15,12 @@ export function ProvidersPage() {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
+  const route = useRouteHandle()?.name;
   const { data, isPending } = useProviders();
   const [chosen, setChosen] = useState<string[]>([]);
 
   return (
-    <div className={screens.page} data-testid="providers">
+    <div className={screens.page} data-testid="providers" data-route={route}>
       <h1 className={screens.title}>{t('pages.providers')}</h1>
       {isPending ? (
         <Spinner label={t('app.loading')} />

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { useRouteHandle } from '@/app/route-handle';
 import screens from '@/features/screens/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
@@ -22,8 +23,9 @@ export type ProfileTab = (typeof PROFILE_TABS)[number][0];
 export function ProfileFrame({ tab, children }: { tab: ProfileTab; children: ReactNode }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const route = useRouteHandle()?.name;
   return (
-    <div className={screens.page} data-testid={`profile-${tab}`}>
+    <div className={screens.page} data-testid={`profile-${tab}`} data-route={route}>
       <h1 className={screens.title}>{t(`pages.${tab}`)}</h1>
       <div className={screens.layout}>
         <nav className={screens.nav} aria-label={t('profile.sections')}>
