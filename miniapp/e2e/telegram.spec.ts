@@ -31,11 +31,12 @@ function signedInitData(fields: Record<string, string>, token: string): string {
 
 let nextUserId = Date.now() % 1_000_000_000;
 
-function initDataFor(username: string): { initData: string; userId: number } {
+function initDataFor(username: string, extra: Record<string, string> = {}): { initData: string; userId: number } {
   nextUserId += 1;
   const userId = nextUserId;
   const initData = signedInitData(
     {
+      ...extra,
       auth_date: String(Math.floor(Date.now() / 1000)),
       query_id: `e2e-${String(userId)}`,
       user: JSON.stringify({ id: userId, first_name: 'Test', username, language_code: 'en' }),
@@ -193,6 +194,19 @@ for (const variant of [
     await expect.poll(() => lastEvent(page, 'web_app_setup_back_button')).toEqual({ is_visible: false });
   });
 }
+
+test('Telegram: a startapp deep link lands the new player on its page with its promo code', async ({ page }) => {
+  test.skip(BOT_TOKEN === '', 'the server of this run has no bot token');
+  await page.setViewportSize({ width: 360, height: 640 });
+  await mockTelegram(page, { theme: 'dark', allowFullscreen: true });
+  const { initData } = initDataFor('e2e_deeplink', { start_param: 'pWELCOME-vpromotions' });
+  const signIn = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth.telegram');
+  await page.goto(`/${launchHash(initData, 'dark')}`);
+  expect((await signIn).status()).toBe(200);
+  await expect(page).toHaveURL(/\/promotions$/);
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+  expect(await page.evaluate("window.localStorage.getItem('promo_code')")).toBe('WELCOME');
+});
 
 test('Telegram: init data that fails verification signs nobody in and shows the SPEC §8 toast', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 640 });

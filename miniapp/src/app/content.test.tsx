@@ -110,6 +110,23 @@ describe('inside Telegram', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('lands on the deep link target once signed in, remembering its promo code', async () => {
+    let signedIn = false;
+    mockApi({
+      'account.getInfo': () => (signedIn ? player() : GUEST),
+      'auth.telegram': () => {
+        signedIn = true;
+        return player();
+      },
+    });
+    telegramStore.set({ active: true, launch: { ...launch, startParam: 'pWELCOME-vpromotions' }, scheme: 'dark', isFullscreen: false });
+    const { router } = renderApp('/fr');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/fr/promotions');
+    });
+    expect(window.localStorage.getItem('promo_code')).toBe('WELCOME');
+  });
+
   it('shows the SPEC §8 toast when Telegram sign-in fails', async () => {
     mockApi({ 'auth.telegram': () => apiError('AuthorizationException', 401) });
     telegramStore.set({ active: true, launch, scheme: 'dark', isFullscreen: false });

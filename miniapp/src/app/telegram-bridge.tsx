@@ -3,11 +3,13 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { accountKeys, type AccountInfo } from '@/features/auth/api/get-account-info';
 import { signInWithTelegram } from '@/features/auth/api/telegram-sign-in';
+import { decodeDeepLink, deepLinkPath } from '@/features/auth/deep-link';
 import { trackEvent } from '@/lib/analytics';
 import { onApiError } from '@/lib/api/client';
 import { i18n, useLocale } from '@/lib/i18n';
 import { localizePath, stripLocale } from '@/lib/i18n/locale-path';
 import { haptic, setBackButton, useTelegram } from '@/lib/telegram';
+import { STORAGE_KEYS, writeStored } from '@/lib/storage';
 import { showToast } from '@/lib/toasts/toast-store';
 
 /** Whether the in-app history has a page to go back to (react-router keeps its index there). */
@@ -56,6 +58,20 @@ export function TelegramBridge({ account, routeName }: { account: AccountInfo | 
         showToast({ type: 'error', message: i18n.t('telegram.authFailed') });
       });
   }, [isGuest, launch, queryClient, telegram.active]);
+
+  // The deep link (`startapp`) lands on its target page, once signed in (guarded pages would
+  // otherwise ask for a sign-in), if the app opened at its home.
+  const landed = useRef(false);
+  const signedIn = (account?.uid ?? 0) > 0;
+  useEffect(() => {
+    if (!telegram.active || !signedIn || !launch?.startParam || landed.current) return;
+    landed.current = true;
+    const link = decodeDeepLink(launch.startParam);
+    if (link?.promoCode) writeStored(STORAGE_KEYS.promoCode, link.promoCode);
+    if (link?.target && stripLocale(pathname) === '/') {
+      void navigate(localizePath(deepLinkPath(link.target), locale), { replace: true });
+    }
+  }, [launch, locale, navigate, pathname, signedIn, telegram.active]);
 
   // Telegram's back button replaces the site's: shown anywhere but the home page.
   const atHome = stripLocale(pathname) === '/';
