@@ -47,7 +47,8 @@ describe('cmsGet', () => {
     );
     vi.stubGlobal('fetch', fetchMock);
     await expect(cmsGet('pages', { 'filters[slug][$eqi]': 'FAQ' }, { locale: 'fr' })).resolves.toEqual([{ id: 5, slug: 'faq' }]);
-    const url = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://x');
+    const requested = fetchMock.mock.calls[0]?.[0];
+    const url = new URL(typeof requested === 'string' ? requested : '', 'http://x');
     expect(url.pathname).toBe('/cms/api/pages');
     expect(url.searchParams.get('filters[slug][$eqi]')).toBe('FAQ');
     expect(url.searchParams.get('locale')).toBe('fr');
