@@ -136,7 +136,19 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await fair.getByTestId('fair-round').first().getByRole('button', { name: 'Verify' }).click();
   await expect(fair.getByTestId('verify-result').first()).toHaveText('Verified: the seeds give this exact result.');
   await shoot(page, info, 'game-fairness');
-  await page.keyboard.press('Escape');
+  await fair.getByRole('button', { name: 'Close' }).click();
+  await expect(fair).toBeHidden();
+
+  // The demo-mode popup, then demo play on the fun balance, and back to real money.
+  await page.getByRole('button', { name: 'Try the demo' }).click();
+  const demo = page.getByRole('alertdialog', { name: 'Demo mode' });
+  await expect(demo.getByText('Demo mode plays with fun money')).toBeVisible();
+  await demo.getByRole('button', { name: 'Try the demo' }).click();
+  await expect(page.getByTestId('game-mode')).toHaveText('Demo');
+  await game.locator('#roll').click();
+  await expect(game.locator('#balance')).toContainText(/^\D*\d{3,}/);
+  await page.getByRole('button', { name: 'Play for real' }).click();
+  await expect(page.getByTestId('game-mode')).toHaveText('Real money');
 
   // Withdrawal: the server's checks come back as SPEC §8 errors with their way out.
   await page.goto('/cashier/withdraw');
