@@ -50,6 +50,10 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await expect(page.getByTestId('home-banner').first()).toBeVisible();
   await expect(page.getByTestId('game-card').first()).toBeVisible();
   await expect(page.getByTestId('auth-banner')).toBeVisible();
+  // Guests get the public menu banner, whose button opens registration.
+  await page.getByTestId('menu-banner').getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('dialog', { name: 'Register' })).toBeVisible();
+  await page.getByRole('dialog', { name: 'Register' }).getByRole('button', { name: 'Close' }).click();
   await shoot(page, info, 'home-guest');
 
   await register(page, email);
@@ -193,6 +197,7 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   const list = page.getByTestId('history-list');
   await expect(list.getByTestId('payment-item')).toHaveCount(3);
   await expect(list.locator('[data-testid="payment-item"][data-status="success"]')).toContainText('$50.00');
+  await expect(list.locator('[data-testid="payment-item"][data-status="success"]')).toContainText('Deposit · Card (sandbox)');
   await shoot(page, info, 'cashier-history');
   await page.getByRole('tab', { name: 'Withdrawals' }).click();
   await expect(page).toHaveURL('/cashier/history?tab=withdrawal');
@@ -234,6 +239,9 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await shoot(page, info, 'fr-gamehall');
   await page.goto('/fr');
   await expect(page.getByRole('link', { name: 'Tous les jeux' })).toBeVisible();
+  // Players get the menu banner that leads to its slug.
+  await expect(page.getByTestId('menu-banner').getByRole('link', { name: 'Participer' })).toHaveAttribute('href', '/fr/tournaments');
+  await expect(page.getByTestId('auth-banner')).toHaveCount(0);
   await shoot(page, info, 'fr-home');
   await page.goto('/fr/cashier/deposit');
   await expect(page.getByRole('heading', { level: 1, name: 'Dépôt' })).toBeVisible();

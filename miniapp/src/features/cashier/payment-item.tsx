@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -8,7 +8,7 @@ import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { showToast } from '@/lib/toasts/toast-store';
-import { cancelWithdrawal, cashierKeys, type PaymentInfo } from './api';
+import { cancelWithdrawal, cashierKeys, getDepositSettings, type PaymentInfo } from './api';
 import { cashierErrorText } from './errors';
 
 export function receiptPath(id: string): string {
@@ -37,13 +37,20 @@ export function CancelWithdrawalButton({ payment, onCancelled }: { payment: Paym
   );
 }
 
+/** A method's name in the page's language (the history answers its sysname). */
+export function useMethodName(sysname: string): string {
+  const { data } = useQuery({ queryKey: cashierKeys.deposit(), queryFn: ({ signal }) => getDepositSettings({ signal }), staleTime: 5 * 60_000 });
+  return data?.methods.find((method) => method.sysname === sysname)?.name ?? sysname;
+}
+
 export function PaymentItem({ payment, onChanged }: { payment: PaymentInfo; onChanged?: () => void }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const method = useMethodName(payment.method);
   return (
     <li className={screens.item} data-testid="payment-item" data-type={payment.type} data-status={payment.status}>
       <Link to={localizePath(receiptPath(payment.id), locale)}>
-        {t(`cashier.kind.${payment.type}`)} · {payment.method}
+        {t(`cashier.kind.${payment.type}`)} · {method}
       </Link>
       <span className={screens.amount}>{formatMoney(payment.amount.amount, payment.amount.currency, locale)}</span>
       <span className={screens.muted}>

@@ -6,7 +6,7 @@ import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { cashierKeys, getPaymentInfo } from './api';
 import { cashierErrorText } from './errors';
-import { CancelWithdrawalButton } from './payment-item';
+import { CancelWithdrawalButton, useMethodName } from './payment-item';
 
 /** One payment's details (SPEC §3 deposit info). */
 export function Receipt({ id, poll = false }: { id: string; poll?: boolean }) {
@@ -18,6 +18,7 @@ export function Receipt({ id, poll = false }: { id: string; poll?: boolean }) {
     // A pending deposit is settled by the provider's webhook: follow it for a while.
     refetchInterval: (query) => (poll && query.state.data?.status === 'pending' ? 3000 : false),
   });
+  const method = useMethodName(info.data?.method ?? '');
   if (info.isPending) return <Spinner label={t('app.loading')} />;
   if (!info.data) return <p className={screens.alert}>{cashierErrorText(t, info.error)}</p>;
   const payment = info.data;
@@ -34,7 +35,7 @@ export function Receipt({ id, poll = false }: { id: string; poll?: boolean }) {
           </span>
         </dd>
         <dt>{t('cashier.method')}</dt>
-        <dd>{payment.method}</dd>
+        <dd>{method}</dd>
         <dt>{t('cashier.receipt.created')}</dt>
         <dd>
           {formatDate(payment.created_at)} {formatTime(payment.created_at)}
