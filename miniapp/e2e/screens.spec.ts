@@ -215,7 +215,15 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
 
   // Profile tabs: security with two-factor, responsible gaming with the 24-hour rule, notifications.
   await page.goto('/profile/security');
-  await expect(page.getByTestId('two-factor')).toHaveAttribute('data-enabled', 'false');
+  const twoFactor = page.getByTestId('two-factor');
+  await expect(twoFactor).toHaveAttribute('data-enabled', 'false');
+  const asked = Date.now();
+  await twoFactor.getByRole('button', { name: 'Turn on' }).click();
+  await twoFactor.getByLabel('Code').fill('12');
+  await expect(twoFactor.getByText('The code must contain 6 digits')).toBeVisible();
+  await twoFactor.getByLabel('Code').fill(await codeFromMailbox(request, email, asked));
+  await twoFactor.getByRole('button', { name: 'Confirm' }).click();
+  await expect(twoFactor).toHaveAttribute('data-enabled', 'true');
   await shoot(page, info, 'profile-security');
   await page.goto('/profile/responsible-game');
   await page.getByLabel('Per day').fill('100');
@@ -259,5 +267,9 @@ test('a guest on a game page is asked to sign up; the game page has its own layo
   await expect(page.getByText('Sign up or sign in to play this game.')).toBeVisible();
   await shoot(page, info, 'game-guest');
   await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('dialog', { name: 'Register' })).toBeVisible();
+  // #real on a game page opens the registration for a guest.
+  await page.goto('/');
+  await page.goto('/game/dice#real');
   await expect(page.getByRole('dialog', { name: 'Register' })).toBeVisible();
 });
