@@ -16,6 +16,7 @@ mod docs;
 mod envelope;
 mod fixtures;
 mod games;
+mod games_house;
 mod ledger;
 mod mail;
 mod metadata;

@@ -20,14 +20,22 @@ pub fn register(api: &mut Registry) {
 }
 
 /// A house game of the demo catalogue: (sysname, type, English name, French name, RTP basis points, volatility).
-pub const HOUSE_GAMES: [(&str, &str, &str, &str, i64, &str); 1] = [("dice", "fast", "Dice", "Dés", 9900, "low")];
+pub const HOUSE_GAMES: [(&str, &str, &str, &str, i64, &str); 6] = [
+    ("dice", "fast", "Dice", "Dés", super::house::dice::RTP_BP, "low"),
+    ("lucky-sevens", "slot", "Lucky Sevens", "Sept chanceux", super::house::classic::RTP_BP, "medium"),
+    ("gem-rush", "slot", "Gem Rush", "Ruée des gemmes", super::house::video::RTP_BP, "high"),
+    ("roulette", "casino", "European Roulette", "Roulette européenne", super::house::roulette::RTP_BP, "medium"),
+    ("mines", "fast", "Mines", "Mines", super::house::mines::RTP_BP, "high"),
+    ("plinko", "fast", "Plinko", "Plinko", super::house::plinko::RTP_BP, "high"),
+];
 
-const CATEGORIES: [(&str, &str, &str); 5] = [
+const CATEGORIES: [(&str, &str, &str); 6] = [
     ("popular", "Popular", "Populaires"),
     ("new", "New", "Nouveautés"),
     ("originals", "Croupier Originals", "Originaux Croupier"),
     ("fast", "Fast games", "Jeux rapides"),
     ("slots", "Slots", "Machines à sous"),
+    ("table", "Table games", "Jeux de table"),
 ];
 
 /// Lower-case, accents removed: `Dés` and `des` find each other.
@@ -97,7 +105,12 @@ pub async fn seed(db: &Db, external: &[crate::config::GameProvider]) -> Result<(
         .fetch_optional(&mut *tx)
         .await?;
         if let Some(id) = id {
-            for category in ["popular", "new", "originals", game_type] {
+            let by_type = match game_type {
+                "slot" => "slots",
+                "casino" => "table",
+                other => other,
+            };
+            for category in ["popular", "new", "originals", by_type] {
                 sqlx::query("INSERT INTO game_category_members (category, game_id, sort) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING")
                     .bind(category)
                     .bind(id)

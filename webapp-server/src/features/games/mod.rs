@@ -2,6 +2,8 @@
 //! the provider wallet protocol and the built-in house provider.
 
 pub mod catalogue;
+pub mod freespins;
+pub mod history;
 pub mod house;
 pub mod launch;
 pub mod wallet;
@@ -12,6 +14,8 @@ use croupier_shared::Currency;
 
 pub fn register(api: &mut Registry) {
     catalogue::register(api);
+    freespins::register(api);
+    history::register(api);
 }
 
 pub fn routes() -> axum::Router<AppState> {
@@ -22,6 +26,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/platform/game/custom/{id}/{mode}", get(launch::by_custom_id))
         .route("/provider/wallet/{provider}/{action}", post(wallet::handle))
         .merge(house::routes())
+        .merge(history::routes())
 }
 
 /// `amount` major units in minor units of `currency`.

@@ -1,0 +1,275 @@
+//! The house games other than dice: lucky-sevens (classic slot), gem-rush (video slot with free
+//! spins), roulette, mines (several steps, state on the server) and plinko — rounds through the
+//! wallet code and the ledger, limits, verification from revealed seeds, and their pages.
+
+use crate::db_test;
+use crate::games::{funded, launch};
+use crate::helpers::{TestApp, read_json};
+use croupier_shared::{Currency, Money};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+fn usd() -> Currency {
+    Currency::parse("USD").unwrap()
+}
+
+fn minor(text: &Value) -> i64 {
+    Money::parse_major(text.as_str().unwrap(), usd()).unwrap().minor()
+}
+
+async fn post(app: &TestApp, path: &str, body: Value) -> (StatusCode, Value) {
+    read_json(reqwest::Client::new().post(app.url(path)).json(&body).send().await.unwrap()).await
+}
+
+async fn token_for(app: &TestApp, client: &reqwest::Client, game: &str, mode: &str) -> String {
+    let (status, launched) = launch(app, client, game, mode).await;
+    assert_eq!(status, StatusCode::OK, "{launched}");
+    launched["token"].as_str().unwrap().to_owned()
+}
+
+async fn main_balance(app: &TestApp, client: &reqwest::Client) -> String {
+    let (_, me) = app.get_as(client, "account.getInfo", &[]).await;
+    me["data"]["balance_main"]["amount"].as_str().unwrap().to_owned()
+}
+
+db_test!(async fn slots_plinko_and_roulette_pay_through_the_ledger_and_re_derive(app) {
+    let client = funded(app, "player@example.com", 100_000).await;
+    let mut balance = 100_000_i64;
+    // (game, params, bet, rounds)
+    let plays = [
+        ("lucky-sevens", json!({}), "2.00", 15),
+        ("gem-rush", json!({}), "1.00", 15),
+        ("plinko", json!({"rows": 16, "risk": "high"}), "1.00", 10),
+        ("plinko", json!({"rows": 8, "risk": "low"}), "1.00", 10),
+        ("roulette", json!({"bets": [{"type": "red", "amount": "1.00"}, {"type": "straight", "number": 17, "amount": "0.50"}, {"type": "column", "number": 2, "amount": "0.50"}]}), "2.00", 15),
+    ];
+    let mut rounds = Vec::new();
+    for (game, params, bet, count) in &plays {
+        let token = token_for(app, &client, game, "play").await;
+        for _ in 0..*count {
+            let mut body = params.clone();
+            body["token"] = json!(token);
+            body["bet"] = json!(bet);
+            let (status, r) = post(app, &format!("/games/house/{game}/round"), body).await;
+            assert_eq!(status, StatusCode::OK, "{game}: {r}");
+            let win = minor(&r["win"]);
+            balance = balance - minor(&json!(bet)) + win;
+            assert_eq!(minor(&r["balance"]), balance, "{game}: the balance moves by bet and win");
+            assert_eq!(r["outcome"]["won"], win > 0, "{game}: {r}");
+            match *game {
+                "lucky-sevens" => {
+                    let m = r["outcome"]["multiplier"].as_i64().unwrap();
+                    assert_eq!(win, 200 * m, "the line pays its multiple of the bet");
+                    assert_eq!(r["outcome"]["reels"].as_array().unwrap().len(), 3);
+                }
+                "gem-rush" => {
+                    let units = r["outcome"]["line_bets"].as_i64().unwrap();
+                    assert_eq!(win, 10 * units, "a line bet is a tenth of the bet");
+                    let spins = r["outcome"]["spins"].as_array().unwrap();
+                    assert_eq!(spins.len(), 1 + r["outcome"]["free_spins"].as_u64().unwrap() as usize);
+                    assert_eq!(spins[0]["reels"].as_array().unwrap().len(), 5);
+                }
+                "plinko" => {
+                    let path = r["outcome"]["path"].as_array().unwrap();
+                    assert_eq!(path.len() as i64, params["rows"].as_i64().unwrap());
+                    assert_eq!(r["outcome"]["slot"].as_u64().unwrap(), path.iter().filter(|p| **p == 1).count() as u64);
+                }
+                _ => {
+                    let n = r["outcome"]["number"].as_i64().unwrap();
+                    let red = croupier_server::features::games::house::roulette::RED.contains(&(n as u8));
+                    let expected = if red { 200 } else { 0 } + if n == 17 { 1_800 } else { 0 } + if n > 0 && (n - 1) % 3 == 1 { 150 } else { 0 };
+                    assert_eq!(win, expected, "pocket {n}");
+                }
+            }
+            rounds.push((game.to_string(), params.clone(), r, token.clone()));
+        }
+    }
+    assert_eq!(main_balance(app, &client).await, Money::from_minor(balance, usd()).to_decimal_string());
+    let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+
+    // Rotating the seeds reveals the server seed, from which every round re-derives.
+    let (status, rotated) = post(app, "/games/house/fairness", json!({"token": rounds[0].3})).await;
+    assert_eq!(status, StatusCode::OK, "{rotated}");
+    let server_seed = rotated["previous"]["server_seed"].as_str().unwrap().to_owned();
+    for (game, params, r, _) in &rounds {
+        let mut query = vec![
+            ("game".to_owned(), game.clone()),
+            ("server_seed".to_owned(), server_seed.clone()),
+            ("client_seed".to_owned(), r["client_seed"].as_str().unwrap().to_owned()),
+            ("nonce".to_owned(), r["nonce"].to_string()),
+        ];
+        if *game == "plinko" {
+            query.push(("rows".to_owned(), params["rows"].to_string()));
+            query.push(("risk".to_owned(), params["risk"].as_str().unwrap().to_owned()));
+        }
+        let url = reqwest::Url::parse_with_params(&app.url("/games/house/verify"), &query).unwrap();
+        let verified: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+        let (got, want) = (&verified["outcome"], &r["outcome"]);
+        match game.as_str() {
+            "lucky-sevens" => assert_eq!(got["reels"], want["reels"]),
+            "gem-rush" => assert_eq!(got["spins"], want["spins"]),
+            "plinko" => assert_eq!(got["path"], want["path"]),
+            _ => assert_eq!(got["number"], want["number"]),
+        }
+    }
+    let history: Value = reqwest::get(app.url(&format!("/games/house/history?token={}", rounds[0].3))).await.unwrap().json().await.unwrap();
+    assert_eq!(history["items"].as_array().unwrap().len(), 15, "a game's history lists its own rounds");
+    assert_eq!(history["items"][0]["server_seed"], server_seed.as_str());
+});
+
+db_test!(async fn each_game_has_its_limits_and_refuses_bad_parameters(app) {
+    let client = funded(app, "limits@example.com", 30_000).await;
+    let cases: [(&str, Value, &str, u16, &str); 12] = [
+        ("lucky-sevens", json!({}), "50.01", 422, "bet_limits"),
+        ("lucky-sevens", json!({}), "0.09", 422, "bet_limits"),
+        ("gem-rush", json!({}), "50.01", 422, "bet_limits"),
+        ("plinko", json!({"rows": 10, "risk": "low"}), "1.00", 422, "invalid_params"),
+        ("plinko", json!({"rows": 8, "risk": "extreme"}), "1.00", 422, "invalid_params"),
+        ("roulette", json!({"bets": [{"type": "red", "amount": "1.00"}]}), "2.00", 422, "invalid_params"),
+        ("roulette", json!({"bets": [{"type": "straight", "number": 37, "amount": "1.00"}]}), "1.00", 422, "invalid_params"),
+        ("roulette", json!({"bets": [{"type": "dozen", "amount": "1.00"}]}), "1.00", 422, "invalid_params"),
+        ("roulette", json!({"bets": [{"type": "red", "amount": "0.05"}, {"type": "black", "amount": "0.95"}]}), "1.00", 422, "invalid_params"),
+        ("roulette", json!({"bets": []}), "1.00", 422, "invalid_params"),
+        ("mines", json!({"mines": 25}), "1.00", 422, "invalid_params"),
+        ("roulette", json!({"bets": [{"type": "red", "amount": "150.00"}, {"type": "black", "amount": "150.00"}]}), "300.00", 422, "bet_limits"),
+    ];
+    for (game, params, bet, status, code) in cases {
+        let token = token_for(app, &client, game, "play").await;
+        let mut body = params.clone();
+        body["token"] = json!(token);
+        body["bet"] = json!(bet);
+        let (got, r) = post(app, &format!("/games/house/{game}/round"), body).await;
+        assert_eq!((got.as_u16(), r["error"].as_str()), (status, Some(code)), "{game} {params} {bet}: {r}");
+    }
+    // Roulette's table takes 200 in all; more than the balance is refused as such.
+    let token = token_for(app, &client, "roulette", "play").await;
+    let bets = json!([{"type": "red", "amount": "100.00"}, {"type": "black", "amount": "100.00"}]);
+    let (status, r) = post(app, "/games/house/roulette/round", json!({"token": token, "bet": "200.00", "bets": bets})).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let left = minor(&r["balance"]);
+    let (status, r) = post(app, "/games/house/plinko/round", json!({"token": token, "bet": "1.00", "rows": 8, "risk": "low"})).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::UNAUTHORIZED, Some("invalid_token")), "a token is for its game");
+    let token = token_for(app, &client, "plinko", "play").await;
+    let too_much = Money::from_minor(left + 100, usd()).to_decimal_string();
+    if left + 100 <= 10_000 {
+        let (status, r) = post(app, "/games/house/plinko/round", json!({"token": token, "bet": too_much, "rows": 8, "risk": "low"})).await;
+        assert_eq!((status, r["error"].as_str()), (StatusCode::PAYMENT_REQUIRED, Some("not_enough_money")));
+    }
+    // The paytable is published with the limits in the player's currency.
+    let (status, table) = read_json(reqwest::get(app.url("/games/house/gem-rush/paytable?currency=USD")).await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!((table["rtp"].as_str(), table["min_bet"].as_str(), table["max_bet"].as_str()), (Some("96.16"), Some("0.10"), Some("50.00")));
+    assert_eq!(table["paytable"]["free_spins"], 8);
+    assert_eq!(table["paytable"]["lines"].as_array().unwrap().len(), 10);
+    let (_, table) = read_json(reqwest::get(app.url("/games/house/roulette/paytable")).await.unwrap()).await;
+    assert_eq!(table["rtp"], "97.29");
+    let (status, _) = read_json(reqwest::get(app.url("/games/house/nothing/paytable")).await.unwrap()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+});
+
+/// The mine layout of the round in play, read from the database as only the server knows it.
+async fn hidden_layout(app: &TestApp, mines: usize) -> Vec<usize> {
+    let (seed, client, nonce): (String, String, i64) = sqlx::query_as(
+        "SELECT s.server_seed, s.client_seed, h.nonce FROM house_rounds h JOIN fairness_seeds s ON s.id = h.seed_id \
+         JOIN game_rounds r ON r.id = h.round_id WHERE r.status = 'open' ORDER BY r.id DESC LIMIT 1",
+    )
+    .fetch_one(app.state.db().pool())
+    .await
+    .unwrap();
+    use croupier_server::features::games::house::{fair, mines as m};
+    m::layout(&fair::floats(&seed, &client, nonce, m::FLOATS), mines)
+}
+
+db_test!(async fn mines_keeps_its_round_on_the_server_until_cash_out_or_a_mine(app) {
+    let client = funded(app, "sapper@example.com", 10_000).await;
+    let token = token_for(app, &client, "mines", "play").await;
+    let (status, r) = post(app, "/games/house/mines/cashout", json!({"token": token})).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::CONFLICT, Some("no_round")));
+    let (status, start) = post(app, "/games/house/mines/round", json!({"token": token, "bet": "1.00", "mines": 3})).await;
+    assert_eq!(status, StatusCode::OK, "{start}");
+    assert_eq!((start["outcome"]["status"].as_str(), start["balance"].as_str()), (Some("open"), Some("99.00")));
+    assert!(start["outcome"]["layout"].is_null(), "the field stays hidden");
+    let layout = hidden_layout(app, 3).await;
+    let safe: Vec<usize> = (0..25).filter(|c| !layout.contains(c)).collect();
+
+    let (status, r) = post(app, "/games/house/mines/round", json!({"token": token, "bet": "1.00", "mines": 3})).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::CONFLICT, Some("round_open")), "one round at a time");
+    let (status, r) = post(app, "/games/house/fairness", json!({"token": token})).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::CONFLICT, Some("round_open")), "no seed reveal mid-round");
+    let (status, r) = post(app, "/games/house/mines/cashout", json!({"token": token})).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_params")));
+    let (status, _) = post(app, "/games/house/mines/reveal", json!({"token": token, "cell": 25})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    for (i, cell) in safe.iter().take(2).enumerate() {
+        let (status, r) = post(app, "/games/house/mines/reveal", json!({"token": token, "cell": cell})).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        assert_eq!(r["outcome"]["status"], "open");
+        assert_eq!(r["outcome"]["revealed"].as_array().unwrap().len(), i + 1);
+        assert!(r["outcome"]["layout"].is_null());
+    }
+    let (status, r) = post(app, "/games/house/mines/reveal", json!({"token": token, "cell": safe[0]})).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("invalid_params")), "a cell opens once");
+    // A reload finds the round.
+    let state: Value = reqwest::get(app.url(&format!("/games/house/mines/state?token={token}"))).await.unwrap().json().await.unwrap();
+    assert_eq!(state["round"]["outcome"]["revealed"].as_array().unwrap().len(), 2);
+    assert!(state["round"]["outcome"].get("layout").is_none_or(Value::is_null));
+
+    let (status, cashed) = post(app, "/games/house/mines/cashout", json!({"token": token})).await;
+    assert_eq!(status, StatusCode::OK, "{cashed}");
+    let m = croupier_server::features::games::house::mines::multiplier_e4(3, 2);
+    assert_eq!(minor(&cashed["win"]), 100 * m / 10_000);
+    assert_eq!(cashed["outcome"]["status"], "cashed");
+    assert_eq!(cashed["outcome"]["layout"], json!(layout), "the field is shown once the round is over");
+    assert_eq!(minor(&cashed["balance"]), 9_900 + 100 * m / 10_000);
+
+    // Second round: straight onto a mine.
+    let (_, _) = post(app, "/games/house/mines/round", json!({"token": token, "bet": "2.00", "mines": 5})).await;
+    let layout = hidden_layout(app, 5).await;
+    let (status, busted) = post(app, "/games/house/mines/reveal", json!({"token": token, "cell": layout[0]})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!((busted["outcome"]["status"].as_str(), busted["win"].as_str()), (Some("busted"), Some("0.00")));
+    assert_eq!(main_balance(app, &client).await, Money::from_minor(9_700 + 100 * m / 10_000, usd()).to_decimal_string());
+    let (status, r) = post(app, "/games/house/mines/reveal", json!({"token": token, "cell": 0})).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::CONFLICT, Some("no_round")));
+
+    // Now the seed can rotate, and the revealed seed re-derives the fields.
+    let (status, rotated) = post(app, "/games/house/fairness", json!({"token": token})).await;
+    assert_eq!(status, StatusCode::OK);
+    let url = reqwest::Url::parse_with_params(&app.url("/games/house/verify"), &[
+        ("game", "mines"), ("server_seed", rotated["previous"]["server_seed"].as_str().unwrap()),
+        ("client_seed", busted["client_seed"].as_str().unwrap()), ("nonce", &busted["nonce"].to_string()), ("mines", "5"),
+    ]).unwrap();
+    let verified: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+    assert_eq!(verified["outcome"]["layout"], json!(layout));
+    let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+});
+
+db_test!(async fn demo_rounds_use_the_fun_balance_and_pages_speak_both_languages(app) {
+    let client = app.browser();
+    app.register(&client, "visitor@example.com").await;
+    let token = token_for(app, &client, "plinko", "demo").await;
+    let (status, r) = post(app, "/games/house/plinko/round", json!({"token": token, "bet": "10.00", "rows": 12, "risk": "medium"})).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert_eq!(minor(&r["balance"]), 100_000 - 1_000 + minor(&r["win"]));
+    assert_eq!(main_balance(app, &client).await, "0.00", "demo money is not real money");
+    for game in ["lucky-sevens", "gem-rush", "roulette", "mines", "plinko"] {
+        for (locale, word) in [("en", "Balance"), ("fr", "Solde")] {
+            let page = reqwest::get(app.url(&format!("/games/house/{game}?token=abc&locale={locale}"))).await.unwrap();
+            assert_eq!(page.status(), StatusCode::OK);
+            let html = page.text().await.unwrap();
+            assert!(html.contains(word) && html.contains(&format!("data-game=\"{game}\"")), "{game} {locale}");
+            assert!(html.contains("/games/house/assets/house.js") && html.contains("width=device-width"));
+        }
+        let tile = reqwest::get(app.url(&format!("/games/house/{game}/tile.svg"))).await.unwrap();
+        assert_eq!(tile.headers()["content-type"], "image/svg+xml");
+    }
+    let js = reqwest::get(app.url("/games/house/assets/house.js")).await.unwrap().text().await.unwrap();
+    assert!(js.contains("/games/house/mines/cashout"));
+    let css = reqwest::get(app.url("/games/house/assets/house.css")).await.unwrap();
+    assert_eq!(css.headers()["content-type"], "text/css; charset=utf-8");
+    let missing = reqwest::get(app.url("/games/house/nothing?token=abc")).await.unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+});
