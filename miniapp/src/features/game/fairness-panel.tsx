@@ -18,7 +18,7 @@ function RoundItem({ round }: { round: HouseRound }) {
   const verify = useMutation({
     mutationFn: () => {
       if (!round.server_seed) throw new Error('not revealed');
-      return verifyRound(round.game, round.server_seed, round.client_seed, round.nonce, roundParams(round.outcome));
+      return verifyRound(round.game, round.server_seed, round.client_seed, round.nonce, roundParams(round));
     },
     onSuccess: (verification) => {
       setResult(checkRound(round, verification));

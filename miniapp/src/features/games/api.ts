@@ -169,6 +169,8 @@ export interface HouseRound {
   currency: string;
   nonce: number;
   outcome: Record<string, unknown> | null;
+  /** The player's choices for the round (target, rows, mines…), when the server sends them. */
+  params?: Record<string, unknown> | null;
   server_seed_hash: string;
   server_seed: string | null;
   client_seed: string;
@@ -205,12 +207,17 @@ export async function getHouseHistory(token: string): Promise<HouseRound[]> {
   return body.items;
 }
 
-/** The round's own parameters (the player's choices) are what the verifier needs besides seeds. */
-export function roundParams(outcome: Record<string, unknown> | null): Record<string, string> {
+/**
+ * The round's own parameters (the player's choices) are what the verifier needs besides the
+ * seeds: the recorded params when the server sends them, else those the outcome repeats.
+ */
+export function roundParams(round: Pick<HouseRound, 'params' | 'outcome'>): Record<string, string> {
   const params: Record<string, string> = {};
-  if (!outcome) return params;
-  for (const key of ['target', 'condition', 'mines', 'rows', 'risk', 'lines']) {
-    const value = outcome[key];
+  const source = round.params ?? round.outcome;
+  if (!source) return params;
+  const keys = round.params ? Object.keys(source) : ['target', 'condition', 'mines', 'rows', 'risk'];
+  for (const key of keys) {
+    const value = source[key];
     if (typeof value === 'string' || typeof value === 'number') params[key] = String(value);
   }
   return params;
