@@ -17,6 +17,7 @@ mod envelope;
 mod fixtures;
 mod games;
 mod games_house;
+mod games_freespins;
 mod ledger;
 mod mail;
 mod metadata;

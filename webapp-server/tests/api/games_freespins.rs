@@ -1,0 +1,159 @@
+//! Free-spin packs played in a house game, `freespins.get`, `games.getHistory` and the CSV
+//! export of the history.
+
+use crate::db_test;
+use crate::games::{funded, launch};
+use crate::helpers::{TestApp, expect_error, read_json};
+use croupier_server::features::games::freespins::{self, WinAccount};
+use croupier_server::ledger::{self, Account, PlayerAccount};
+use croupier_shared::{Currency, Money};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+fn usd() -> Currency {
+    Currency::parse("USD").unwrap()
+}
+
+fn minor(text: &Value) -> i64 {
+    Money::parse_major(text.as_str().unwrap(), usd()).unwrap().minor()
+}
+
+async fn token_for(app: &TestApp, client: &reqwest::Client, game: &str) -> String {
+    let (status, launched) = launch(app, client, game, "play").await;
+    assert_eq!(status, StatusCode::OK, "{launched}");
+    launched["token"].as_str().unwrap().to_owned()
+}
+
+async fn spin(app: &TestApp, token: &str, game: &str, free: bool) -> (StatusCode, Value) {
+    let body = json!({"token": token, "bet": "1.00", "freespin": free, "rows": 8, "risk": "high"});
+    read_json(
+        reqwest::Client::new().post(app.url(&format!("/games/house/{game}/round"))).json(&body).send().await.unwrap(),
+    )
+    .await
+}
+
+async fn account(app: &TestApp, user: i64, kind: PlayerAccount) -> i64 {
+    let mut conn = app.state.db().pool().acquire().await.unwrap();
+    ledger::balance(&mut conn, Account::Player { user_id: user, kind }, usd()).await.unwrap()
+}
+
+async fn uid(app: &TestApp, client: &reqwest::Client) -> i64 {
+    let (_, me) = app.get_as(client, "account.getInfo", &[]).await;
+    me["data"]["uid"].as_i64().or_else(|| me["data"]["id"].as_i64()).unwrap()
+}
+
+db_test!(async fn free_spins_cost_nothing_and_pay_where_the_pack_says(app) {
+    let client = funded(app, "lucky@example.com", 1_000).await;
+    let user = uid(app, &client).await;
+    let db = app.state.db();
+    let main_pack = freespins::grant(db, user, "lucky-sevens", usd(), 200, 3, WinAccount::Main, 3_600_000).await.unwrap();
+    freespins::grant(db, user, "plinko", usd(), 500, 2, WinAccount::Bonus, 3_600_000).await.unwrap();
+    assert!(freespins::grant(db, user, "mines", usd(), 100, 2, WinAccount::Main, 3_600_000).await.is_err(), "mines rounds have several steps");
+    freespins::grant(db, user, "gem-rush", usd(), 100, 1, WinAccount::Main, -1).await.unwrap();
+
+    let (status, packs) = app.get_as(&client, "freespins.get", &[("status", "active"), ("count", "99")]).await;
+    assert_eq!(status, StatusCode::OK, "{packs}");
+    assert_eq!(packs["data"]["total"], 2, "the expired pack is not active: {packs}");
+    let first = packs["data"]["items"].as_array().unwrap().iter().find(|p| p["id"] == main_pack).unwrap().clone();
+    assert_eq!((first["game"]["sysname"].as_str(), first["remaining_count"].as_i64(), first["bet"].as_str()), (Some("lucky-sevens"), Some(3), Some("2.00")));
+    let (_, expired) = app.get_as(&client, "freespins.get", &[("status", "expired")]).await;
+    assert_eq!(expired["data"]["items"][0]["game"]["sysname"], "gem-rush");
+    let (status, body) = app.get_as(&client, "freespins.get", &[("status", "spent")]).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+
+    // Main-account pack: no debit, wins to main, three spins and no more.
+    let token = token_for(app, &client, "lucky-sevens").await;
+    let mut main = 1_000;
+    for left in [2, 1, 0] {
+        let (status, r) = spin(app, &token, "lucky-sevens", true).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        assert_eq!(r["bet"], "2.00");
+        main += minor(&r["win"]);
+        assert_eq!(minor(&r["balance"]), main, "a free spin takes nothing");
+        assert_eq!(r["outcome"]["freespin"]["remaining"], left);
+        assert_eq!(minor(&r["win"]), 200 * r["outcome"]["multiplier"].as_i64().unwrap());
+    }
+    let (status, r) = spin(app, &token, "lucky-sevens", true).await;
+    assert_eq!((status, r["error"].as_str()), (StatusCode::CONFLICT, Some("no_free_spins")));
+    assert_eq!(account(app, user, PlayerAccount::Main).await, main);
+
+    // Bonus-account pack: the main balance does not move; wins land on the bonus account.
+    let token = token_for(app, &client, "plinko").await;
+    let mut bonus = 0;
+    for _ in 0..2 {
+        let (status, r) = spin(app, &token, "plinko", true).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        assert_eq!(minor(&r["balance"]), main);
+        bonus += minor(&r["win"]);
+        assert!(minor(&r["win"]) > 0, "plinko 8 high pays at least 0.2 ×");
+    }
+    assert_eq!(account(app, user, PlayerAccount::Bonus).await, bonus);
+    assert_eq!(account(app, user, PlayerAccount::Main).await, main);
+    let (_, used) = app.get_as(&client, "freespins.get", &[("status", "used")]).await;
+    assert_eq!(used["data"]["total"], 2);
+    let report = ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+
+    // The history shows every round, the free ones with no stake.
+    let (status, history) = app.get_as(&client, "games.getHistory", &[("count", "10")]).await;
+    assert_eq!(status, StatusCode::OK, "{history}");
+    assert_eq!(history["data"]["total"], 5);
+    assert_eq!(history["data"]["items"][0]["game"]["sysname"], "plinko");
+    assert_eq!(history["data"]["items"][0]["bet"], "0.00");
+    assert_eq!(minor(&history["data"]["items"][0]["win"]) + minor(&history["data"]["items"][1]["win"]), bonus);
+    let (_, page) = app.get_as(&client, "games.getHistory", &[("count", "2"), ("offset", "4")]).await;
+    assert_eq!(page["data"]["items"].as_array().unwrap().len(), 1);
+    let (_, only) = app.get_as(&client, "games.getHistory", &[("sysname", "lucky-sevens")]).await;
+    assert_eq!(only["data"]["total"], 3);
+    let (status, body) = app.get_as(&client, "games.getHistory", &[("count", "500")]).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+    let (status, body) = app.api_get("games.getHistory", &[]).await;
+    expect_error(status, &body, 401, "AuthorizationException");
+});
+
+db_test!(async fn the_history_export_is_a_csv_for_its_owner_only(app) {
+    let client = funded(app, "exporter@example.com", 10_000).await;
+    let token = token_for(app, &client, "plinko").await;
+    for _ in 0..3 {
+        let (status, r) = spin(app, &token, "plinko", false).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+    }
+    let (_, none) = app.get_as(&client, "games.gethistoryexportrequest", &[]).await;
+    assert_eq!(none["data"], Value::Null);
+    let (status, created) = app.post_as(&client, "games.createhistoryexportrequest", &[]).await;
+    assert_eq!(status, StatusCode::OK, "{created}");
+    assert!(matches!(created["data"]["status"].as_str(), Some("pending" | "ready")));
+    let mut ready = Value::Null;
+    for _ in 0..100 {
+        let (_, got) = app.get_as(&client, "games.gethistoryexportrequest", &[]).await;
+        if got["data"]["status"] == "ready" {
+            ready = got["data"].clone();
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(ready["rows"], 3, "{ready}");
+    assert!(ready["expires_at"].as_i64().unwrap() > ready["created_at"].as_i64().unwrap());
+    let url = ready["url"].as_str().unwrap().replace("http://localhost:8080", &app.url(""));
+    let file = client.get(&url).send().await.unwrap();
+    assert_eq!(file.status(), StatusCode::OK);
+    assert_eq!(file.headers()["content-type"], "text/csv; charset=utf-8");
+    let csv = file.text().await.unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "round,game,provider,mode,currency,bet,win,status,created_at");
+    assert_eq!(lines.len(), 4);
+    assert!(lines[1].contains(",plinko,house,real,USD,1.00,"), "{csv}");
+
+    let stranger = app.browser();
+    app.register(&stranger, "stranger@example.com").await;
+    assert_eq!(stranger.get(&url).send().await.unwrap().status(), StatusCode::NOT_FOUND, "not for other players");
+    assert_eq!(reqwest::get(&url).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(client.get(url.replace(".csv", "0.csv")).send().await.unwrap().status(), StatusCode::NOT_FOUND);
+    // Past its time the link stops working and the request says so.
+    sqlx::query("UPDATE game_history_exports SET expires_at = 1").execute(app.state.db().pool()).await.unwrap();
+    assert_eq!(client.get(&url).send().await.unwrap().status(), StatusCode::GONE);
+    let (_, expired) = app.get_as(&client, "games.gethistoryexportrequest", &[]).await;
+    assert_eq!((expired["data"]["status"].as_str(), expired["data"]["url"].is_null()), (Some("expired"), true));
+    let (status, body) = app.api_post("games.createhistoryexportrequest", &[]).await;
+    expect_error(status, &body, 401, "AuthorizationException");
+});
