@@ -198,9 +198,33 @@ pub const VARIABLES: &[Variable] = &[
         "TELEGRAM_BOT_TOKEN",
         None,
         true,
-        "Bot token from @BotFather; when set in embedded mode the bot runs inside the server.",
+        "Bot token from @BotFather; notifications are sent when it is set (the bot itself runs per CROUPIER_BOT).",
     ),
     var("TELEGRAM_BOT_USERNAME", None, false, "The bot's @username without the @, for t.me links."),
+    var(
+        "CROUPIER_BOT",
+        Some("off"),
+        false,
+        "Where the bot receives updates: off (this replica does not poll), embedded (long polling inside this server; one replica only), external (a croupier-bot process).",
+    ),
+    var(
+        "CROUPIER_BOT_WEBHOOK_URL",
+        None,
+        false,
+        "Bot only: public HTTPS URL Telegram posts updates to; unset: long polling.",
+    ),
+    var(
+        "TELEGRAM_WEBHOOK_SECRET",
+        None,
+        true,
+        "Bot only, webhook mode: the secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -).",
+    ),
+    var(
+        "CROUPIER_BOT_ADDR",
+        Some("0.0.0.0:8443"),
+        false,
+        "Bot only, webhook mode: the address the webhook listens on.",
+    ),
     var(
         "TELEGRAM_API_URL",
         Some("https://api.telegram.org"),
@@ -300,6 +324,20 @@ pub struct Config {
     pub telegram_bot_token: Option<Secret>,
     pub telegram_bot_username: Option<String>,
     pub telegram_api_url: String,
+    pub bot_mode: BotMode,
+}
+
+/// Where the Telegram bot runs (`CROUPIER_BOT`). The default is `off` so that server replicas
+/// which only verify init data and send notifications never all poll Telegram (Telegram allows
+/// one `getUpdates` consumer per bot): exactly one place receives updates — this process
+/// (`embedded`, long polling, the one-command setup) or the standalone `croupier-bot` process
+/// (`external`, polling or webhook). Notifications are sent by whichever replica holds the
+/// outbox job's lease, whatever the mode, as long as a token is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotMode {
+    Off,
+    Embedded,
+    External,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -597,6 +635,14 @@ impl Config {
             telegram_bot_token: raw.optional("TELEGRAM_BOT_TOKEN").map(Secret::new),
             telegram_bot_username: raw.optional("TELEGRAM_BOT_USERNAME").map(|u| u.trim_start_matches('@').to_owned()),
             telegram_api_url: url("TELEGRAM_API_URL")?,
+            bot_mode: match raw.required("CROUPIER_BOT")?.trim() {
+                "off" => BotMode::Off,
+                "embedded" => BotMode::Embedded,
+                "external" => BotMode::External,
+                other => {
+                    return Err(raw.invalid("CROUPIER_BOT", format!("{other:?} is not off, embedded or external")));
+                }
+            },
         })
     }
 

@@ -114,9 +114,13 @@ pub async fn serve(
         state.set_local_addr(addr);
     }
     let jobs = jobs::spawn(state.clone());
+    let telegram = features::notify::spawn(&state);
     let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, service).with_graceful_shutdown(shutdown).await;
     jobs.abort();
+    for task in telegram {
+        task.abort();
+    }
     db.close().await;
     result
 }

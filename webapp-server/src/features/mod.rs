@@ -7,6 +7,7 @@ pub mod cashier;
 pub mod content;
 pub mod games;
 pub mod metadata;
+pub mod notify;
 
 use crate::api::Registry;
 
@@ -31,4 +32,5 @@ pub fn routes() -> axum::Router<crate::state::AppState> {
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())
         .merge(content::routes())
+        .merge(notify::routes())
 }

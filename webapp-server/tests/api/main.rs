@@ -21,6 +21,7 @@ mod games_freespins;
 mod ledger;
 mod mail;
 mod metadata;
+mod notify;
 mod ops;
 mod process;
 mod profile;

@@ -5,6 +5,7 @@
 
 use crate::api::{ApiError, FieldErrors};
 use crate::db::now_ms;
+use crate::features::notify::Notice;
 use crate::messaging::{Channel, Outgoing};
 use crate::state::AppState;
 use croupier_shared::{FieldCode, Locale};
@@ -119,6 +120,11 @@ pub async fn issue(
     .bind(now + TTL_MS)
     .execute(&mut *tx)
     .await?;
+    // The Telegram channel: a player with Telegram linked also gets the code from the bot.
+    if let Some(user_id) = user_id {
+        let key = format!("code:{}", uuid::Uuid::new_v4());
+        crate::features::notify::enqueue(&mut tx, user_id, &key, &Notice::Code { code: code.clone() }).await?;
+    }
     tx.commit().await?;
     let (title, body) = message(purpose, locale, &state.config().site_name, &code);
     state

@@ -7,6 +7,7 @@ use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, limits, method, parse_amou
 use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
 use crate::db::now_ms;
 use crate::features::account::store::field_error;
+use crate::features::notify::{self, Notice};
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use crate::payments::{self, Outcome, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookEvent};
 use crate::state::AppState;
@@ -161,6 +162,23 @@ async fn finish_in(tx: &mut sqlx::AnyConnection, payment_id: &str, outcome: Outc
         .by(Some(row.user_id))
         .about(Some(payment_id));
         ledger::post(&mut *tx, &entry).await.map_err(ledger_error)?;
+    }
+    // The player's Telegram notice, in this same transaction (the outbox, features::notify).
+    let fields = || (payment_id.to_owned(), notify::amount(row.amount, currency), currency.code().to_owned());
+    let notice = match outcome {
+        Outcome::Success => {
+            let (payment_id, amount, currency) = fields();
+            Some(Notice::DepositSucceeded { payment_id, amount, currency })
+        }
+        Outcome::Fail => {
+            let (payment_id, amount, currency) = fields();
+            Some(Notice::DepositFailed { payment_id, amount, currency })
+        }
+        _ => None,
+    };
+    if let Some(notice) = notice {
+        let key = format!("deposit:{payment_id}:{}", outcome.name());
+        notify::enqueue(&mut *tx, row.user_id, &key, &notice).await?;
     }
     tracing::info!(payment_id, outcome = outcome.name(), "deposit finished");
     Ok(())

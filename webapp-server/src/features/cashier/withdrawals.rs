@@ -12,6 +12,7 @@ use crate::db::now_ms;
 use crate::features::account::profile::FORM;
 use crate::features::account::{MoneyView, store};
 use crate::features::cashier::deposits::ledger_error;
+use crate::features::notify;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use crate::payments::Outcome;
 use crate::state::AppState;
@@ -342,6 +343,12 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
     .by(Some(row.user_id))
     .about(Some(id));
     ledger::post(&mut tx, &entry).await.map_err(ledger_error)?;
+    let notice = notify::Notice::WithdrawalPaid {
+        payment_id: id.to_owned(),
+        amount: notify::amount(row.amount, currency),
+        currency: currency.code().to_owned(),
+    };
+    notify::enqueue(&mut tx, row.user_id, &format!("withdrawal:{id}:paid"), &notice).await?;
     tx.commit().await?;
     Ok(Decision::Paid)
 }

@@ -1,0 +1,148 @@
+//! Notifications the server sends to players through the bot (DESIGN.md "Background work": the
+//! transactional outbox). The server stores a [`Notice`] as JSON in its outbox row, in the same
+//! transaction as the event; its delivery job renders it here, in the player's language, with a
+//! button that opens the right mini-app page, and sends it through the throttled bot.
+//!
+//! Adding a kind is one step: a variant of [`Notice`] and its arm in [`Notice::render`].
+
+use crate::{BotSettings, TgBot, app_url};
+use croupier_shared::Locale;
+use serde::{Deserialize, Serialize};
+use teloxide::RequestError;
+use teloxide::prelude::*;
+use teloxide::types::InlineKeyboardMarkup;
+
+/// One notification. Amounts are the decimal strings of the wire format (`"10.00"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Notice {
+    DepositSucceeded {
+        payment_id: String,
+        amount: String,
+        currency: String,
+    },
+    DepositFailed {
+        payment_id: String,
+        amount: String,
+        currency: String,
+    },
+    WithdrawalPaid {
+        payment_id: String,
+        amount: String,
+        currency: String,
+    },
+    /// A one-time code (sign-in, two-factor change, contact confirmation, restore).
+    Code {
+        code: String,
+    },
+}
+
+/// What a notice looks like in one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub text: String,
+    pub button: String,
+    /// The mini-app page the button opens (unprefixed path).
+    pub path: String,
+}
+
+impl Notice {
+    /// The kind's name, as stored in the outbox's `kind` column.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Notice::DepositSucceeded { .. } => "deposit_succeeded",
+            Notice::DepositFailed { .. } => "deposit_failed",
+            Notice::WithdrawalPaid { .. } => "withdrawal_paid",
+            Notice::Code { .. } => "code",
+        }
+    }
+
+    /// Whether the stored payload is a secret to wipe once delivered.
+    pub fn is_secret(&self) -> bool {
+        matches!(self, Notice::Code { .. })
+    }
+
+    pub fn render(&self, locale: Locale, site: &str) -> Rendered {
+        let pick = |en_text: String, fr_text: String| if locale == Locale::Fr { fr_text } else { en_text };
+        match self {
+            Notice::DepositSucceeded { amount, currency, .. } => Rendered {
+                text: pick(
+                    format!("Your deposit of {amount} {currency} is on your balance. Good luck!"),
+                    format!("Votre dépôt de {amount} {currency} est sur votre solde. Bonne chance !"),
+                ),
+                button: pick("Play now".into(), "Jouer maintenant".into()),
+                path: "/gamehall".into(),
+            },
+            Notice::DepositFailed { amount, currency, .. } => Rendered {
+                text: pick(
+                    format!("Your deposit of {amount} {currency} did not go through. No money was taken."),
+                    format!("Votre dépôt de {amount} {currency} n'a pas abouti. Aucun montant n'a été débité."),
+                ),
+                button: pick("Try again".into(), "Réessayer".into()),
+                path: "/cashier/deposit".into(),
+            },
+            Notice::WithdrawalPaid { amount, currency, .. } => Rendered {
+                text: pick(
+                    format!("Your withdrawal of {amount} {currency} has been paid."),
+                    format!("Votre retrait de {amount} {currency} a été payé."),
+                ),
+                button: pick("Open the cashier".into(), "Ouvrir la caisse".into()),
+                path: "/cashier".into(),
+            },
+            Notice::Code { code } => Rendered {
+                text: pick(
+                    format!("Your {site} code is {code}. It expires in 5 minutes. Never share it."),
+                    format!("Votre code {site} est {code}. Il expire dans 5 minutes. Ne le partagez jamais."),
+                ),
+                button: pick("Open the casino".into(), "Ouvrir le casino".into()),
+                path: "/".into(),
+            },
+        }
+    }
+}
+
+/// Why a notice was not delivered.
+#[derive(Debug, thiserror::Error)]
+pub enum DeliveryError {
+    /// The player blocked the bot (or deleted their account): stop writing to them.
+    #[error("the player blocked the bot")]
+    Blocked,
+    /// Anything else: worth another try later.
+    #[error("delivery failed: {0}")]
+    Failed(String),
+}
+
+/// Sends `notice` to `chat_id` (the player's private chat) in `locale`. `key` is the outbox row's
+/// idempotency key; it rides in the button's URL (`n=`) so each delivery is recognisable.
+/// Throttling and 429 `retry_after` waits happen inside [`TgBot`].
+pub async fn deliver(
+    bot: &TgBot,
+    settings: &BotSettings,
+    chat_id: i64,
+    locale: Locale,
+    notice: &Notice,
+    key: &str,
+) -> Result<(), DeliveryError> {
+    let rendered = notice.render(locale, &settings.site_name);
+    let url = app_url(settings, locale, &rendered.path, &[("n", key)]);
+    let button = crate::app_button(&rendered.button, url);
+    match bot.send_message(ChatId(chat_id), rendered.text).reply_markup(InlineKeyboardMarkup::new([[button]])).await {
+        Ok(_) => Ok(()),
+        Err(e) => Err(classify(e)),
+    }
+}
+
+/// Blocked-bot and deactivated-user answers (403) mean "never again"; the rest may pass later.
+pub fn classify(e: RequestError) -> DeliveryError {
+    use teloxide::ApiError;
+    match e {
+        RequestError::Api(
+            ApiError::BotBlocked
+            | ApiError::UserDeactivated
+            | ApiError::CantInitiateConversation
+            | ApiError::CantTalkWithBots
+            | ApiError::ChatNotFound,
+        ) => DeliveryError::Blocked,
+        other => DeliveryError::Failed(other.to_string()),
+    }
+}
