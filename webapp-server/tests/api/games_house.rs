@@ -273,3 +273,43 @@ db_test!(async fn demo_rounds_use_the_fun_balance_and_pages_speak_both_languages
     let missing = reqwest::get(app.url("/games/house/nothing?token=abc")).await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
 });
+
+db_test!(async fn guests_play_demo_rounds_with_fun_money_that_refills(app) {
+    let guest = app.browser();
+    let (status, body) = launch(app, &guest, "plinko", "play").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "real play needs a player: {body}");
+    let r = guest.get(app.url("/platform/game/plinko/demo")).header("accept", "application/json").send().await.unwrap();
+    assert!(r.headers().get_all("set-cookie").iter().any(|c| c.to_str().unwrap().starts_with("croupier_guest=")));
+    let (status, launched) = read_json(r).await;
+    assert_eq!((status, launched["mode"].as_str()), (StatusCode::OK, Some("demo")), "{launched}");
+    let token = launched["token"].as_str().unwrap().to_owned();
+    let (status, round) = post(app, "/games/house/plinko/round", json!({"token": token, "bet": "100.00", "rows": 8, "risk": "low"})).await;
+    assert_eq!(status, StatusCode::OK, "{round}");
+    assert_eq!(minor(&round["balance"]), 100_000 - 10_000 + minor(&round["win"]));
+
+    // The same browser stays the same guest; its fun money refills below a tenth.
+    let guests = || async {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users WHERE status = 'guest'").fetch_one(app.state.db().pool()).await.unwrap()
+    };
+    assert_eq!(guests().await, 1);
+    let user: i64 = sqlx::query_scalar("SELECT id FROM users WHERE status = 'guest'").fetch_one(app.state.db().pool()).await.unwrap();
+    use croupier_server::ledger::{Account, Entry, HouseAccount, PlayerAccount};
+    let fun = Account::Player { user_id: user, kind: PlayerAccount::Fun };
+    let mut tx = app.state.db().begin().await.unwrap();
+    let left = croupier_server::ledger::balance(&mut tx, fun, usd()).await.unwrap();
+    let drain = Entry::transfer("test-drain", "fun_top_up", usd(), fun, Account::House(HouseAccount::FunSupply), left - 5_000);
+    croupier_server::ledger::post(&mut tx, &drain).await.unwrap();
+    tx.commit().await.unwrap();
+    let token = token_for(app, &guest, "mines", "demo").await;
+    assert_eq!(guests().await, 1);
+    let state: Value = reqwest::get(app.url(&format!("/games/house/mines/state?token={token}"))).await.unwrap().json().await.unwrap();
+    assert_eq!(state["balance"], "1000.00");
+    assert_eq!(state["mode"], "demo");
+
+    // A game whose config does not allow it keeps guests out.
+    sqlx::query("UPDATE games SET config = '{\"canPlayDemoAsGuest\":false}' WHERE sysname = 'dice'").execute(app.state.db().pool()).await.unwrap();
+    let (status, _) = launch(app, &app.browser(), "dice", "demo").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+});

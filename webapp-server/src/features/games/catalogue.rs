@@ -84,6 +84,7 @@ pub async fn seed(db: &Db, external: &[crate::config::GameProvider]) -> Result<(
     for (sysname, game_type, en, fr, rtp, volatility) in HOUSE_GAMES {
         let config = serde_json::json!({
             "canAccessSlotWithZeroBalance": false,
+            "canPlayDemoAsGuest": true,
             "canVisibleFavoriteIcon": true,
             "visibleFullScreen": "all",
             "contentViewType": "iframe",
@@ -214,6 +215,14 @@ impl GameRow {
             config: serde_json::from_str(&self.config).unwrap_or(Value::Null),
             is_favourite: favourite,
         }
+    }
+
+    /// Whether guests (not signed in) may play its demo (game config `canPlayDemoAsGuest`).
+    pub fn allows_guest_demo(&self) -> bool {
+        serde_json::from_str::<Value>(&self.config)
+            .ok()
+            .and_then(|c| c["canPlayDemoAsGuest"].as_bool())
+            .unwrap_or(false)
     }
 
     /// Whether real play may start with a zero balance (SPEC §3 game config).

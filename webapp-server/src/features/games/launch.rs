@@ -1,8 +1,9 @@
 //! Game launch: `GET /platform/game/{sysname}/{mode}` (and `custom/{id}/{mode}`), mode `play`
 //! (default) or `demo`. Real play needs a signed-in player with a currency and — unless the
 //! game's config says `canAccessSlotWithZeroBalance` — money; demo plays with the fun balance,
-//! which is topped up when it runs low. A session token binds player, game, currency and mode
-//! and expires after [`SESSION_TTL_MS`]. Browsers get a page framing the game; `Accept:
+//! which is topped up when it runs low; guests (not signed in) may play demo rounds of games
+//! whose config has `canPlayDemoAsGuest`, as a guest player kept by a signed cookie. A session
+//! token binds player, game, currency and mode and expires after [`SESSION_TTL_MS`]. Browsers get a page framing the game; `Accept:
 //! application/json` gets `{"url","token","mode","currency"}` (DESIGN.md "Game launch").
 
 use super::catalogue::{self, GameRow};
@@ -71,20 +72,16 @@ pub async fn by_custom_id(
 }
 
 async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap) -> Response {
-    let locale = headers
-        .get(header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|c| {
-            c.split(';')
-                .filter_map(|p| p.trim().split_once('='))
-                .find(|(k, _)| *k == "i18n_locale")
-                .map(|(_, v)| v.to_owned())
-        })
-        .and_then(|v| Locale::parse(&v))
-        .unwrap_or_default();
-    match start(state, sysname, mode, headers).await {
-        Ok(launch) if wants_json(headers) => Json(launch).into_response(),
-        Ok(launch) => {
+    let locale = cookie(headers, "i18n_locale").and_then(|v| Locale::parse(&v)).unwrap_or_default();
+    let with_cookie = |mut response: Response, set: Option<String>| {
+        if let Some(value) = set.and_then(|c| axum::http::HeaderValue::from_str(&c).ok()) {
+            response.headers_mut().append(header::SET_COOKIE, value);
+        }
+        response
+    };
+    match start(state, sysname, mode, headers, locale).await {
+        Ok((launch, set)) if wants_json(headers) => with_cookie(Json(launch).into_response(), set),
+        Ok((launch, set)) => {
             let html = format!(
                 "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
                  <title>{title}</title><style>html,body{{margin:0;height:100%;background:#0b0f14}}iframe{{border:0;width:100%;height:100%;display:block}}</style>\
@@ -93,13 +90,19 @@ async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap
                 title = escape_html(sysname),
                 url = escape_html(&launch.url),
             );
-            Html(html).into_response()
+            with_cookie(Html(html).into_response(), set)
         }
         Err(e) => e.render(locale),
     }
 }
 
-async fn start(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap) -> Result<Launch, ApiError> {
+async fn start(
+    state: &AppState,
+    sysname: &str,
+    mode: &str,
+    headers: &HeaderMap,
+    locale: Locale,
+) -> Result<(Launch, Option<String>), ApiError> {
     let mode = match mode {
         "play" | "real" => "real",
         "demo" => "demo",
@@ -108,11 +111,21 @@ async fn start(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap)
     let game = catalogue::find(state.db(), sysname)
         .await?
         .ok_or_else(|| store::field_error("sysname", croupier_shared::FieldCode::NotFound))?;
-    let user_id = super::wallet::signed_in_user(state, headers)
-        .await
-        .ok_or_else(|| ApiError::new(ErrorType::AuthorizationException))?;
+    let mut guest_cookie = None;
+    let user_id = match super::wallet::signed_in_user(state, headers).await {
+        Some(id) => id,
+        // Guests play demo rounds of the games that allow it, as a guest player of their own.
+        None if mode == "demo" && game.has_demo != 0 && game.allows_guest_demo() => {
+            let (id, cookie) = guest(state, headers, locale).await?;
+            guest_cookie = cookie;
+            id
+        }
+        None => return Err(ApiError::new(ErrorType::AuthorizationException)),
+    };
     let user = store::load(state.db(), user_id).await?;
-    store::refuse_unless_active(&user)?;
+    if user.status != GUEST {
+        store::refuse_unless_active(&user)?;
+    }
     let currency = user
         .currency
         .as_deref()
@@ -141,11 +154,54 @@ async fn start(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap)
         .bind(now + SESSION_TTL_MS)
         .execute(state.db().pool())
         .await?;
-    Ok(Launch {
-        url: game_url(state, &game, &token, mode, currency, user.locale.as_str()),
-        token,
-        mode: mode.to_owned(),
-        currency: currency.code().to_owned(),
+    Ok((
+        Launch {
+            url: game_url(state, &game, &token, mode, currency, user.locale.as_str()),
+            token,
+            mode: mode.to_owned(),
+            currency: currency.code().to_owned(),
+        },
+        guest_cookie,
+    ))
+}
+
+/// The status of a guest player: no sign-in, demo rounds only.
+pub const GUEST: &str = "guest";
+const GUEST_COOKIE: &str = "croupier_guest";
+
+/// The guest player of this browser (from its signed cookie), or a new one with the cookie to set.
+async fn guest(state: &AppState, headers: &HeaderMap, locale: Locale) -> Result<(i64, Option<String>), ApiError> {
+    let known = cookie(headers, GUEST_COOKIE).and_then(|v| {
+        let (id, mac) = v.split_once('.')?;
+        (state.keys().sign("guest-demo", &[id]) == mac).then(|| id.parse::<i64>().ok()).flatten()
+    });
+    if let Some(id) = known {
+        let status: Option<String> = sqlx::query_scalar("SELECT status FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(state.db().pool())
+            .await?;
+        if status.as_deref() == Some(GUEST) {
+            return Ok((id, None));
+        }
+    }
+    let now = now_ms();
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (currency, locale, status, is_registration_completed, reg_time, updated_at) VALUES ($1, $2, $3, 0, $4, $4) RETURNING id",
+    )
+    .bind(state.config().default_currency.code())
+    .bind(locale.code())
+    .bind(GUEST)
+    .bind(now)
+    .fetch_one(state.db().pool())
+    .await?;
+    let value = format!("{id}.{}", state.keys().sign("guest-demo", &[&id.to_string()]));
+    let secure = if state.config().env == crate::config::Env::Prod { "; Secure" } else { "" };
+    Ok((id, Some(format!("{GUEST_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000{secure}"))))
+}
+
+fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers.get(header::COOKIE).and_then(|v| v.to_str().ok()).and_then(|c| {
+        c.split(';').filter_map(|p| p.trim().split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| v.to_owned())
     })
 }
 
