@@ -208,6 +208,8 @@ async fn main() -> anyhow::Result<()> {
     for (name, path) in ENDPOINTS {
         rows.push(load(server.port, name, path, &o).await?);
     }
+    let (games_row, house_row) = games_bench(&server, &o).await?;
+    rows.push(games_row);
     let loaded_rss = rss_kib(server.child.id());
     drop(server);
     let mut ledger_rows = Vec::new();
@@ -272,6 +274,7 @@ async fn main() -> anyhow::Result<()> {
             100.0 * r.pairs / r.raw.max(1.0)
         );
     }
+    print_games(&house_row, &rows, ceiling);
     let n = &notify_row;
     println!();
     println!(
@@ -281,7 +284,7 @@ async fn main() -> anyhow::Result<()> {
         croupier_server::features::notify::bench::SCALE
     );
     println!();
-    println!("| queued | chats | seconds | sent/s | vs cap | busiest second | busiest chat second | lost | twice |");
+    println!("| queued | chats | seconds | sent/s | vs cap | busiest second (arrivals) | busiest chat second | lost | twice |");
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     println!(
         "| {} | {} | {:.1} | {:.0} | {:.0}% | {} | {} | {} | {} |",
@@ -412,4 +415,114 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
     anyhow::ensure!(report.violations.is_empty(), "the bench broke the ledger: {:?}", report.violations);
     db.close().await;
     Ok(LedgerRow { backend, raw, deposits, pairs })
+}
+
+// ---- Games (issue 6) ---------------------------------------------------------------------------
+
+const GAMES_CATALOGUE: usize = 10_000;
+const HOUSE_PLAYERS: usize = 200;
+const GAMES_ROW: &str = "games.get: 10,000 games, category + providers + search, page of 48";
+
+struct HouseRow {
+    rps: f64,
+    p50: Duration,
+    p99: Duration,
+    errors: u64,
+}
+
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Fills the running server's database with the generated catalogue and 200 funded dice
+/// players, then measures `games.get` and house rounds over HTTP.
+async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, HouseRow)> {
+    use croupier_server::features::games::bench;
+    let db = croupier_server::db::Db::connect(&format!("sqlite://{}/bench.db", server._dir.0.display()), 1).await?;
+    bench::generate_catalogue(&db, GAMES_CATALOGUE).await?;
+    let options =
+        r#"{"category":"slots","providers":"studio-01,studio-07,studio-13,studio-19","search":"dragon","limit":48}"#;
+    let path: &'static str =
+        Box::leak(format!("/api/games.get?locale=en&options={}", percent_encode(options)).into_boxed_str());
+    let row = load(server.port, GAMES_ROW, path, o).await?;
+    let usd = croupier_shared::Currency::parse("USD").context("USD")?;
+    let tokens = bench::house_players(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000).await?;
+    drop(db);
+    Ok((row, house_rounds(server.port, tokens, o.duration).await?))
+}
+
+type PostSender = hyper::client::conn::http1::SendRequest<http_body_util::Full<Bytes>>;
+
+async fn post_connect(port: u16) -> anyhow::Result<PostSender> {
+    let stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await?;
+    stream.set_nodelay(true)?;
+    let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+    tokio::spawn(connection);
+    Ok(sender)
+}
+
+/// Dice rounds (bet, outcome, win, round record: one transaction each) from one connection per player.
+async fn house_rounds(port: u16, tokens: Vec<String>, duration: Duration) -> anyhow::Result<HouseRow> {
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for token in tokens {
+        tasks.push(tokio::spawn(async move {
+            let mut sender = post_connect(port).await?;
+            let body =
+                Bytes::from(format!(r#"{{"token":"{token}","bet":"1.00","target":"50.00","condition":"under"}}"#));
+            let (mut latencies, mut errors) = (Vec::new(), 0_u64);
+            while started.elapsed() < duration {
+                let t = Instant::now();
+                sender.ready().await?;
+                let req = hyper::Request::post("/games/house/dice/round")
+                    .header("host", "localhost:8080")
+                    .header("content-type", "application/json")
+                    .body(http_body_util::Full::new(body.clone()))?;
+                let response = sender.send_request(req).await?;
+                let ok = response.status().as_u16() == 200;
+                response.into_body().collect().await?;
+                if ok { latencies.push(t.elapsed()) } else { errors += 1 }
+            }
+            anyhow::Ok((latencies, errors))
+        }));
+    }
+    let (mut all, mut errors) = (Vec::new(), 0);
+    for t in tasks {
+        let (l, e) = t.await??;
+        all.extend(l);
+        errors += e;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort_unstable();
+    let pick = |q: f64| all.get(((all.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
+    Ok(HouseRow { rps: all.len() as f64 / elapsed, p50: pick(0.5), p99: pick(0.99), errors })
+}
+
+#[allow(clippy::print_stdout)]
+fn print_games(house: &HouseRow, rows: &[Row], ceiling: f64) {
+    if let Some(g) = rows.iter().find(|r| r.name == GAMES_ROW) {
+        let share = 100.0 * g.rps / ceiling;
+        let met = g.p99 <= Duration::from_millis(5) && share >= 40.0;
+        println!();
+        println!(
+            "games.get over {GAMES_CATALOGUE} games: p99 {} ms (target <= 5), {:.0} req/s = {share:.0}% of the ceiling (target >= 40%): {}",
+            ms(g.p99),
+            g.rps,
+            if met { "met" } else { "NOT met" }
+        );
+    }
+    println!();
+    println!("House dice rounds through the wallet and the ledger, {HOUSE_PLAYERS} concurrent players");
+    println!();
+    println!("| rounds/s | p50 ms | p99 ms | errors |");
+    println!("|---:|---:|---:|---:|");
+    println!("| {:.0} | {} | {} | {} |", house.rps, ms(house.p50), ms(house.p99), house.errors);
 }
