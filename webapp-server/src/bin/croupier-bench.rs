@@ -451,7 +451,7 @@ async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, House
     let options =
         r#"{"category":"slots","providers":"studio-01,studio-07,studio-13,studio-19","search":"dragon","limit":48}"#;
     let path: &'static str =
-        Box::leak(format!("/api/games.get?locale=en&options={}", percent_encode(options)).into_boxed_str());
+        Box::leak(format!("/api/games.get?locale=en&v=2.34&options={}", percent_encode(options)).into_boxed_str());
     let row = load(server.port, GAMES_ROW, path, o).await?;
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
     let tokens = bench::house_players(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000).await?;

@@ -1,6 +1,7 @@
 //! Games (SPEC §1 lobby, §3 Game/Provider/Favourites, §7 `games.*`): the catalogue, launches,
 //! the provider wallet protocol and the built-in house provider.
 
+pub mod bench;
 pub mod catalogue;
 pub mod freespins;
 pub mod history;

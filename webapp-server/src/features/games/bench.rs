@@ -1,0 +1,153 @@
+//! Load-test fixtures for `make bench` (issue 6): a generated catalogue of many games over many
+//! providers (its tiles are the house games' own drawings) and players ready to play house
+//! rounds — funded through the ledger, each with a launch session.
+
+use super::catalogue::fold;
+use super::wallet::token_hash;
+use crate::db::{Db, now_ms};
+use crate::ledger::{self, Account, Entry, HouseAccount};
+use croupier_shared::Currency;
+
+pub const PROVIDERS: usize = 40;
+const ADJECTIVES: [(&str, &str); 16] = [
+    ("Golden", "doré"),
+    ("Lucky", "chanceux"),
+    ("Wild", "sauvage"),
+    ("Royal", "royal"),
+    ("Mystic", "mystique"),
+    ("Blazing", "ardent"),
+    ("Frozen", "gelé"),
+    ("Ancient", "antique"),
+    ("Sunny", "ensoleillé"),
+    ("Midnight", "de minuit"),
+    ("Crystal", "de cristal"),
+    ("Thunder", "du tonnerre"),
+    ("Emerald", "d'émeraude"),
+    ("Cosmic", "cosmique"),
+    ("Jolly", "joyeux"),
+    ("Silver", "argenté"),
+];
+const NOUNS: [(&str, &str); 16] = [
+    ("Dragon", "Dragon"),
+    ("Fruits", "Fruits"),
+    ("Pharaoh", "Pharaon"),
+    ("Tiger", "Tigre"),
+    ("Treasure", "Trésor"),
+    ("Wolf", "Loup"),
+    ("Pearl", "Perle"),
+    ("Castle", "Château"),
+    ("Rocket", "Fusée"),
+    ("Panda", "Panda"),
+    ("Volcano", "Volcan"),
+    ("Garden", "Jardin"),
+    ("Pirate", "Pirate"),
+    ("Phoenix", "Phénix"),
+    ("Bandit", "Bandit"),
+    ("Comet", "Comète"),
+];
+
+/// Adds `count` generated games (`bench-00001`…) over [`PROVIDERS`] providers, each in one or two
+/// lobby categories; answers how many were written.
+pub async fn generate_catalogue(db: &Db, count: usize) -> Result<usize, sqlx::Error> {
+    let now = now_ms();
+    let mut tx = db.begin().await?;
+    for p in 0..PROVIDERS {
+        sqlx::query("INSERT INTO game_providers (sysname, name, kind, sort) VALUES ($1, $2, 'external', $3) ON CONFLICT (sysname) DO NOTHING")
+            .bind(format!("studio-{p:02}"))
+            .bind(format!("Studio {p:02}"))
+            .bind(i64::try_from(p).unwrap_or(0) + 10)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let types = ["slot", "slot", "slot", "casino", "fast", "live"];
+    let tiles = super::house::GAMES;
+    for i in 0..count {
+        let (adj_en, adj_fr) = ADJECTIVES[i % ADJECTIVES.len()];
+        let (noun_en, noun_fr) = NOUNS[(i / ADJECTIVES.len()) % NOUNS.len()];
+        let n = i / (ADJECTIVES.len() * NOUNS.len()) + 1;
+        let en = format!("{adj_en} {noun_en} {n}");
+        let fr = format!("{noun_fr} {adj_fr} {n}");
+        let sysname = format!("bench-{i:05}");
+        let game_type = types[i % types.len()];
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO games (sysname, provider, game_type, name_en, name_fr, image_url, search_text, rtp_bp, volatility, has_demo, config, popularity, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 9600, 'medium', 1, '{}', $8, $9) RETURNING id",
+        )
+        .bind(&sysname)
+        .bind(format!("studio-{:02}", i % PROVIDERS))
+        .bind(game_type)
+        .bind(&en)
+        .bind(&fr)
+        .bind(format!("/games/house/{}/tile.svg", tiles[i % tiles.len()]))
+        .bind(fold(&format!("{en} {fr} {sysname}")))
+        .bind(i64::try_from((i * 7_919) % 10_007).unwrap_or(0))
+        .bind(now - i64::try_from(i).unwrap_or(0) * 1_000)
+        .fetch_one(&mut *tx)
+        .await?;
+        let by_type = match game_type {
+            "slot" => "slots",
+            "casino" | "live" => "table",
+            other => other,
+        };
+        let extra = if i % 3 == 0 { "popular" } else { "new" };
+        for category in [by_type, extra] {
+            sqlx::query("INSERT INTO game_category_members (category, game_id, sort) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+                .bind(category)
+                .bind(id)
+                .bind(i64::try_from(i).unwrap_or(0))
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(count)
+}
+
+/// `count` players with `funds` minor units of `currency` and a real-money launch session of
+/// house game `sysname` each; answers their session tokens.
+pub async fn house_players(
+    db: &Db,
+    count: usize,
+    sysname: &str,
+    currency: Currency,
+    funds: i64,
+) -> anyhow::Result<Vec<String>> {
+    let game_id: i64 =
+        sqlx::query_scalar("SELECT id FROM games WHERE sysname = $1").bind(sysname).fetch_one(db.pool()).await?;
+    let now = now_ms();
+    let run = uuid::Uuid::new_v4().simple().to_string();
+    let mut tokens = Vec::with_capacity(count);
+    for i in 0..count {
+        let mut tx = db.begin().await?;
+        let user: i64 = sqlx::query_scalar(
+            "INSERT INTO users (currency, locale, status, reg_time, updated_at) VALUES ($1, 'en', 'active', $2, $2) RETURNING id",
+        )
+        .bind(currency.code())
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        let key = format!("bench-house-funds:{run}:{i}");
+        let entry = Entry::transfer(
+            &key,
+            "deposit",
+            currency,
+            Account::House(HouseAccount::PaymentClearing),
+            Account::main(user),
+            funds,
+        );
+        ledger::post(&mut tx, &entry).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let token = format!("bench-{run}-{i}");
+        sqlx::query("INSERT INTO game_sessions (token_hash, user_id, game_id, currency, mode, created_at, expires_at) VALUES ($1, $2, $3, $4, 'real', $5, $6)")
+            .bind(token_hash(&token))
+            .bind(user)
+            .bind(game_id)
+            .bind(currency.code())
+            .bind(now)
+            .bind(now + super::launch::SESSION_TTL_MS)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        tokens.push(token);
+    }
+    Ok(tokens)
+}
