@@ -20,10 +20,27 @@ const SECRET: &str = "internal-secret-0123456789";
 struct Fake {
     sent: Mutex<Vec<Value>>,
     blocked: Mutex<HashSet<i64>>,
+    /// Updates the next getUpdates hands out.
+    updates: Mutex<Vec<Value>>,
 }
 
 async fn bot_api(State(fake): State<Arc<Fake>>, Path((_bot, method)): Path<(String, String)>, body: Bytes) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    if method.eq_ignore_ascii_case("getMe") {
+        return Json(json!({"ok": true, "result": {
+            "id": 424_242, "is_bot": true, "first_name": "Croupier", "username": "croupier_bot",
+            "can_join_groups": true, "can_read_all_group_messages": false, "supports_inline_queries": false,
+            "has_main_web_app": true
+        }}))
+        .into_response();
+    }
+    if method.eq_ignore_ascii_case("getUpdates") {
+        let pending: Vec<Value> = fake.updates.lock().unwrap().drain(..).collect();
+        if pending.is_empty() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        return Json(json!({"ok": true, "result": pending})).into_response();
+    }
     if !method.eq_ignore_ascii_case("sendMessage") {
         return Json(json!({"ok": true, "result": true})).into_response();
     }
@@ -314,5 +331,63 @@ async fn a_telegram_only_account_cannot_unlink_its_only_way_in() {
     let (status, body) = app.post_as(&client, "account.unlinkTelegram", &[]).await;
     let error = expect_error(status, &body, 422, "InvalidParameterException");
     assert_eq!(error["error_data"]["telegram"][0], "LOCKED", "{body}");
+    app.finish().await;
+}
+
+#[tokio::test]
+async fn from_start_with_a_promo_in_telegram_to_a_signed_in_player_with_the_promo() {
+    // The bot runs inside the server (CROUPIER_BOT=embedded) and polls the fake Bot API.
+    let (fake, url) = fake_api().await;
+    let env = [
+        ("TELEGRAM_BOT_TOKEN", TOKEN),
+        ("TELEGRAM_API_URL", url.as_str()),
+        ("CROUPIER_BOT", "embedded"),
+        ("CROUPIER_PUBLIC_URL", "https://casino.example"),
+    ];
+    let app = TestApp::spawn_with(Backend::Sqlite, &env, |_| {}).await;
+    fake.updates.lock().unwrap().push(json!({"update_id": 1, "message": {
+        "message_id": 1, "date": 1_700_000_000,
+        "chat": {"id": 777_700, "type": "private", "first_name": "Zoé"},
+        "from": {"id": 777_700, "is_bot": false, "first_name": "Zoé", "language_code": "fr"},
+        "text": "/start pWELCOME50-vdeposit-xttd7",
+        "entities": [{"type": "bot_command", "offset": 0, "length": 6}]
+    }}));
+    let welcome = nth_message(&fake, 1).await;
+    assert_eq!(welcome["chat_id"], 777_700);
+    assert!(welcome["text"].as_str().unwrap().contains("Votre code promo WELCOME50"), "{welcome}");
+    let open =
+        reqwest::Url::parse(welcome["reply_markup"]["inline_keyboard"][0][0]["web_app"]["url"].as_str().unwrap())
+            .unwrap();
+    assert_eq!(open.path(), "/fr/cashier/deposit", "the deep-linked page");
+    let payload = open.query_pairs().find(|(k, _)| k == "startapp").map(|(_, v)| v.into_owned()).unwrap();
+    // The bot told the server about the chat in-process.
+    let chat: i64 = sqlx::query_scalar("SELECT chat_id FROM telegram_chats WHERE telegram_id = $1")
+        .bind("777700")
+        .fetch_one(app.state.db().pool())
+        .await
+        .unwrap();
+    assert_eq!(chat, 777_700);
+
+    // The mini-app opens with init data signed by Telegram and hands the payload on.
+    let user = json!({"id": 777_700, "first_name": "Zoé", "language_code": "fr"}).to_string();
+    let date = now();
+    let raw = croupier_shared::telegram::init_data::sign_hmac(
+        &[("auth_date", date.as_str()), ("user", user.as_str())],
+        TOKEN,
+    );
+    let client = app.browser();
+    let (status, body) =
+        app.post_as(&client, "auth.telegram", &[("init_data", raw.as_str()), ("payload", payload.as_str())]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["data"]["locale"], "fr");
+    let uid = body["data"]["uid"].as_i64().unwrap();
+    let (promo, tracking): (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT promo_code, tracking FROM users WHERE id = $1")
+            .bind(uid)
+            .fetch_one(app.state.db().pool())
+            .await
+            .unwrap();
+    assert_eq!(promo.as_deref(), Some("WELCOME50"));
+    assert!(tracking.unwrap().contains("td7"));
     app.finish().await;
 }
