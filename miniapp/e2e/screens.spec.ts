@@ -109,16 +109,16 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await page.getByRole('link', { name: 'Croupier Originals' }).click();
   await expect(page).toHaveURL(/\/gamehall\?providers=house/);
 
-  // Open the house game from the home lobby and play real rounds until the balance moves.
+  // Open the house slot from the home lobby and play real rounds until the balance moves.
   await page.goto('/');
-  await page.locator('[data-testid="game-card"][data-sysname="dice"] a').first().click();
-  await expect(page).toHaveURL('/game/dice');
+  await page.locator('[data-testid="game-card"][data-sysname="lucky-sevens"] a').first().click();
+  await expect(page).toHaveURL('/game/lucky-sevens');
   await expect(page.getByTestId('game-mode')).toHaveText('Real money');
-  const game = page.frameLocator('iframe[title="Dice"]');
-  await expect(game.locator('#roll')).toBeVisible();
+  const game = page.frameLocator('iframe[title="Lucky Sevens"]');
+  await expect(game.locator('#play')).toBeVisible();
   let balance = '50.00';
   for (let round = 0; round < 10 && balance === '50.00'; round += 1) {
-    await game.locator('#roll').click();
+    await game.locator('#play').click();
     await expect(game.locator('#history li')).toHaveCount(round + 1);
     balance = ((await game.locator('#balance').textContent()) ?? '').replace(/[^\d.]/g, '');
   }
@@ -128,7 +128,7 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await page.goto('/cashier/wallet');
   await expect(page.getByTestId('header-balance')).toContainText(`$${balance}`);
   await page.goBack();
-  await expect(page).toHaveURL('/game/dice');
+  await expect(page).toHaveURL('/game/lucky-sevens');
   await shoot(page, info, 'game');
 
   // Provably fair: change the seeds, which reveals the server seed, then verify a round.
@@ -149,7 +149,7 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await expect(demo.getByText('Demo mode plays with fun money')).toBeVisible();
   await demo.getByRole('button', { name: 'Try the demo' }).click();
   await expect(page.getByTestId('game-mode')).toHaveText('Demo');
-  await game.locator('#roll').click();
+  await game.locator('#play').click();
   await expect(game.locator('#balance')).toContainText(/^\D*\d{3,}/);
   await page.getByRole('button', { name: 'Play for real' }).click();
   await expect(page.getByTestId('game-mode')).toHaveText('Real money');
