@@ -11,8 +11,37 @@
     if (text !== undefined) e.textContent = text;
     return e;
   };
-  const SYM = { cherry: "🍒", lemon: "🍋", orange: "🍊", plum: "🍇", bell: "🔔", bar: "BAR", seven: "7", ten: "10", jack: "J", queen: "Q",
-    king: "K", ace: "A", clover: "🍀", crown: "👑", diamond: "💎", star: "⭐" };
+  // Symbols are drawn here as SVG (no image files, no emoji fonts needed).
+  const ART = {
+    cherry: '<path d="M20 8 C22 16 16 20 13 26 M20 8 C24 16 27 20 28 25" stroke="#3f8f3f" stroke-width="2.5" fill="none"/><circle cx="12" cy="29" r="7" fill="#d7263d"/><circle cx="28" cy="28" r="7" fill="#b5172b"/>',
+    lemon: '<ellipse cx="20" cy="21" rx="14" ry="10" fill="#f4d03f"/><ellipse cx="15" cy="18" rx="4" ry="2" fill="#fff6b0"/>',
+    orange: '<circle cx="20" cy="21" r="13" fill="#f08a24"/><path d="M20 8 l4 -4" stroke="#3f8f3f" stroke-width="3"/><circle cx="15" cy="16" r="3" fill="#ffc27a"/>',
+    plum: '<circle cx="20" cy="22" r="12" fill="#7b3fa0"/><path d="M20 10 q4 -6 9 -5" stroke="#3f8f3f" stroke-width="3" fill="none"/><circle cx="15" cy="17" r="3" fill="#b98ad6"/>',
+    bell: '<path d="M8 29 q2 -4 3 -12 q1 -9 9 -9 q8 0 9 9 q1 8 3 12z" fill="#f5c451"/><circle cx="20" cy="32" r="3.5" fill="#c9972c"/>',
+    bar: '<rect x="4" y="12" width="32" height="16" rx="3" fill="#1b1300" stroke="#f5c451" stroke-width="2"/><text x="20" y="25" font-size="11" font-weight="900" fill="#f5c451" text-anchor="middle" font-family="system-ui,sans-serif">BAR</text>',
+    seven: '<text x="20" y="32" font-size="30" font-weight="900" fill="#e0202f" stroke="#fff" stroke-width="1" text-anchor="middle" font-family="system-ui,sans-serif">7</text>',
+    clover: '<circle cx="14" cy="15" r="7" fill="#2fa84f"/><circle cx="26" cy="15" r="7" fill="#2fa84f"/><circle cx="20" cy="25" r="7" fill="#2fa84f"/><path d="M20 25 q2 7 6 10" stroke="#2fa84f" stroke-width="3" fill="none"/>',
+    crown: '<path d="M6 29 l2 -17 l7 8 l5 -12 l5 12 l7 -8 l2 17z" fill="#f5c451"/><rect x="6" y="29" width="28" height="5" rx="1" fill="#c9972c"/>',
+    diamond: '<path d="M20 35 L5 16 L12 7 L28 7 L35 16z" fill="#38bdf8"/><path d="M5 16 L35 16 L20 35z" fill="#0ea5e9"/><path d="M12 7 L20 16 L28 7" fill="#bae6fd"/>',
+    star: '<path d="M20 4 l4.7 10.3 11.3 1.2 -8.5 7.6 2.4 11.1 -9.9 -5.7 -9.9 5.7 2.4 -11.1 -8.5 -7.6 11.3 -1.2z" fill="#f5c451" stroke="#fff3c4" stroke-width="1"/>',
+    gem: '<path d="M20 35 L5 16 L12 7 L28 7 L35 16z" fill="#2fd38a"/><path d="M5 16 L35 16 L20 35z" fill="#1fa36a"/>',
+    bomb: '<circle cx="18" cy="23" r="12" fill="#111"/><path d="M26 12 l5 -5" stroke="#8a99ad" stroke-width="3"/><circle cx="32" cy="6" r="3" fill="#ff5d6c"/><circle cx="14" cy="19" r="3" fill="#555"/>',
+  };
+  const CARD = { ten: ["10", "#4fa3ff"], jack: ["J", "#2fd38a"], queen: ["Q", "#ff7ab6"], king: ["K", "#ff9f43"], ace: ["A", "#ff5d6c"] };
+  function icon(name) {
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 40 40");
+    svg.setAttribute("class", "icon");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", name);
+    const card = CARD[name];
+    svg.innerHTML = card
+      ? '<text x="20" y="30" font-size="' + (card[0].length > 1 ? 20 : 26) + '" font-weight="900" text-anchor="middle" font-family="system-ui,sans-serif" fill="' + card[1] + '">' + card[0] + "</text>"
+      : ART[name] || "";
+    return svg;
+  }
+  const SYM = { cherry: "cherry", lemon: "lemon", orange: "orange", plum: "plum", bell: "bell", bar: "BAR", seven: "7", ten: "10", jack: "J", queen: "Q",
+    king: "K", ace: "A", clover: "clover", crown: "crown", diamond: "diamond", star: "star" };
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   let rules = null;
   let busy = false;
@@ -60,7 +89,8 @@
     grid.style.gridTemplateColumns = "repeat(" + cols + ",1fr)";
     for (let row = 0; row < 3; row++) {
       for (let reel = 0; reel < cols; reel++) {
-        const c = el("div", "cell", SYM[reels[reel][row]] || "?");
+        const c = el("div", "cell");
+        c.append(icon(reels[reel][row]));
         if (game === "lucky-sevens" && row === 1) c.classList.add("pay");
         if (hits && hits.has(reel + ":" + row)) c.classList.add("hit");
         grid.append(c);
@@ -89,9 +119,9 @@
       for (const l of s.lines) for (let r = 0; r < l.count; r++) hits.add(r + ":" + lines[l.line - 1][r]);
       if (s.scatters >= 3) s.reels.forEach((reel, r) => reel.forEach((sym, row) => { if (sym === "star") hits.add(r + ":" + row); }));
       const caption = drawReels(s.reels, hits);
-      const parts = s.lines.map((l) => T.line + " " + l.line + ": " + l.count + "× " + (SYM[l.symbol] || l.symbol) + " → " + l.pays);
+      const parts = s.lines.map((l) => T.line + " " + l.line + ": " + l.count + " × " + (SYM[l.symbol] || l.symbol) + " → " + l.pays);
       caption.textContent = (i > 0 ? T.free_spins + " " + i + "/" + (o.spins.length - 1) + " · " : "") + parts.join(" · ");
-      if (i === 0 && o.free_spins > 0) caption.textContent += " · ⭐ " + o.free_spins + " " + T.free_spins;
+      if (i === 0 && o.free_spins > 0) caption.textContent += " · " + o.free_spins + " " + T.free_spins + "!";
       if (o.spins.length > 1) await sleep(i === 0 ? 1200 : 700);
     }
   }
@@ -177,8 +207,8 @@
       b.type = "button";
       const open = o && o.revealed.includes(i);
       const mine = o && o.layout && o.layout.includes(i);
-      if (open) { b.classList.add(mine ? "mine" : "safe"); b.textContent = mine ? "💣" : "💎"; }
-      else if (o && o.layout) { b.classList.add("ghost"); b.textContent = mine ? "💣" : "💎"; }
+      if (open) { b.classList.add(mine ? "mine" : "safe"); b.append(icon(mine ? "bomb" : "gem")); }
+      else if (o && o.layout) { b.classList.add("ghost"); b.append(icon(mine ? "bomb" : "gem")); }
       b.disabled = !o || o.status !== "open" || open;
       b.onclick = () => reveal(i);
       grid.append(b);
@@ -239,8 +269,8 @@
     }
     const slots = el("div", "slots");
     const table = plinkoTable();
-    slots.style.gridTemplateColumns = "repeat(" + table.length + ",1fr)";
-    table.forEach((m, i) => { const s = el("div", "slot", m); if (outcome && outcome.slot === i) s.classList.add("hit"); slots.append(s); });
+    slots.style.gridTemplateColumns = "repeat(" + table.length + ",minmax(0,1fr))";
+    table.forEach((m, i) => { const s = el("div", "slot", String(Number(m))); if (outcome && outcome.slot === i) s.classList.add("hit"); slots.append(s); });
     $("stage").replaceChildren(svg, slots);
   }
 
@@ -249,9 +279,9 @@
     const o = i.outcome || {};
     switch (i.game) {
       case "lucky-sevens": return o.reels ? o.reels.map((r) => SYM[r[1]]).join(" ") : "";
-      case "gem-rush": return "×" + o.multiplier + (o.free_spins ? " · ⭐ " + o.free_spins + " " + T.free_spins : "");
+      case "gem-rush": return "×" + o.multiplier + (o.free_spins ? " · " + o.free_spins + " " + T.free_spins : "");
       case "roulette": return o.number + " " + (T[o.color] || "");
-      case "mines": return o.mines + " 💣 · " + (o.revealed || []).length + " · " + (o.status === "cashed" ? "×" + o.multiplier : o.status === "busted" ? "💥" : "…");
+      case "mines": return o.mines + " " + T.mines + " · " + (o.revealed || []).length + " · " + (o.status === "cashed" ? "×" + o.multiplier : o.status === "busted" ? "×0" : "…");
       case "plinko": return o.rows + " · " + (T[o.risk] || o.risk) + " · ×" + o.multiplier;
       default: return "";
     }
@@ -291,7 +321,11 @@
   function rulesTable(head, rows) {
     const t = el("table");
     const tr = el("tr"); head.forEach((h) => tr.append(el("th", "", h))); t.append(tr);
-    rows.forEach((r) => { const x = el("tr"); r.forEach((c) => x.append(el("td", "", String(c)))); t.append(x); });
+    rows.forEach((r) => {
+      const x = el("tr");
+      r.forEach((c) => { const td = el("td"); if (Array.isArray(c)) c.forEach((n) => td.append(icon(n))); else td.textContent = String(c); x.append(td); });
+      t.append(x);
+    });
     return t;
   }
   function drawRules() {
@@ -301,10 +335,10 @@
       " · " + T.max_win + ": ×" + rules.max_win_multiplier + ", " + rules.max_win + " " + rules.currency);
     const parts = [facts];
     if (game === "lucky-sevens") {
-      parts.push(el("p", "", T.classic_rule), rulesTable(["", "×"], p.three_of_a_kind.map((r) => [SYM[r.symbol].repeat(r.symbol === "bar" || r.symbol === "seven" ? 1 : 3) + (r.symbol === "bar" || r.symbol === "seven" ? " ×3" : ""), r.pays])
-        .concat([["🍒🍒", p.two_cherries], ["🍒", p.one_cherry]])));
+      parts.push(el("p", "", T.classic_rule), rulesTable(["", "×"], p.three_of_a_kind.map((r) => [[r.symbol, r.symbol, r.symbol], r.pays])
+        .concat([[["cherry", "cherry"], p.two_cherries], [["cherry"], p.one_cherry]])));
     } else if (game === "gem-rush") {
-      parts.push(el("p", "", T.lines_rule), el("p", "", T.scatter_rule), rulesTable(["", "3", "4", "5"], p.symbols.map((s) => [SYM[s.symbol]].concat(s.pays))));
+      parts.push(el("p", "", T.lines_rule), el("p", "", T.scatter_rule), rulesTable(["", "3", "4", "5"], p.symbols.map((s) => [[s.symbol]].concat(s.pays))));
     } else if (game === "roulette") {
       parts.push(el("p", "", T.roulette_rule), rulesTable(["", ""], p.bets.map((b) => [T[b.type] || b.type, b.pays])));
     } else if (game === "mines") {
