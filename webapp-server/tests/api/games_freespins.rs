@@ -63,6 +63,8 @@ db_test!(async fn free_spins_cost_nothing_and_pay_where_the_pack_says(app) {
 
     // Main-account pack: no debit, wins to main, three spins and no more.
     let token = token_for(app, &client, "lucky-sevens").await;
+    let state: Value = reqwest::get(app.url(&format!("/games/house/lucky-sevens/state?token={token}"))).await.unwrap().json().await.unwrap();
+    assert_eq!(state["freespins"], json!({"remaining": 3, "bet": "2.00"}), "the game page offers the pack");
     let mut main = 1_000;
     for left in [2, 1, 0] {
         let (status, r) = spin(app, &token, "lucky-sevens", true).await;
@@ -75,6 +77,8 @@ db_test!(async fn free_spins_cost_nothing_and_pay_where_the_pack_says(app) {
     }
     let (status, r) = spin(app, &token, "lucky-sevens", true).await;
     assert_eq!((status, r["error"].as_str()), (StatusCode::CONFLICT, Some("no_free_spins")));
+    let state: Value = reqwest::get(app.url(&format!("/games/house/lucky-sevens/state?token={token}"))).await.unwrap().json().await.unwrap();
+    assert!(state["freespins"].is_null());
     assert_eq!(account(app, user, PlayerAccount::Main).await, main);
 
     // Bonus-account pack: the main balance does not move; wins land on the bonus account.

@@ -575,6 +575,13 @@ pub async fn game_state(
         let mut conn = state.db().pool().acquire().await.map_err(|e| internal(&e))?;
         let session = live_session(&mut conn, &q.token, &sysname).await?;
         let open = if sysname == "mines" { open_mines(&mut conn, &session).await? } else { None };
+        let pack = if session.mode == "real" && sysname != "mines" {
+            freespins::usable(&mut conn, session.user_id, session.game_id, &session.currency)
+                .await
+                .map_err(|e| internal(&e))?
+        } else {
+            None
+        };
         let currency = Currency::parse(&session.currency).ok_or_else(|| internal(&"bad currency"))?;
         let balance = ledger::balance(&mut conn, player_account(&session), currency).await.map_err(|e| internal(&e))?;
         let round = open.map(|o| {
@@ -587,6 +594,7 @@ pub async fn game_state(
         Ok::<_, Response>(json!({
             "round": round,
             "mode": session.mode,
+            "freespins": pack.map(|p| json!({ "remaining": p.remaining_count, "bet": Money::from_minor(p.bet, currency).to_decimal_string() })),
             "balance": Money::from_minor(balance, currency).to_decimal_string(),
             "currency": currency.code(),
         }))

@@ -270,6 +270,8 @@ const TEXTS: &[(&str, &str, &str)] = &[
     ("dozen", "Dozen", "Douzaine"),
     ("column", "Column", "Colonne"),
     ("free_spins", "Free spins", "Tours gratuits"),
+    ("free_spin_button", "Free spin ({n} left, bet {bet})", "Tour gratuit ({n} restants, mise {bet})"),
+    ("err_no_free_spins", "No free spins left for this game.", "Plus de tours gratuits pour ce jeu."),
     ("line", "Line", "Ligne"),
     (
         "scatter_rule",
@@ -376,6 +378,7 @@ fn shell(sysname: &str, locale: Locale, token: &str) -> String {
 <div class="row"><label>{bet} <input id="bet" inputmode="decimal" value="1.00" aria-label="{bet}"></label><span>{win}: <b id="win">—</b></span></div>
 <div class="row">{controls}</div>
 <div class="row"><button id="play" class="primary" type="button">{action}</button><button id="cashout" type="button" hidden>{cashout}</button></div>
+<div class="row"><button id="free" type="button" hidden></button></div>
 <div id="error" role="alert"></div></div>
 <div class="panel"><strong>{history}</strong><ol id="history"></ol></div>
 <details class="panel"><summary>{paytable}</summary><div id="paytable"></div></details>

@@ -79,7 +79,7 @@
     $("win").textContent = body.win + " " + body.currency;
     $("win").className = Number(body.win) > 0 ? "win" : "";
   }
-  function setBusy(b) { busy = b; $("play").disabled = b; }
+  function setBusy(b) { busy = b; $("play").disabled = b; $("free").disabled = b; }
 
   // ---- Slots -------------------------------------------------------------------------------
   function drawReels(reels, hits) {
@@ -351,10 +351,19 @@
     box.replaceChildren(...parts);
   }
 
-  $("play").onclick = async () => {
+  let freeSpins = null;
+  function showFree(f) {
+    freeSpins = game === "roulette" ? null : f;
+    $("free").hidden = !freeSpins || freeSpins.remaining <= 0;
+    if (freeSpins) $("free").textContent = T.free_spin_button.replace("{n}", freeSpins.remaining).replace("{bet}", freeSpins.bet + " " + currency);
+  }
+  $("free").onclick = () => playRound(true);
+  $("play").onclick = () => playRound(false);
+  async function playRound(free) {
     if (busy) return;
     clearError();
-    let body = { token, bet: $("bet").value.trim() };
+    let body = { token, bet: free ? freeSpins.bet : $("bet").value.trim() };
+    if (free) body.freespin = true;
     if (game === "roulette") {
       if (chips.size === 0) { showError("no_bets"); return; }
       body = Object.assign(body, rouletteParams());
@@ -372,9 +381,10 @@
     else if (game === "plinko") drawPlinko(r.outcome);
     else await showSlot(r);
     setBalance(r.balance, r.currency); setWin(r);
+    if (r.outcome.freespin) showFree({ remaining: r.outcome.freespin.remaining, bet: freeSpins.bet });
     setBusy(false);
     history();
-  };
+  }
   $("cashout").onclick = async () => {
     if (busy) return;
     setBusy(true); clearError();
@@ -386,6 +396,7 @@
   async function init() {
     const state = await request("/games/house/" + game + "/state?token=" + encodeURIComponent(token));
     if (state) setBalance(state.balance, state.currency);
+    if (state && state.freespins) showFree(state.freespins);
     rules = await request("/games/house/" + game + "/paytable?currency=" + encodeURIComponent((state && state.currency) || "USD"));
     if (!rules) return;
     currency = rules.currency;
