@@ -278,6 +278,7 @@ db_test!(async fn two_factor_codes_also_come_by_telegram_and_are_wiped_once_sent
         assert!(Instant::now() < deadline, "{rows:?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    assert_eq!(app.last_code("telegram:777400").await, code, "dev keeps a copy of what Telegram carried");
     app.finish().await;
 });
 

@@ -26,7 +26,7 @@
 #[cfg(feature = "bench")]
 pub mod bench;
 
-use crate::config::BotMode;
+use crate::config::{BotMode, Env};
 use crate::db::now_ms;
 use crate::state::AppState;
 use axum::Json;
@@ -225,8 +225,10 @@ struct Due {
 }
 
 enum Outcome {
+    /// `copy`: what the dev mailbox keeps of a code sent by Telegram (recipient, text, code).
     Sent {
         secret: bool,
+        copy: Option<(String, String, String)>,
     },
     /// Another worker claimed the row first: leave it to them.
     Elsewhere,
@@ -262,8 +264,20 @@ pub async fn deliver_due(state: &AppState, bot: &TgBot, settings: &BotSettings) 
         .await;
     for (id, attempts, outcome) in results {
         match outcome {
-            Outcome::Sent { secret } => {
+            Outcome::Sent { secret, copy } => {
                 done.sent += 1;
+                if let (Some((to, body, code)), Env::Dev) = (copy, state.config().env) {
+                    sqlx::query(
+                        "INSERT INTO dev_mailbox (channel, recipient, subject, body, code, sent_at) VALUES ('telegram', $1, $2, $3, $4, $5)",
+                    )
+                    .bind(to)
+                    .bind(&settings.site_name)
+                    .bind(body)
+                    .bind(code)
+                    .bind(now_ms())
+                    .execute(state.db().pool())
+                    .await?;
+                }
                 let payload = if secret { Some("{}") } else { None };
                 sqlx::query(
                     "UPDATE notification_outbox SET status = 'sent', sent_at = $1, payload = COALESCE($2, payload) \
@@ -351,7 +365,19 @@ async fn attempt(state: &AppState, bot: &TgBot, settings: &BotSettings, row: &Du
     let locale =
         row.chosen_locale.as_deref().or(row.account_locale.as_deref()).and_then(Locale::parse).unwrap_or_default();
     match deliver(bot, settings, chat_id, locale, &notice, &row.idempotency_key).await {
-        Ok(()) => Outcome::Sent { secret: notice.is_secret() },
+        Ok(()) => {
+            // In dev, codes sent by Telegram are kept in the dev mailbox too (DESIGN.md), under
+            // `telegram:<id>`.
+            let copy = match &notice {
+                Notice::Code { code } => Some((
+                    format!("telegram:{telegram_id}"),
+                    notice.render(locale, &settings.site_name).text,
+                    code.clone(),
+                )),
+                _ => None,
+            };
+            Outcome::Sent { secret: notice.is_secret(), copy }
+        }
         Err(DeliveryError::Blocked) => Outcome::Blocked(telegram_id, chat_id),
         Err(DeliveryError::Failed(e)) => Outcome::Retry(e),
     }
