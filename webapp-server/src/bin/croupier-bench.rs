@@ -284,7 +284,9 @@ async fn main() -> anyhow::Result<()> {
         croupier_server::features::notify::bench::SCALE
     );
     println!();
-    println!("| queued | chats | seconds | sent/s | vs cap | busiest second (arrivals) | busiest chat second | lost | twice |");
+    println!(
+        "| queued | chats | seconds | sent/s | vs cap | busiest second (arrivals) | busiest chat second | lost | twice |"
+    );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     println!(
         "| {} | {} | {:.1} | {:.0} | {:.0}% | {} | {} | {} | {} |",
