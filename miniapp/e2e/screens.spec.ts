@@ -267,7 +267,15 @@ test('a guest on a game page is asked to sign up; the game page has its own layo
   await expect(page.getByText('Sign up or sign in to play this game.')).toBeVisible();
   await shoot(page, info, 'game-guest');
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('dialog', { name: 'Register' })).toBeVisible();
+  const register = page.getByRole('dialog', { name: 'Register' });
+  await expect(register).toBeVisible();
+  await register.getByRole('button', { name: 'Close' }).click();
+  // House games let guests play their demo (game config canPlayDemoAsGuest).
+  await page.getByRole('button', { name: 'Try the demo' }).click();
+  await expect(page.getByTestId('game-mode')).toHaveText('Demo');
+  const game = page.frameLocator('iframe[title="Dice"]');
+  await game.locator('#roll').click();
+  await expect(game.locator('#history li')).toHaveCount(1);
   // #real on a game page opens the registration for a guest.
   await page.goto('/');
   await page.goto('/game/dice#real');

@@ -73,12 +73,13 @@ function updateBalance(account: AccountInfo | undefined, amount: string, currenc
   return { ...account, balance_main: { amount, currency } };
 }
 
-function GameStage({ game, account }: { game: Game; account: AccountInfo }) {
+/** The game in its frame; a guest plays demo rounds only (games whose config allows it). */
+function GameStage({ game, guest }: { game: Game; guest: boolean }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const queryClient = useQueryClient();
   const stage = useRef<HTMLDivElement>(null);
-  const [request, setRequest] = useState<{ mode: LaunchMode; attempt: number }>({ mode: 'play', attempt: 0 });
+  const [request, setRequest] = useState<{ mode: LaunchMode; attempt: number }>({ mode: guest ? 'demo' : 'play', attempt: 0 });
   const [result, setResult] = useState<{ key: string; launch?: Launch; error?: string } | null>(null);
   const { name } = gameView(game);
   const depositHref = localizePath(depositPath(), locale);
@@ -137,7 +138,8 @@ function GameStage({ game, account }: { game: Game; account: AccountInfo }) {
             type="button"
             className={styles.tool}
             onClick={() => {
-              if (mode === 'demo') start('play');
+              if (guest) openSignIn('registration');
+              else if (mode === 'demo') start('play');
               else openDemoPopup(start, false, depositHref);
             }}
           >
@@ -186,9 +188,6 @@ function GameStage({ game, account }: { game: Game; account: AccountInfo }) {
           </div>
         )}
       </div>
-      <span hidden data-testid="game-account">
-        {account.uid}
-      </span>
     </>
   );
 }
@@ -199,6 +198,7 @@ export function GamePage() {
   const { sysname = '' } = useParams();
   const route = useRouteHandle()?.name;
   const account = useAccount();
+  const [guestDemo, setGuestDemo] = useState(false);
   const { data, isPending } = useQuery(gamesQueryOptions({ sysnames: [sysname], limit: 1 }));
   const game = data?.items[0];
 
@@ -212,7 +212,9 @@ export function GamePage() {
       </div>
     );
   } else if (account) {
-    content = <GameStage game={game} account={account} />;
+    content = <GameStage game={game} guest={false} />;
+  } else if (guestDemo) {
+    content = <GameStage game={game} guest />;
   } else {
     const { name, image } = gameView(game);
     content = (
@@ -224,6 +226,11 @@ export function GamePage() {
         <Button variant="secondary" onClick={() => openSignIn('authorization')}>
           {t('gamePage.signIn')}
         </Button>
+        {game.has_demo && game.config?.canPlayDemoAsGuest === true && (
+          <Button variant="ghost" onClick={() => { setGuestDemo(true); }}>
+            {t('gamePage.playDemo')}
+          </Button>
+        )}
       </div>
     );
   }

@@ -5,6 +5,8 @@ import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 export interface GameConfig {
   canAccessSlotWithZeroBalance?: boolean;
   canVisibleFavoriteIcon?: boolean;
+  /** Guests (not signed in) may play its demo. */
+  canPlayDemoAsGuest?: boolean;
   visibleFullScreen?: 'all' | 'telegram' | 'product' | 'none';
   contentViewType?: string;
 }
