@@ -22,6 +22,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // Lazy screens under a loaded CI machine: see asyncUtilTimeout in src/test/setup.ts.
+    testTimeout: 20000,
     unstubGlobals: true,
   },
 });

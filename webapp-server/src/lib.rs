@@ -43,6 +43,16 @@ img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; fr
 frame-ancestors 'self' https://web.telegram.org https://*.telegram.org https://t.me; base-uri 'self'; \
 form-action 'self'; object-src 'none'";
 
+/// The CSP of a server-rendered page: [`CSP`] plus the page's nonce, which only the content's
+/// custom code entries carry (`web::stamp_scripts`).
+pub(crate) fn csp_with_nonce(nonce: &str) -> String {
+    CSP.replacen(
+        "script-src 'self' https://telegram.org",
+        &format!("script-src 'self' https://telegram.org 'nonce-{nonce}'"),
+        1,
+    )
+}
+
 pub fn app(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let router = Router::new()

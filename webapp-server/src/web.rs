@@ -77,8 +77,9 @@ impl WebAssets {
         &self.build_id
     }
 
-    /// `index.html` with `head` rendered into it.
-    pub fn render(&self, head: &Head) -> String {
+    /// `index.html` with `head` rendered into it. `nonce` is stamped on every `<script>` of the
+    /// content's custom code entries (see [`page`]).
+    pub fn render(&self, head: &Head, nonce: &str) -> String {
         let seo = &head.seo;
         let mut html = set_html_lang(&self.index, &seo.locale);
         html = set_title(&html, &escape_html(&seo.title));
@@ -140,11 +141,11 @@ impl WebAssets {
             tags.push_str(&format!("<script type=\"application/ld+json\">{}</script>", script_safe(&data)));
         }
         for code in &head.custom_code.head {
-            tags.push_str(code);
+            tags.push_str(&stamp_scripts(code, nonce));
         }
         html = insert_before(&html, "</head>", &tags);
-        html = insert_after_open_tag(&html, "<body", &head.custom_code.body_start.concat());
-        insert_before(&html, "</body>", &head.custom_code.body_end.concat())
+        html = insert_after_open_tag(&html, "<body", &stamp_scripts(&head.custom_code.body_start.concat(), nonce));
+        insert_before(&html, "</body>", &stamp_scripts(&head.custom_code.body_end.concat(), nonce))
     }
 
     /// `index.html` with only its language and the site name, when content cannot be read.
@@ -152,6 +153,25 @@ impl WebAssets {
         let html = set_html_lang(&self.index, Locale::from_path(path).code());
         set_title(&html, &escape_html(site_name))
     }
+}
+
+/// Adds `nonce="…"` to every `<script` tag of `code` (an editor's custom code entry: analytics,
+/// chat widgets). Custom code is trusted content — only editors and API tokens write it — but the
+/// site's CSP allows no inline script, so each page answer carries a fresh nonce in its CSP and
+/// on these tags, and nothing else on the page can run inline code.
+fn stamp_scripts(code: &str, nonce: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.to_ascii_lowercase().find("<script") {
+        let after = &rest[at + "<script".len()..];
+        out.push_str(&rest[..at + "<script".len()]);
+        if after.starts_with(|c: char| c.is_ascii_whitespace() || c == '>') {
+            out.push_str(&format!(" nonce=\"{nonce}\""));
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The page's structured data (schema.org JSON-LD).
@@ -324,11 +344,12 @@ async fn spa(State(state): State<AppState>, uri: Uri, headers: HeaderMap) -> Res
 async fn page(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     let path = uri.path();
     let path = path.strip_suffix("index.html").unwrap_or(path);
+    let nonce = hex::encode(rand::random::<[u8; 16]>());
     let (status, html) = match state.content().snapshot(state.db()).await {
         Ok(snapshot) => {
             let head = seo::resolve(&snapshot, state.config(), path, host(headers));
             let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
-            (status, state.web().render(&head))
+            (status, state.web().render(&head, &nonce))
         }
         Err(e) => {
             tracing::warn!(error = %e, "content unavailable; serving the page without its SEO head");
@@ -336,6 +357,9 @@ async fn page(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
         }
     };
     let mut response = (status, Html(html)).into_response();
+    if let Ok(csp) = HeaderValue::from_str(&crate::csp_with_nonce(&nonce)) {
+        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));
     response
 }
@@ -466,6 +490,14 @@ mod tests {
         assert_eq!(
             insert_before(&html, "</body>", "<b>end</b>"),
             "<html><body class=\"x\"><i>start</i><div></div><b>end</b></body></html>"
+        );
+    }
+
+    #[test]
+    fn custom_code_scripts_get_the_nonce() {
+        assert_eq!(
+            stamp_scripts("<SCRIPT>a()</SCRIPT><script src=\"x.js\"></script><scripts><noscript>", "n1"),
+            "<SCRIPT nonce=\"n1\">a()</SCRIPT><script nonce=\"n1\" src=\"x.js\"></script><scripts><noscript>"
         );
     }
 

@@ -4,10 +4,11 @@
 //! integer columns are 64-bit, timestamps are unix milliseconds in `BIGINT`, flags are
 //! `BIGINT` 0/1, and aggregates over `BIGINT` are `CAST(… AS BIGINT)` because PostgreSQL widens
 //! `SUM` to `NUMERIC`). Anything that must differ between backends lives in this module only —
-//! today: connection set-up and the migration folders.
+//! today: connection set-up and the migration folders — plus the ledger's posting statement
+//! (`ledger::post`), which is written once per backend because it is the hot path of every bet.
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{Any, AnyPool, ConnectOptions, Executor, Transaction};
+use sqlx::{Any, AnyPool, ConnectOptions, Connection, Executor, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -33,6 +34,9 @@ impl Backend {
         }
     }
 }
+
+/// How long a pooled PostgreSQL connection may sit idle before it is pinged on acquire.
+const IDLE_PING_AFTER: Duration = Duration::from_secs(30);
 
 #[derive(Clone)]
 pub struct Db {
@@ -71,6 +75,19 @@ impl Db {
             .max_connections(max_connections)
             .min_connections(0)
             .acquire_timeout(Duration::from_secs(10))
+            // The default pings every connection on every acquire: one more round trip per
+            // transaction, which on the ledger's hot path costs as much as a statement. SQLite is
+            // a local file and needs no ping; a PostgreSQL connection is pinged only when it sat
+            // idle long enough for a server restart or a proxy timeout to have dropped it.
+            .test_before_acquire(false)
+            .before_acquire(move |conn, meta| {
+                Box::pin(async move {
+                    if backend == Backend::Postgres && meta.idle_for > IDLE_PING_AFTER {
+                        conn.ping().await?;
+                    }
+                    Ok(true)
+                })
+            })
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {

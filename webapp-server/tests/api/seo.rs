@@ -297,3 +297,30 @@ db_test!(async fn the_demo_artwork_is_served_under_uploads(app) {
     let response = app.client.get(app.url("/uploads/missing.svg")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
 });
+
+cms_test!(async fn custom_code_scripts_run_under_a_fresh_nonce_and_nothing_else_does(app) {
+    let custom = json!({"data": {"customCode": [
+        {"isEnabled": true, "position": "bodyEnd", "code": "<script>window.croupierTag = 1</script>"},
+        {"isEnabled": true, "position": "head", "code": "<script src=\"https://analytics.example/tag.js\" async></script>"}
+    ]}});
+    let (status, body) = cms_send(app, Method::PUT, "/cms/api/common", Some(TOKEN), custom).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let mut nonces = Vec::new();
+    for _ in 0..2 {
+        let response = app.client.get(app.url("/about")).send().await.unwrap();
+        let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        let nonce = csp.split("'nonce-").nth(1).and_then(|r| r.split('\'').next()).expect("a nonce in the CSP").to_owned();
+        assert!(csp.contains(&format!("script-src 'self' https://telegram.org 'nonce-{nonce}';")), "{csp}");
+        assert!(nonce.len() >= 32, "{nonce}");
+        let html = response.text().await.unwrap();
+        assert_has(&html, &[
+            &format!("<script nonce=\"{nonce}\">window.croupierTag = 1</script></body>"),
+            &format!("<script nonce=\"{nonce}\" src=\"https://analytics.example/tag.js\" async></script>"),
+        ]);
+        assert_eq!(html.matches(&format!("nonce=\"{nonce}\"")).count(), 2, "only custom code carries the nonce");
+        nonces.push(nonce);
+    }
+    assert_ne!(nonces[0], nonces[1], "every answer has its own nonce");
+    let api = app.client.get(app.url("/api/metadata.getgeneralinfo?locale=en&v=2.34")).send().await.unwrap();
+    assert!(!api.headers()["content-security-policy"].to_str().unwrap().contains("nonce-"), "API answers keep the plain policy");
+});
