@@ -182,7 +182,18 @@ pub struct OutcomeForm {
 }
 
 /// `POST /sandbox/pay/{id}`: records the outcome, sends the webhook, returns the browser.
-pub async fn choose(State(state): State<AppState>, Path(id): Path<String>, Form(form): Form<OutcomeForm>) -> Response {
+/// The browser lands on the result page in the player's language: the site keeps it in the
+/// `i18n_locale` cookie, which the sandbox page (same origin) receives; French pages live under `/fr`.
+pub async fn choose(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+    Form(form): Form<OutcomeForm>,
+) -> Response {
+    let prefix = match locale_cookie(&headers).and_then(|v| croupier_shared::Locale::parse(&v)) {
+        Some(locale) if locale != croupier_shared::Locale::default() => format!("/{}", locale.code()),
+        _ => String::new(),
+    };
     let Some(outcome) = Outcome::parse(&form.outcome) else {
         return (StatusCode::BAD_REQUEST, "unknown outcome").into_response();
     };
@@ -190,7 +201,7 @@ pub async fn choose(State(state): State<AppState>, Path(id): Path<String>, Form(
         return (StatusCode::NOT_FOUND, "unknown sandbox payment").into_response();
     };
     if matches!(row.status.as_str(), "success" | "fail" | "cancel") {
-        return Redirect::to(&format!("/cashier/pay{}/{id}", row.status)).into_response();
+        return Redirect::to(&format!("{prefix}/cashier/pay{}/{id}", row.status)).into_response();
     }
     let updated = sqlx::query("UPDATE sandbox_payments SET status = $1, updated_at = $2 WHERE id = $3")
         .bind(outcome.name())
@@ -213,7 +224,16 @@ pub async fn choose(State(state): State<AppState>, Path(id): Path<String>, Form(
         // Not fatal: the server's poll of pending deposits asks the sandbox for the status.
         tracing::warn!(error = %e, payment_id = %id, "sandbox: webhook not delivered");
     }
-    Redirect::to(&format!("/cashier/pay{}/{id}", outcome.name())).into_response()
+    Redirect::to(&format!("{prefix}/cashier/pay{}/{id}", outcome.name())).into_response()
+}
+
+fn locale_cookie(headers: &axum::http::HeaderMap) -> Option<String> {
+    headers.get(header::COOKIE).and_then(|v| v.to_str().ok()).and_then(|c| {
+        c.split(';')
+            .filter_map(|p| p.trim().split_once('='))
+            .find(|(k, _)| *k == "i18n_locale")
+            .map(|(_, v)| v.to_owned())
+    })
 }
 
 /// Sends a signed webhook to the server's own listening address.

@@ -460,3 +460,19 @@ db_test!(async fn banks_and_reference_rates_are_listed(app) {
     let eur = rates["data"]["rates"].as_array().unwrap().iter().find(|r| r["currency"] == "EUR").unwrap().clone();
     assert_eq!(eur["rate"], "0.92", "rates are decimal strings, never floats");
 });
+
+db_test!(async fn a_french_player_comes_back_to_the_french_result_page(app) {
+    let client = app.browser();
+    app.register(&client, "retour@example.com").await;
+    let (id, page) = start_deposit(app, &client, "sandbox_card", "20").await;
+    let back = |cookie: &'static str| {
+        no_redirects().post(page.clone()).header("cookie", cookie).form(&[("outcome", "success")]).send()
+    };
+    let response = back("theme=dark; i18n_locale=fr").await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()["location"], format!("/fr/cashier/paysuccess/{id}"));
+    let response = back("i18n_locale=en").await.unwrap();
+    assert_eq!(response.headers()["location"], format!("/cashier/paysuccess/{id}"), "a settled payment, in English");
+    let response = back("i18n_locale=xx").await.unwrap();
+    assert_eq!(response.headers()["location"], format!("/cashier/paysuccess/{id}"), "an unknown locale is the default");
+});
