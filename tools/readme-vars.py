@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""Regenerates README.md's configuration table from webapp-server/src/config.rs VARIABLES.
+Run from the repository root: python3 tools/readme-vars.py. Replaces the rows after the `| variable | default | what |` header."""
+import re
+src = open('webapp-server/src/config.rs').read()
+block = src[src.index('pub const VARIABLES'):]
+block = block[:block.index('\n];')]
+pat = re.compile(r'var\(\s*"([^"]+)",\s*(None|Some\("((?:[^"\\]|\\.)*)"\)),\s*(true|false),\s*"((?:[^"\\]|\\.)*)",?\s*\)', re.S)
+rows = []
+for m in pat.finditer(block):
+    env, _, default, secret, doc = m.groups()
+    doc = doc.replace('\\"', '"').replace('|', '\\|')
+    d = f'`{default}`' if default is not None else 'unset'
+    if secret == 'true':
+        doc += ' **Secret.**'
+    rows.append(f'| `{env}` | {d} | {doc} |')
+n = block.count('var(')
+assert len(rows) == n, f'parsed {len(rows)} of {n} var( entries'
+lines = open('README.md').read().split('\n')
+h = lines.index('| variable | default | what |')
+end = h + 2
+while end < len(lines) and lines[end].startswith('|'):
+    end += 1
+lines[h + 2:end] = rows
+open('README.md', 'w').write('\n'.join(lines))
+print(f'{len(rows)} variables')
