@@ -190,7 +190,9 @@ pub async fn choose(
     headers: axum::http::HeaderMap,
     Form(form): Form<OutcomeForm>,
 ) -> Response {
-    let prefix = match locale_cookie(&headers).and_then(|v| croupier_shared::Locale::parse(&v)) {
+    let prefix = match crate::features::games::launch::cookie(&headers, "i18n_locale")
+        .and_then(|v| croupier_shared::Locale::parse(&v))
+    {
         Some(locale) if locale != croupier_shared::Locale::default() => format!("/{}", locale.code()),
         _ => String::new(),
     };
@@ -225,15 +227,6 @@ pub async fn choose(
         tracing::warn!(error = %e, payment_id = %id, "sandbox: webhook not delivered");
     }
     Redirect::to(&format!("{prefix}/cashier/pay{}/{id}", outcome.name())).into_response()
-}
-
-fn locale_cookie(headers: &axum::http::HeaderMap) -> Option<String> {
-    headers.get(header::COOKIE).and_then(|v| v.to_str().ok()).and_then(|c| {
-        c.split(';')
-            .filter_map(|p| p.trim().split_once('='))
-            .find(|(k, _)| *k == "i18n_locale")
-            .map(|(_, v)| v.to_owned())
-    })
 }
 
 /// Sends a signed webhook to the server's own listening address.

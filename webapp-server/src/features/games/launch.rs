@@ -199,7 +199,8 @@ async fn guest(state: &AppState, headers: &HeaderMap, locale: Locale) -> Result<
     Ok((id, Some(format!("{GUEST_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000{secure}"))))
 }
 
-fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+/// A cookie's value from the request's `Cookie` header.
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(header::COOKIE).and_then(|v| v.to_str().ok()).and_then(|c| {
         c.split(';').filter_map(|p| p.trim().split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| v.to_owned())
     })
