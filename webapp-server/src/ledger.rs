@@ -283,6 +283,21 @@ impl Plan {
         9 + self.accounts.len() * 4 + leg
     }
 
+    /// One SQL row per account, from the `$N` numbers of its (user, kind, is_player, change)
+    /// and its position.
+    fn account_rows(&self, row: impl Fn([usize; 4], usize) -> String) -> Vec<String> {
+        (0..self.accounts.len()).map(|i| row([0, 1, 2, 3].map(|f| self.account_param(i, f)), i)).collect()
+    }
+
+    /// One SQL row per leg, from the `$N` numbers of its account's user and kind and its amount.
+    fn leg_rows(&self, row: impl Fn([usize; 3]) -> String) -> Vec<String> {
+        self.legs
+            .iter()
+            .enumerate()
+            .map(|(j, &(i, _))| row([self.account_param(i, 0), self.account_param(i, 1), self.leg_param(j)]))
+            .collect()
+    }
+
     fn bind<'q>(
         &'q self,
         entry: &'q Entry<'_>,
@@ -316,25 +331,8 @@ async fn post_sqlite(
     entry: &Entry<'_>,
     plan: &Plan,
 ) -> Result<(Option<i64>, Option<i64>), LedgerError> {
-    let values: Vec<String> = (0..plan.accounts.len())
-        .map(|i| {
-            let p = |f| plan.account_param(i, f);
-            format!("(${}, ${}, $7, ${}, ${}, $6)", p(0), p(1), p(2), p(3))
-        })
-        .collect();
-    let legs: Vec<String> = plan
-        .legs
-        .iter()
-        .enumerate()
-        .map(|(j, &(i, _))| {
-            format!(
-                "SELECT ${} AS u, ${} AS k, ${} AS amount",
-                plan.account_param(i, 0),
-                plan.account_param(i, 1),
-                plan.leg_param(j)
-            )
-        })
-        .collect();
+    let values = plan.account_rows(|[u, k, p, c], _| format!("(${u}, ${k}, $7, ${p}, ${c}, $6)"));
+    let legs = plan.leg_rows(|[u, k, amount]| format!("SELECT ${u} AS u, ${k} AS k, ${amount} AS amount"));
     let sql = format!(
         "INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id; \
@@ -377,25 +375,9 @@ async fn post_postgres(
     entry: &Entry<'_>,
     plan: &Plan,
 ) -> Result<(Option<i64>, Option<i64>), LedgerError> {
-    let values: Vec<String> = (0..plan.accounts.len())
-        .map(|i| {
-            let p = |f| plan.account_param(i, f);
-            format!("(${}::BIGINT, ${}::TEXT, ${}::BIGINT, ${}::BIGINT, {i})", p(0), p(1), p(2), p(3))
-        })
-        .collect();
-    let legs: Vec<String> = plan
-        .legs
-        .iter()
-        .enumerate()
-        .map(|(j, &(i, _))| {
-            format!(
-                "(${}::BIGINT, ${}::TEXT, ${}::BIGINT)",
-                plan.account_param(i, 0),
-                plan.account_param(i, 1),
-                plan.leg_param(j)
-            )
-        })
-        .collect();
+    let values =
+        plan.account_rows(|[u, k, p, c], i| format!("(${u}::BIGINT, ${k}::TEXT, ${p}::BIGINT, ${c}::BIGINT, {i})"));
+    let legs = plan.leg_rows(|[u, k, amount]| format!("(${u}::BIGINT, ${k}::TEXT, ${amount}::BIGINT)"));
     let sql = format!(
         "WITH t AS (\
            INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
