@@ -174,6 +174,7 @@ describe('registration', () => {
     const api = mockApi({
       'account.getInfo': server.getInfo,
       'account.getprofileinfo': { contacts: [] },
+      'cashier.gethistory': { total: 0, items: [] },
       'auth.register': () => server.signIn(player({ login: 'new@example.com', reg_time: Math.floor(Date.now() / 1000) })),
     });
     const { router } = renderApp('/promotions?show_popup_reg=1&promo_code=WELCOME&track_id=td_9');

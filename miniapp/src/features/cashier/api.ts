@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import type { Money } from '@/features/auth/api/get-account-info';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 
@@ -71,6 +72,7 @@ export const cashierKeys = {
   deposit: () => [...cashierKeys.all, 'deposit-settings'] as const,
   withdraw: () => [...cashierKeys.all, 'withdraw-settings'] as const,
   history: (tab: string) => [...cashierKeys.all, 'history', tab] as const,
+  hasDeposit: (uid: number, balance: string) => [...cashierKeys.all, 'has-deposit', uid, balance] as const,
   info: (id: string) => [...cashierKeys.all, 'info', id] as const,
   balance: () => [...cashierKeys.all, 'balance'] as const,
   limits: () => [...cashierKeys.all, 'limits'] as const,
@@ -86,6 +88,26 @@ export const getPaymentInfo = (id: string, o?: RequestOptions) => apiGet<Payment
 
 export function getHistory(type: 'deposit' | 'withdrawal', offset: number, o?: RequestOptions): Promise<HistoryPage> {
   return apiGet<HistoryPage>('cashier.gethistory', { type, offset, count: HISTORY_PAGE_SIZE }, o);
+}
+
+/** The status the server gives a deposit that reached the balance (a provider's `success` outcome). */
+const DEPOSIT_SUCCESS = 'success';
+
+/** Whether the player has made a successful deposit: one history entry is enough to know. */
+export async function hasDeposit(o?: RequestOptions): Promise<boolean> {
+  const page = await apiGet<HistoryPage>('cashier.gethistory', { type: 'deposit', statuses: DEPOSIT_SUCCESS, offset: 0, count: 1 }, o);
+  return page.total > 0;
+}
+
+/**
+ * `balance` is part of the key: a landing deposit first shows as a new balance (the balance
+ * refresh reloads the account), and a new key asks the server again.
+ */
+export function hasDepositQueryOptions(uid: number, balance: string) {
+  return queryOptions({
+    queryKey: cashierKeys.hasDeposit(uid, balance),
+    queryFn: ({ signal }) => hasDeposit({ signal }),
+  });
 }
 
 export function makeDeposit(method: string, amount: string, requisites: string) {
