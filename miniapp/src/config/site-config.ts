@@ -39,7 +39,10 @@ export interface AuthConfig {
   authTypes: readonly AuthType[];
   /** Where the terms and conditions live (a site path). */
   termsUrl: string;
-  /** The terms checkbox text from the content; null: the translated default. */
+  /**
+   * The terms checkbox text from the content (in the page's language), its link to `termsUrl`
+   * marked `<terms>…</terms>` as in the translations; null: the translated default.
+   */
   termsLabel: string | null;
   /** Social sign-in services offered (`/oauth/init?service=`). */
   socialProviders: readonly SocialProvider[];
@@ -119,10 +122,21 @@ export interface CommonConfig {
   confirmHint: boolean;
 }
 
+/** SPEC §3 site config "loader": what a page shows while it loads. */
+export interface LoaderConfig {
+  /** An image url; null: the spinner. */
+  image: string | null;
+  /** The content's text (already in the page's language); null: the translated default. */
+  text: string | null;
+}
+
 export interface SiteConfig {
   siteName: string;
+  /** SPEC §3 site config "logos": image urls; null: the built-in mark and name. */
   logo: string | null;
+  /** The logo for phones (up to 767 px); null: `logo`. */
   logoMobile: string | null;
+  loader: LoaderConfig;
   switches: SiteSwitches;
   balanceRefresh: BalanceRefreshSettings;
   auth: AuthConfig;
@@ -138,6 +152,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   siteName: 'Croupier',
   logo: null,
   logoMobile: null,
+  loader: { image: null, text: null },
   switches: {
     twoFactor: true,
     identityVerification: true,

@@ -173,6 +173,33 @@ function AccountArea() {
   );
 }
 
+/** SPEC §3 site config "logos": the content's logo (and its phone variant), else the built-in mark and name. */
+function Brand() {
+  const { t } = useTranslation();
+  const { logo, logoMobile } = useSiteConfig();
+  const desktop = logo ?? logoMobile;
+  if (desktop) {
+    // The link around it carries the name, so the image itself is decorative.
+    return (
+      <picture className={styles.logoPicture}>
+        {logoMobile && logoMobile !== desktop && <source media="(max-width: 767px)" srcSet={logoMobile} />}
+        <img src={desktop} alt="" className={styles.logoImage} />
+      </picture>
+    );
+  }
+  return (
+    <>
+      <span className={styles.logo} aria-hidden="true">
+        <Icon name="spade" size={22} />
+      </span>
+      <span className={styles.brandText}>
+        <span className={styles.name}>{t('app.name')}</span>
+        <span className={styles.tagline}>{t('app.tagline')}</span>
+      </span>
+    </>
+  );
+}
+
 export function SiteHeader() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -182,13 +209,7 @@ export function SiteHeader() {
     <header className={styles.header}>
       <div className={styles.inner}>
         <Link to={localizePath(paths.home, locale)} className={styles.brand} aria-label={t('header.home')}>
-          <span className={styles.logo} aria-hidden="true">
-            <Icon name="spade" size={22} />
-          </span>
-          <span className={styles.brandText}>
-            <span className={styles.name}>{t('app.name')}</span>
-            <span className={styles.tagline}>{t('app.tagline')}</span>
-          </span>
+          <Brand />
         </Link>
         <nav className={styles.nav} aria-label={t('header.mainMenu')}>
           {common.menu.map((item) => (

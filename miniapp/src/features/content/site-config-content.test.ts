@@ -13,6 +13,8 @@ const CONTENT = {
       attributes: {
         siteName: 'Croupier Demo',
         logo,
+        logoMobile: { data: { attributes: { url: '/uploads/croupier-chip.svg' } } },
+        loader: { image: { data: { id: 4, attributes: { url: '/uploads/loader.svg' } } }, text: 'Shuffling the deck…', minDurationMs: 300 },
         switches: { twoFactor: false, loyalty: true, unknownSwitch: true, betHistory: 'yes' },
         balanceRefresh: { countSecondsForInterval: 30, isEnabledInterval: false, countMinutesAfterWhichRequestsTurnedOff: -1 },
         validator: { postcodePattern: '^[0-9]{5}$', phoneMasks: [{ code: '33', mask: '# ## ## ## ##' }] },
@@ -57,6 +59,8 @@ describe('site configuration from the content service (SPEC §3)', () => {
   it('takes every well-formed value from the content', () => {
     expect(config.siteName).toBe('Croupier Demo');
     expect(config.logo).toBe('/uploads/croupier-logo.svg');
+    expect(config.logoMobile).toBe('/uploads/croupier-chip.svg');
+    expect(config.loader).toEqual({ image: '/uploads/loader.svg', text: 'Shuffling the deck…' });
     expect(config.switches.twoFactor).toBe(false);
     expect(config.balanceRefresh.countSecondsForInterval).toBe(30);
     expect(config.balanceRefresh.isEnabledInterval).toBe(false);
@@ -83,6 +87,16 @@ describe('site configuration from the content service (SPEC §3)', () => {
   });
 
   it('keeps the default for anything missing or malformed', () => {
+    const bare = siteConfigFromContent({
+      site: { logo: null, loader: { image: null, text: '  ' } },
+      common: null,
+      auth: { terms: { label: '' } },
+      cashier: null,
+      games: null,
+    });
+    expect(bare.logo).toBeNull();
+    expect(bare.loader).toEqual(DEFAULT_SITE_CONFIG.loader);
+    expect(bare.auth.termsLabel).toBeNull();
     expect(config.switches.betHistory).toBe(DEFAULT_SITE_CONFIG.switches.betHistory);
     expect('unknownSwitch' in config.switches).toBe(false);
     expect(config.balanceRefresh.countMinutesAfterWhichRequestsTurnedOff).toBe(5);

@@ -76,6 +76,7 @@ export function siteConfigFromContent(content: SiteContent, defaults: SiteConfig
   const registration = doc(auth.registration);
   const terms = doc(auth.terms);
   const footer = doc(common.footer);
+  const loader = doc(site.loader);
 
   const balanceRefresh = { ...defaults.balanceRefresh };
   for (const key of Object.keys(balanceRefresh) as (keyof typeof balanceRefresh)[]) {
@@ -106,6 +107,10 @@ export function siteConfigFromContent(content: SiteContent, defaults: SiteConfig
     siteName: nonEmptyStr(site.siteName) ?? defaults.siteName,
     logo: mediaUrl(site.logo) ?? defaults.logo,
     logoMobile: mediaUrl(site.logoMobile) ?? defaults.logoMobile,
+    loader: {
+      image: mediaUrl(loader.image) ?? defaults.loader.image,
+      text: nonEmptyStr(loader.text) ?? defaults.loader.text,
+    },
     switches: booleans(defaults.switches, site.switches),
     balanceRefresh,
     auth: {

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { CheckboxField } from '@/components/ui/checkbox-field';
 import { FormAlert } from '@/components/ui/form-alert';
@@ -9,12 +8,11 @@ import { TextField } from '@/components/ui/text-field';
 import { useSiteConfig, type AuthType } from '@/config/site-config';
 import { ApiError } from '@/lib/api/client';
 import type { TrackingParam } from '@/lib/entry-params';
-import { useLocale } from '@/lib/i18n';
-import { localizePath } from '@/lib/i18n/locale-path';
 import { rules, useFieldErrorMessage, useForm, type MessageParams } from '@/lib/validation';
 import type { AccountInfo } from '../api/get-account-info';
 import { register } from '../api/register';
 import styles from './auth-forms.module.css';
+import { TermsLabel } from './terms-label';
 import { useErrorText } from './use-error-text';
 
 /** Bounds the server's MIN_LENGTH / MAX_LENGTH codes refer to, for their messages. */
@@ -48,7 +46,6 @@ export interface RegistrationFormProps {
 
 export function RegistrationForm({ currencies, defaultCurrency, promoCode, tracking, onSignedIn }: RegistrationFormProps) {
   const { t } = useTranslation();
-  const locale = useLocale();
   const message = useFieldErrorMessage();
   const errorText = useErrorText();
   const { auth, validator } = useSiteConfig();
@@ -190,10 +187,7 @@ export function RegistrationForm({ currencies, defaultCurrency, promoCode, track
         }}
         error={message(form.errors.terms)}
       >
-        <Trans
-          i18nKey="auth.registration.terms"
-          components={{ terms: <Link to={localizePath(auth.termsUrl, locale)} target="_blank" rel="noopener" /> }}
-        />
+        <TermsLabel />
       </CheckboxField>
       <FormAlert message={formError} />
       <Button type="submit" fullWidth disabled={form.submitting}>

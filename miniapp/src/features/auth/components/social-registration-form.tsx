@@ -1,18 +1,15 @@
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { CheckboxField } from '@/components/ui/checkbox-field';
 import { FormAlert } from '@/components/ui/form-alert';
 import { SelectField } from '@/components/ui/select-field';
-import { useSiteConfig } from '@/config/site-config';
 import { ApiError } from '@/lib/api/client';
-import { useLocale } from '@/lib/i18n';
-import { localizePath } from '@/lib/i18n/locale-path';
 import { rules, useFieldErrorMessage, useForm } from '@/lib/validation';
 import { getAccountInfo, type AccountInfo } from '../api/get-account-info';
 import { setCurrency } from '../api/set-currency';
 import styles from './auth-forms.module.css';
+import { TermsLabel } from './terms-label';
 import { useErrorText } from './use-error-text';
 
 const COMPLETION_RULES = {
@@ -29,8 +26,6 @@ export interface SocialRegistrationFormProps {
 /** SPEC §4: an account whose registration is not completed chooses its currency and accepts the terms. */
 export function SocialRegistrationForm({ currencies, defaultCurrency, onCompleted }: SocialRegistrationFormProps) {
   const { t } = useTranslation();
-  const locale = useLocale();
-  const { auth } = useSiteConfig();
   const message = useFieldErrorMessage();
   const errorText = useErrorText();
   const [formError, setFormError] = useState<string | null>(null);
@@ -69,10 +64,7 @@ export function SocialRegistrationForm({ currencies, defaultCurrency, onComplete
         }}
         error={message(form.errors.terms)}
       >
-        <Trans
-          i18nKey="auth.registration.terms"
-          components={{ terms: <Link to={localizePath(auth.termsUrl, locale)} target="_blank" rel="noopener" /> }}
-        />
+        <TermsLabel />
       </CheckboxField>
       <FormAlert message={formError} />
       <Button type="submit" fullWidth disabled={form.submitting}>
