@@ -28,6 +28,7 @@ struct Inner {
     messenger: Messenger,
     oauth: OAuth,
     content: crate::features::content::Cache,
+    games: crate::features::games::index::Index,
     local_addr: std::sync::OnceLock<std::net::SocketAddr>,
 }
 
@@ -83,6 +84,7 @@ impl AppState {
                 messenger,
                 oauth,
                 content: crate::features::content::Cache::default(),
+                games: crate::features::games::index::Index::default(),
                 local_addr: std::sync::OnceLock::new(),
             }),
         })
@@ -127,6 +129,11 @@ impl AppState {
     /// This replica's cached copy of the content (see `features::content::store`).
     pub fn content(&self) -> &crate::features::content::Cache {
         &self.inner.content
+    }
+
+    /// This replica's in-memory index of the game catalogue (see `features::games::index`).
+    pub fn games(&self) -> &crate::features::games::index::Index {
+        &self.inner.games
     }
 
     /// The address this process listens on (set by [`crate::serve`]); the sandbox provider

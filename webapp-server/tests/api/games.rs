@@ -61,8 +61,26 @@ db_test!(async fn the_lobby_lists_searches_and_filters_games(app) {
         let (_, body) = app.api_get("games.get", &[("options", &options.to_string())]).await;
         assert_eq!(body["data"]["total"].as_i64().unwrap() > 0, found, "{options}: {body}");
     }
-    let (status, body) = app.api_get("games.get", &[("options", "{\"colour\":\"red\"}")]).await;
-    expect_error(status, &body, 422, "InvalidParameterException");
+    for bad in ["{\"colour\":\"red\"}", "{\"sort\":\"random\"}", "{\"limit\":0}", "{\"offset\":-1}", "not json"] {
+        let (status, body) = app.api_get("games.get", &[("options", bad)]).await;
+        expect_error(status, &body, 422, "InvalidParameterException");
+    }
+
+    // The lobby is served from an in-memory index; a change to the games table (here an
+    // operator's SQL) reaches it through the catalogue version within its check interval.
+    sqlx::query("UPDATE games SET name_en = 'Dice Deluxe', search_text = 'dice deluxe des dice' WHERE sysname = 'dice'")
+        .execute(app.state.db().pool())
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(
+        u64::try_from(croupier_server::features::games::index::CHECK_EVERY_MS).unwrap() + 50,
+    ))
+    .await;
+    let (_, body) = app.api_get("games.get", &[("options", "{\"search\":\"deluxe\",\"sort\":\"name\"}")]).await;
+    assert_eq!((body["data"]["total"].as_i64(), body["data"]["items"][0]["name"].as_str()), (Some(1), Some("Dice Deluxe")), "{body}");
+    let (_, body) = app.api_get("games.get", &[("options", "{\"sort\":\"name\",\"limit\":2,\"offset\":1}")]).await;
+    assert_eq!(body["data"]["total"].as_i64(), Some(6), "a page keeps the whole count: {body}");
+    assert_eq!(body["data"]["items"].as_array().unwrap().len(), 2);
     let (_, categories) = app.api_get("games.getCategories", &[]).await;
     assert!(categories["data"].as_array().unwrap().iter().any(|c| c["slug"] == "originals" && c["games"] == 6));
     let (_, providers) = app.api_get("games.getProviders", &[("types", "fast")]).await;

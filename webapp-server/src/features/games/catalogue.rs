@@ -2,6 +2,7 @@
 //! options, categories, providers and likes. The house games and the lobby's categories are
 //! written at start (idempotently); external providers come from `CROUPIER_GAME_PROVIDERS`.
 
+use super::index::{Query, Sort};
 use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
 use crate::db::{Db, now_ms};
 use crate::features::account::store::field_error;
@@ -9,6 +10,7 @@ use croupier_shared::{FieldCode, Locale};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::HashSet;
 
 pub fn register(api: &mut Registry) {
     api.read("games.get", "Games of the lobby, filtered by the JSON `options`.", get_games);
@@ -151,13 +153,13 @@ pub struct GamesQuery {
 
 impl Input for GamesQuery {}
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GameDescription {
     pub name: String,
     pub img_288_192: String,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GameItem {
     pub id: i64,
     pub sysname: String,
@@ -256,61 +258,44 @@ async fn get_games(ctx: Ctx, query: GamesQuery) -> Result<GameList, ApiError> {
     if options.favourites == Some(true) && user_id == 0 {
         return Err(ApiError::new(croupier_shared::ErrorType::AuthorizationException));
     }
-    let game_type = options.game_type.filter(|t| t != "all").unwrap_or_default();
-    let search = options.search.as_deref().map(fold).unwrap_or_default();
-    let pattern = format!("%{}%", search.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
-    let providers = options.providers.unwrap_or_default();
-    let provider_list =
-        format!(",{},", providers.split(',').map(str::trim).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(","));
-    let sysnames = format!(",{},", options.sysnames.unwrap_or_default().join(","));
-    // One statement text whatever the options: unused filters compare against their empty value.
-    let filter = "($1 = '' OR EXISTS (SELECT 1 FROM game_category_members m WHERE m.game_id = g.id AND m.category = $1)) \
-        AND ($2 = ',,' OR $2 LIKE '%,' || g.provider || ',%') \
-        AND ($3 = '' OR g.game_type = $3) \
-        AND ($4 = '%%' OR g.search_text LIKE $4 ESCAPE '\\') \
-        AND ($5 = 0 OR EXISTS (SELECT 1 FROM game_likes l WHERE l.game_id = g.id AND l.user_id = $6)) \
-        AND ($7 = ',,' OR $7 LIKE '%,' || g.sysname || ',%')";
-    let order = match options.sort.as_deref() {
-        Some("new") => "g.created_at DESC, g.id DESC",
-        Some("name") if ctx.locale == Locale::Fr => "g.name_fr, g.id",
-        Some("name") => "g.name_en, g.id",
-        _ => "g.popularity DESC, g.id",
+    let sort = match options.sort.as_deref() {
+        None | Some("popular") => Sort::Popular,
+        Some("new") => Sort::New,
+        Some("name") => Sort::Name,
+        Some(_) => return Err(field_error("options", FieldCode::Invalid)),
     };
-    let favourites_only = i64::from(options.favourites == Some(true));
-    let category = options.category.unwrap_or_default();
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM games g WHERE {filter}")))
-        .bind(&category)
-        .bind(&provider_list)
-        .bind(&game_type)
-        .bind(&pattern)
-        .bind(favourites_only)
-        .bind(user_id)
-        .bind(&sysnames)
-        .fetch_one(ctx.state.db().pool())
-        .await?;
-    let rows: Vec<GameRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games g WHERE {filter} ORDER BY {order} LIMIT $8 OFFSET $9"
-    )))
-    .bind(&category)
-    .bind(&provider_list)
-    .bind(&game_type)
-    .bind(&pattern)
-    .bind(favourites_only)
-    .bind(user_id)
-    .bind(&sysnames)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(ctx.state.db().pool())
-    .await?;
-    let liked: Vec<i64> = if user_id == 0 {
-        Vec::new()
+    let liked: HashSet<i64> = if user_id == 0 {
+        HashSet::new()
     } else {
-        sqlx::query_scalar("SELECT game_id FROM game_likes WHERE user_id = $1")
+        sqlx::query_scalar::<_, i64>("SELECT game_id FROM game_likes WHERE user_id = $1")
             .bind(user_id)
             .fetch_all(ctx.state.db().pool())
             .await?
+            .into_iter()
+            .collect()
     };
-    Ok(GameList { total, items: rows.iter().map(|r| r.item(ctx.locale, liked.contains(&r.id))).collect() })
+    let query = Query {
+        category: options.category.as_deref().filter(|c| !c.is_empty()),
+        providers: options
+            .providers
+            .as_deref()
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect(),
+        game_type: options.game_type.as_deref().filter(|t| !t.is_empty() && *t != "all"),
+        search: options.search.as_deref().map(fold).unwrap_or_default(),
+        sysnames: options.sysnames.as_ref().map(|s| s.iter().map(String::as_str).collect()),
+        only: (options.favourites == Some(true)).then_some(&liked),
+        sort: Some(sort),
+        locale: ctx.locale,
+        limit: usize::try_from(limit).unwrap_or(48),
+        offset: usize::try_from(offset).unwrap_or(0),
+    };
+    let snapshot = ctx.state.games().snapshot(ctx.state.db()).await?;
+    let (total, items) = snapshot.query(&query, &liked);
+    Ok(GameList { total: i64::try_from(total).unwrap_or(i64::MAX), items })
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

@@ -6,6 +6,7 @@ pub mod catalogue;
 pub mod freespins;
 pub mod history;
 pub mod house;
+pub mod index;
 pub mod launch;
 pub mod wallet;
 
