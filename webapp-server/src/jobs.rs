@@ -16,6 +16,7 @@ pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
             tick.tick().await;
             run_once(&state, "payment-status-poll", &holder, crate::features::cashier::deposits::poll_pending).await;
             run_once(&state, "game-history-export", &holder, crate::features::games::history::run_exports).await;
+            run_once(&state, "visit-hits-retention", &holder, crate::features::tracking::prune).await;
         }
     })
 }

@@ -3,8 +3,7 @@
 use croupier_server::{AppState, Config};
 use std::process::ExitCode;
 
-const USAGE: &str =
-    "usage: croupier-server [serve]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS]]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -15,6 +14,8 @@ async fn main() -> ExitCode {
         ["content", "export" | "import", _] => {}
         ["admin", "withdrawals", "list"] | ["admin", "withdrawals", "list", _] => {}
         ["admin", "withdrawals", "approve" | "reject", _] => {}
+        ["admin", "freespins", "grant", _, _, _, _, _] | ["admin", "freespins", "grant", _, _, _, _, _, _] => {}
+        ["admin", "freespins", "grant", _, _, _, _, _, _, _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -37,6 +38,9 @@ async fn main() -> ExitCode {
     }
     if let ["content", action, dir] = command.as_slice() {
         return content(config, action, dir).await;
+    }
+    if let ["admin", "freespins", "grant", rest @ ..] = command.as_slice() {
+        return grant_freespins(config, rest).await;
     }
     if command.first() == Some(&"admin") {
         return admin(config, &command[2..]).await;
@@ -126,6 +130,55 @@ async fn content(config: Config, action: &str, dir: &str) -> ExitCode {
         }
         Err(e) => {
             eprintln!("croupier-server: content {action} failed: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `croupier-server admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS]`: gives
+/// a player a free-spin pack (BET in minor units), through the same code as the operator API.
+#[allow(clippy::print_stdout)]
+async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
+    use croupier_server::features::games::freespins::GrantRequest;
+    let [user, game, count, bet, currency, rest @ ..] = args else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let (Ok(user_id), Ok(count), Ok(bet)) = (user.parse(), count.parse(), bet.parse()) else {
+        eprintln!("croupier-server: USER, COUNT and BET are whole numbers");
+        return ExitCode::from(2);
+    };
+    let valid_days = match rest.get(1).map(|d| d.parse::<i64>()) {
+        None => None,
+        Some(Ok(days)) => Some(days),
+        Some(Err(_)) => {
+            eprintln!("croupier-server: DAYS is a whole number");
+            return ExitCode::from(2);
+        }
+    };
+    let request = GrantRequest {
+        user_id,
+        game: (*game).to_owned(),
+        currency: (*currency).to_owned(),
+        bet,
+        count,
+        win_account: rest.first().map(|w| (*w).to_owned()),
+        valid_days,
+    };
+    let state = match AppState::build(config).await {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!("croupier-server: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match request.grant(state.db()).await {
+        Ok(id) => {
+            println!("free-spin pack {id}: {count} spins of {game} for player {user_id}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("croupier-server: {e:?}");
             ExitCode::FAILURE
         }
     }

@@ -8,6 +8,7 @@ pub mod content;
 pub mod games;
 pub mod metadata;
 pub mod notify;
+pub mod tracking;
 
 use crate::api::Registry;
 
@@ -24,11 +25,13 @@ pub fn register_methods(api: &mut Registry) {
 pub fn routes() -> axum::Router<crate::state::AppState> {
     use axum::routing::get;
     axum::Router::new()
+        .route("/hit", get(tracking::hit))
         .route("/oauth/init", get(auth::oauth::init))
         .route("/oauth/callback/{provider}", get(auth::oauth::callback))
         .route("/webhooks/payments/{provider}", axum::routing::post(cashier::deposits::webhook))
         .route("/sandbox/pay/{id}", get(crate::payments::sandbox::page).post(crate::payments::sandbox::choose))
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
+        .route("/admin/freespins", axum::routing::post(games::freespins::admin_grant))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())
         .merge(content::routes())

@@ -161,3 +161,78 @@ db_test!(async fn the_history_export_is_a_csv_for_its_owner_only(app) {
     let (status, body) = app.api_post("games.createhistoryexportrequest", &[]).await;
     expect_error(status, &body, 401, "AuthorizationException");
 });
+
+/// Operators grant packs over HTTP with the admin token (on both databases) and from the CLI;
+/// every part of the grant is checked and a refused grant writes nothing.
+#[tokio::test]
+async fn operators_grant_free_spins_over_http_and_from_the_command_line() {
+    use crate::helpers::Backend;
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
+            continue;
+        }
+        let app = TestApp::spawn_with(backend, &[("CROUPIER_ADMIN_TOKEN", "operator-token-123")], |_| {}).await;
+        let client = funded(&app, "granted@example.com", 1_000).await;
+        let user = uid(&app, &client).await;
+        let http = reqwest::Client::new();
+        let grant = |body: Value, token: &'static str| {
+            http.post(app.url("/admin/freespins")).header("authorization", token).json(&body).send()
+        };
+        let good = json!({"user_id": user, "game": "lucky-sevens", "currency": "USD", "bet": 100, "count": 5, "win_account": "bonus", "valid_days": 3});
+        for token in ["", "Bearer wrong"] {
+            assert_eq!(grant(good.clone(), token).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+        }
+        for (body, field) in [
+            (json!({"user_id": user, "game": "mines", "currency": "USD", "bet": 100, "count": 5}), "sysname"),
+            (json!({"user_id": user, "game": "lucky-sevens", "currency": "EUR", "bet": 100, "count": 5}), "currency"),
+            (json!({"user_id": user, "game": "lucky-sevens", "currency": "XXX", "bet": 100, "count": 5}), "currency"),
+            (json!({"user_id": user, "game": "lucky-sevens", "currency": "USD", "bet": 0, "count": 5}), "bet"),
+            (json!({"user_id": user, "game": "lucky-sevens", "currency": "USD", "bet": 100, "count": 5_000}), "count"),
+            (
+                json!({"user_id": user, "game": "lucky-sevens", "currency": "USD", "bet": 100, "count": 5, "valid_days": 0}),
+                "valid_days",
+            ),
+            (
+                json!({"user_id": user, "game": "lucky-sevens", "currency": "USD", "bet": 100, "count": 5, "win_account": "x"}),
+                "win_account",
+            ),
+            (json!({"user_id": 999_999, "game": "lucky-sevens", "currency": "USD", "bet": 100, "count": 5}), "user_id"),
+        ] {
+            let response = grant(body.clone(), "Bearer operator-token-123").await.unwrap();
+            let (status, answer) = read_json(response).await;
+            let error = expect_error(status, &answer, 422, "InvalidParameterException");
+            assert!(error["error_data"][field].is_array(), "{body} → {answer}");
+        }
+        let (status, answer) = read_json(grant(json!({"user": 1}), "Bearer operator-token-123").await.unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        let (_, none) = app.get_as(&client, "freespins.get", &[("status", "all")]).await;
+        assert_eq!(none["data"]["total"], 0, "refused grants write nothing: {none}");
+
+        let (status, answer) = read_json(grant(good, "Bearer operator-token-123").await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let (_, packs) = app.get_as(&client, "freespins.get", &[("status", "active"), ("count", "99")]).await;
+        assert_eq!(packs["data"]["items"][0]["id"], answer["data"]["id"], "{packs}");
+        assert_eq!(packs["data"]["items"][0]["remaining_count"], 5);
+
+        if backend == Backend::Sqlite {
+            let run = |args: &[&str]| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"))
+                    .args(args)
+                    .env("DATABASE_URL", app.database_url())
+                    .env("CROUPIER_WEB_DIR", "/nonexistent")
+                    .env_remove("CROUPIER_CONFIG")
+                    .output()
+                    .unwrap()
+            };
+            let user = user.to_string();
+            let done = run(&["admin", "freespins", "grant", &user, "plinko", "2", "50", "USD", "main", "1"]);
+            assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+            assert!(String::from_utf8_lossy(&done.stdout).contains("2 spins of plinko"));
+            let refused = run(&["admin", "freespins", "grant", &user, "plinko", "2", "0", "USD"]);
+            assert_eq!(refused.status.code(), Some(1), "a zero bet is refused");
+            let (_, packs) = app.get_as(&client, "freespins.get", &[("status", "active")]).await;
+            assert_eq!(packs["data"]["total"], 2, "{packs}");
+        }
+        app.finish().await;
+    }
+}

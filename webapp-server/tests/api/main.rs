@@ -29,4 +29,5 @@ mod seo;
 mod social;
 mod storage;
 mod telegram;
+mod tracking;
 mod web;

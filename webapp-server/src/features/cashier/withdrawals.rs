@@ -373,7 +373,7 @@ pub async fn list(state: &AppState, status: Option<&str>) -> Result<Vec<(i64, Pa
 }
 
 /// The operator API is on only with `CROUPIER_ADMIN_TOKEN`; the token is compared in constant time.
-fn authorized(state: &AppState, headers: &HeaderMap) -> bool {
+pub(crate) fn authorized(state: &AppState, headers: &HeaderMap) -> bool {
     let Some(expected) = &state.config().admin_token else { return false };
     let given = headers
         .get(header::AUTHORIZATION)

@@ -243,7 +243,7 @@ pub async fn find(db: &Db, sysname: &str) -> Result<Option<GameRow>, sqlx::Error
         .await
 }
 
-async fn get_games(ctx: Ctx, query: GamesQuery) -> Result<GameList, ApiError> {
+async fn get_games(ctx: Ctx, query: GamesQuery) -> Result<super::index::Page, ApiError> {
     let options: GameOptions = if query.options.trim().is_empty() {
         GameOptions::default()
     } else {
@@ -294,8 +294,7 @@ async fn get_games(ctx: Ctx, query: GamesQuery) -> Result<GameList, ApiError> {
         offset: usize::try_from(offset).unwrap_or(0),
     };
     let snapshot = ctx.state.games().snapshot(ctx.state.db()).await?;
-    let (total, items) = snapshot.query(&query, &liked);
-    Ok(GameList { total: i64::try_from(total).unwrap_or(i64::MAX), items })
+    Ok(snapshot.query(&query, &liked))
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

@@ -30,6 +30,9 @@ impl WinAccount {
     }
 }
 
+/// The most spins one pack may hold.
+pub const MAX_PACK: i64 = 1_000;
+
 /// Gives `user_id` a pack of `count` free spins of `sysname` at `bet` minor units (bonuses,
 /// promotions and operators call this). Answers the pack's id.
 #[allow(clippy::too_many_arguments)]
@@ -47,8 +50,26 @@ pub async fn grant(
         .await?
         .filter(|g| g.provider == "house" && g.sysname != "mines")
         .ok_or_else(|| crate::features::account::store::field_error("sysname", FieldCode::NotFound))?;
-    if bet <= 0 || count <= 0 {
-        return Err(crate::features::account::store::field_error("count", FieldCode::MinValue));
+    if bet <= 0 {
+        return Err(ApiError::field_with("bet", FieldCode::MinValue, vec![("min", "1".into())]));
+    }
+    if !(1..=MAX_PACK).contains(&count) {
+        return Err(ApiError::field_with("count", FieldCode::MaxValue, vec![("max", MAX_PACK.to_string())]));
+    }
+    let player: Option<(Option<String>, String)> = sqlx::query_as("SELECT currency, status FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(db.pool())
+        .await?;
+    match player {
+        None => return Err(crate::features::account::store::field_error("user_id", FieldCode::NotFound)),
+        Some((_, status)) if status == super::launch::GUEST => {
+            return Err(crate::features::account::store::field_error("user_id", FieldCode::Invalid));
+        }
+        Some((Some(c), _)) if c != currency.code() => {
+            // A pack in a currency the player does not hold could never be played.
+            return Err(crate::features::account::store::field_error("currency", FieldCode::Invalid));
+        }
+        Some(_) => {}
     }
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
@@ -239,4 +260,60 @@ async fn get(ctx: Ctx, query: FreespinsQuery) -> Result<Packs, ApiError> {
             })
             .collect(),
     })
+}
+
+/// `POST /admin/freespins` (operator API, bearer `CROUPIER_ADMIN_TOKEN`): gives a player a pack.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrantRequest {
+    pub user_id: i64,
+    /// A house game's sysname (not mines: its rounds have several steps).
+    pub game: String,
+    pub currency: String,
+    /// The fixed bet of each spin, in minor units.
+    pub bet: i64,
+    pub count: i64,
+    /// `main` (default) or `bonus`.
+    #[serde(default)]
+    pub win_account: Option<String>,
+    /// Days the pack can be used, 1 to 365 (default 7).
+    #[serde(default)]
+    pub valid_days: Option<i64>,
+}
+
+impl GrantRequest {
+    /// Checks the parts `grant` does not, then grants; answers the pack's id.
+    pub async fn grant(&self, db: &Db) -> Result<i64, ApiError> {
+        let currency = Currency::parse(&self.currency)
+            .ok_or_else(|| crate::features::account::store::field_error("currency", FieldCode::Unsupported))?;
+        let win_account = match self.win_account.as_deref() {
+            None | Some("main") => WinAccount::Main,
+            Some("bonus") => WinAccount::Bonus,
+            Some(_) => return Err(crate::features::account::store::field_error("win_account", FieldCode::Unsupported)),
+        };
+        let days = self.valid_days.unwrap_or(7);
+        if !(1..=365).contains(&days) {
+            return Err(ApiError::field_with("valid_days", FieldCode::MaxValue, vec![("max", "365".into())]));
+        }
+        grant(db, self.user_id, &self.game, currency, self.bet, self.count, win_account, days * 86_400_000).await
+    }
+}
+
+pub async fn admin_grant(
+    axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if !crate::features::cashier::withdrawals::authorized(&state, &headers) {
+        return ApiError::new(croupier_shared::ErrorType::AuthorizationException).into_response();
+    }
+    let request: GrantRequest = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(_) => return ApiError::bad_request(Some(("body", FieldCode::Invalid))).into_response(),
+    };
+    match request.grant(state.db()).await {
+        Ok(id) => axum::Json(serde_json::json!({ "status": "ok", "data": { "id": id } })).into_response(),
+        Err(e) => e.into_response(),
+    }
 }

@@ -12,9 +12,13 @@
 //! [`CHECK_EVERY_MS`], and the first to see a new version reloads while the others keep answering
 //! from the old snapshot; a change therefore shows within half a second.
 
-use super::catalogue::{GAME_COLUMNS, GameItem, GameRow, fold};
+use super::catalogue::{GAME_COLUMNS, GameItem, GameList, GameRow, fold};
 use crate::db::{Db, now_ms};
 use croupier_shared::Locale;
+use schemars::JsonSchema;
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -68,7 +72,9 @@ async fn current_version(db: &Db) -> Result<i64, sqlx::Error> {
 }
 
 /// The keys one game is filtered on, kept small and together so a scan stays in cache.
+#[derive(Clone)]
 struct Keys {
+    ix: u32,
     id: i64,
     provider: u32,
     game_type: u32,
@@ -78,8 +84,8 @@ struct Keys {
 struct Game {
     sysname: String,
     search: String,
-    /// The answer in English and French (`is_favourite` set per request).
-    items: [GameItem; 2],
+    /// The answer already serialised: `[locale][is_favourite]` (English, French).
+    json: [[Box<RawValue>; 2]; 2],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,13 +114,60 @@ pub struct Query<'a> {
 
 pub struct Snapshot {
     version: i64,
-    keys: Vec<Keys>,
     games: Vec<Game>,
     /// Interned provider, type and category names.
     names: HashMap<String, u32>,
-    popular: Vec<u32>,
-    newest: Vec<u32>,
-    by_name: [Vec<u32>; 2],
+    /// The filter keys of every game, laid out in each sort order (so a scan reads one array).
+    popular: Vec<Keys>,
+    newest: Vec<Keys>,
+    by_name: [Vec<Keys>; 2],
+}
+
+/// One page of `games.get`: picks from a snapshot, written out from the prebuilt JSON.
+pub struct Page {
+    snapshot: Arc<Snapshot>,
+    locale: usize,
+    total: usize,
+    picks: Vec<(u32, bool)>,
+}
+
+impl Page {
+    pub fn total(&self) -> usize {
+        self.total
+    }
+}
+
+impl Serialize for Page {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Items<'a>(&'a Page);
+        impl Serialize for Items<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let page = self.0;
+                let mut seq = serializer.serialize_seq(Some(page.picks.len()))?;
+                for &(ix, favourite) in &page.picks {
+                    seq.serialize_element(
+                        &*page.snapshot.games[ix as usize].json[page.locale][usize::from(favourite)],
+                    )?;
+                }
+                seq.end()
+            }
+        }
+        let mut list = serializer.serialize_struct("GameList", 2)?;
+        list.serialize_field("total", &self.total)?;
+        list.serialize_field("items", &Items(self))?;
+        list.end()
+    }
+}
+
+/// The wire shape is [`GameList`]'s.
+impl JsonSchema for Page {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        GameList::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        GameList::json_schema(generator)
+    }
 }
 
 #[derive(sqlx::FromRow)]
@@ -150,9 +203,16 @@ impl Snapshot {
         }
         let mut keys = Vec::with_capacity(rows.len());
         let mut games = Vec::with_capacity(rows.len());
-        for row in &rows {
+        let json = |item: &GameItem, favourite: bool| {
+            let mut item = item.clone();
+            item.is_favourite = favourite;
+            serde_json::value::to_raw_value(&item).unwrap_or_else(|_| RawValue::NULL.to_owned())
+        };
+        for (ix, row) in rows.iter().enumerate() {
             let g = &row.game;
+            let [en, fr] = [g.item(Locale::En, false), g.item(Locale::Fr, false)];
             keys.push(Keys {
+                ix: u32::try_from(ix).unwrap_or(u32::MAX),
                 id: g.id,
                 provider: intern(&g.provider),
                 game_type: intern(&g.game_type),
@@ -161,13 +221,13 @@ impl Snapshot {
             games.push(Game {
                 sysname: g.sysname.clone(),
                 search: row.search_text.clone(),
-                items: [g.item(Locale::En, false), g.item(Locale::Fr, false)],
+                json: [[json(&en, false), json(&en, true)], [json(&fr, false), json(&fr, true)]],
             });
         }
         let order = |cmp: &dyn Fn(&IndexRow, &IndexRow) -> std::cmp::Ordering| {
-            let mut ix: Vec<u32> = (0..u32::try_from(rows.len()).unwrap_or(u32::MAX)).collect();
-            ix.sort_by(|a, b| cmp(&rows[*a as usize], &rows[*b as usize]));
-            ix
+            let mut sorted = keys.clone();
+            sorted.sort_by(|a: &Keys, b: &Keys| cmp(&rows[a.ix as usize], &rows[b.ix as usize]));
+            sorted
         };
         let popular = order(&|a, b| b.popularity.cmp(&a.popularity).then(a.game.id.cmp(&b.game.id)));
         let newest = order(&|a, b| b.created_at.cmp(&a.created_at).then(b.game.id.cmp(&a.game.id)));
@@ -178,12 +238,12 @@ impl Snapshot {
         };
         let name_en = by_name(|g| &g.name_en);
         let name_fr = by_name(|g| &g.name_fr);
-        Snapshot { version, keys, games, names, popular, newest, by_name: [name_en, name_fr] }
+        Snapshot { version, games, names, popular, newest, by_name: [name_en, name_fr] }
     }
 
     /// The page `query` asks for and the number of games that match it; `favourites` marks
     /// the items the player likes.
-    pub fn query(&self, query: &Query<'_>, favourites: &HashSet<i64>) -> (usize, Vec<GameItem>) {
+    pub fn query(self: &Arc<Self>, query: &Query<'_>, favourites: &HashSet<i64>) -> Page {
         // A name the catalogue has never seen matches nothing (`None` inside), an absent filter
         // everything (`None` outside).
         let known = |name: &str| self.names.get(name).copied();
@@ -200,9 +260,9 @@ impl Snapshot {
             Sort::Name => &self.by_name[locale],
         };
         let mut total = 0;
-        let mut page = Vec::with_capacity(query.limit.min(order.len()));
-        for &ix in order {
-            let k = &self.keys[ix as usize];
+        let mut picks = Vec::with_capacity(query.limit.min(order.len()));
+        for k in order {
+            let ix = k.ix;
             let matches = providers.as_ref().is_none_or(|p| p.contains(&k.provider))
                 && game_type.is_none_or(|t| t == Some(k.game_type))
                 && category.is_none_or(|c| c.is_some_and(|c| k.categories.contains(&c)))
@@ -212,14 +272,12 @@ impl Snapshot {
             if !matches {
                 continue;
             }
-            if total >= query.offset && page.len() < query.limit {
-                let mut item = self.games[ix as usize].items[locale].clone();
-                item.is_favourite = favourites.contains(&k.id);
-                page.push(item);
+            if total >= query.offset && picks.len() < query.limit {
+                picks.push((ix, favourites.contains(&k.id)));
             }
             total += 1;
         }
-        (total, page)
+        Page { snapshot: Arc::clone(self), locale, total, picks }
     }
 }
 
@@ -248,8 +306,8 @@ mod tests {
         }
     }
 
-    fn snapshot() -> Snapshot {
-        Snapshot::build(
+    fn snapshot() -> Arc<Snapshot> {
+        Arc::new(Snapshot::build(
             1,
             vec![
                 row(1, "dice", "house", "fast", "Dice", "Dés", 50),
@@ -258,11 +316,19 @@ mod tests {
                 row(4, "pearl", "studio-a", "live", "Pearl", "Perle", 10),
             ],
             vec![("slots".into(), 2), ("slots".into(), 3), ("popular".into(), 2), ("fast".into(), 1)],
-        )
+        ))
     }
 
-    fn sysnames(items: &[GameItem]) -> Vec<&str> {
-        items.iter().map(|i| i.sysname.as_str()).collect()
+    /// The page as the client reads it: (total, items).
+    fn page(s: &Arc<Snapshot>, query: &Query<'_>, favourites: &HashSet<i64>) -> (usize, Vec<serde_json::Value>) {
+        let page = s.query(query, favourites);
+        let value = serde_json::to_value(&page).unwrap();
+        assert_eq!(value["total"], page.total());
+        (page.total(), value["items"].as_array().unwrap().clone())
+    }
+
+    fn sysnames(items: &[serde_json::Value]) -> Vec<&str> {
+        items.iter().map(|i| i["sysname"].as_str().unwrap()).collect()
     }
 
     fn q<'a>() -> Query<'a> {
@@ -273,26 +339,27 @@ mod tests {
     fn filters_combine_and_unknown_names_match_nothing() {
         let s = snapshot();
         let none = HashSet::new();
-        let (total, items) = s.query(&q(), &none);
+        let (total, items) = page(&s, &q(), &none);
         assert_eq!((total, sysnames(&items)), (4, vec!["dragon", "wolf", "dice", "pearl"]));
-        let (total, items) = s.query(&Query { category: Some("slots"), providers: vec!["studio-a"], ..q() }, &none);
+        let (total, items) = page(&s, &Query { category: Some("slots"), providers: vec!["studio-a"], ..q() }, &none);
         assert_eq!((total, sysnames(&items)), (1, vec!["dragon"]));
-        assert_eq!(s.query(&Query { category: Some("nope"), ..q() }, &none).0, 0);
-        assert_eq!(s.query(&Query { providers: vec!["nope"], ..q() }, &none).0, 0);
-        assert_eq!(s.query(&Query { game_type: Some("live"), ..q() }, &none).0, 1);
-        assert_eq!(s.query(&Query { sysnames: Some(vec!["wolf", "dice"]), ..q() }, &none).0, 2);
+        assert_eq!(page(&s, &Query { category: Some("nope"), ..q() }, &none).0, 0);
+        assert_eq!(page(&s, &Query { providers: vec!["nope"], ..q() }, &none).0, 0);
+        assert_eq!(page(&s, &Query { game_type: Some("live"), ..q() }, &none).0, 1);
+        assert_eq!(page(&s, &Query { sysnames: Some(vec!["wolf", "dice"]), ..q() }, &none).0, 2);
     }
 
     #[test]
     fn search_is_folded_and_pages_keep_the_total() {
         let s = snapshot();
         let liked = HashSet::from([3]);
-        let (total, items) = s.query(&Query { search: "dore".into(), ..q() }, &liked);
+        let (total, items) = page(&s, &Query { search: "dore".into(), ..q() }, &liked);
         assert_eq!((total, sysnames(&items)), (1, vec!["dragon"]));
-        let (total, items) = s.query(&Query { limit: 1, offset: 1, ..q() }, &liked);
+        let (total, items) = page(&s, &Query { limit: 1, offset: 1, ..q() }, &liked);
         assert_eq!((total, sysnames(&items)), (4, vec!["wolf"]));
-        assert!(items[0].is_favourite);
-        let (total, _) = s.query(&Query { only: Some(&liked), ..q() }, &liked);
+        assert_eq!(items[0]["is_favourite"], true);
+        assert_eq!(page(&s, &q(), &liked).1[0]["is_favourite"], false);
+        let (total, _) = page(&s, &Query { only: Some(&liked), ..q() }, &liked);
         assert_eq!(total, 1);
     }
 
@@ -300,12 +367,12 @@ mod tests {
     fn sorts_by_name_in_the_players_language() {
         let s = snapshot();
         let none = HashSet::new();
-        let (_, en) = s.query(&Query { sort: Some(Sort::Name), ..q() }, &none);
+        let (_, en) = page(&s, &Query { sort: Some(Sort::Name), ..q() }, &none);
         assert_eq!(sysnames(&en), vec!["dice", "dragon", "pearl", "wolf"]);
-        let (_, fr) = s.query(&Query { sort: Some(Sort::Name), locale: Locale::Fr, ..q() }, &none);
+        let (_, fr) = page(&s, &Query { sort: Some(Sort::Name), locale: Locale::Fr, ..q() }, &none);
         assert_eq!(sysnames(&fr), vec!["dice", "dragon", "wolf", "pearl"]);
-        assert_eq!(fr[0].name, "Dés");
-        let (_, new) = s.query(&Query { sort: Some(Sort::New), ..q() }, &none);
+        assert_eq!(fr[0]["name"], "Dés");
+        let (_, new) = page(&s, &Query { sort: Some(Sort::New), ..q() }, &none);
         assert_eq!(sysnames(&new), vec!["pearl", "wolf", "dragon", "dice"]);
     }
 }

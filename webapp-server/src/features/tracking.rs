@@ -1,0 +1,146 @@
+//! Visit tracking (SPEC §2 tracking parameters, §7 "GET /hit image beacon with referer, track_id,
+//! seon_session"): the client sends the beacon 3 s after start; each one becomes a row of
+//! `visit_hits` an operator can report on (visits per affiliate `track_id`, referers, sign-ups by
+//! joining `users.track_id`).
+//!
+//! Decisions (SPEC is silent): the answer is always a 1×1 transparent GIF that is never cached, so
+//! the `<img>` beacon never shows a broken image; bad parameters get the error envelope (422, the
+//! field and the reason) and record nothing; per address at most [`HITS_PER_MINUTE`] are recorded
+//! (the rest are answered but not written, so a script cannot flood the table); the address itself
+//! is never stored, only a keyed hash of it (`visitor`) to count unique visitors; rows older than
+//! [`RETENTION_DAYS`] are deleted by a job.
+
+use crate::api::{ApiError, client_ip};
+use crate::db::now_ms;
+use crate::state::AppState;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use croupier_shared::{FieldCode, Locale};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+pub const HITS_PER_MINUTE: u64 = 30;
+pub const RETENTION_DAYS: i64 = 90;
+
+/// The smallest transparent GIF (1×1, 43 bytes).
+const PIXEL: [u8; 43] = [
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff,
+    0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02,
+    0x02, 0x44, 0x01, 0x00, 0x3b,
+];
+
+/// (parameter, longest accepted value in characters)
+const PARAMS: [(&str, usize); 3] = [("referer", 2048), ("track_id", 128), ("seon_session", 512)];
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Hit {
+    pub referer: Option<String>,
+    pub track_id: Option<String>,
+    pub seon_session: Option<String>,
+}
+
+/// Reads the beacon's query: each known parameter at most once, within its length, without
+/// control characters; empty values count as absent and other parameters (cache busters) are
+/// ignored.
+pub fn parse(query: &str) -> Result<Hit, ApiError> {
+    let mut hit = Hit::default();
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        let Some(&(field, max)) = PARAMS.iter().find(|(p, _)| *p == name) else { continue };
+        let slot = match field {
+            "referer" => &mut hit.referer,
+            "track_id" => &mut hit.track_id,
+            _ => &mut hit.seon_session,
+        };
+        if slot.is_some() {
+            return Err(ApiError::field(field, FieldCode::Duplicate));
+        }
+        let value = value.trim();
+        if value.chars().count() > max {
+            return Err(ApiError::field_with(field, FieldCode::MaxLength, vec![("max", max.to_string())]));
+        }
+        if value.chars().any(char::is_control) || value.contains('\u{fffd}') {
+            return Err(ApiError::field(field, FieldCode::Invalid));
+        }
+        if !value.is_empty() {
+            *slot = Some(value.to_owned());
+        }
+    }
+    Ok(hit)
+}
+
+pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
+    let locale = crate::features::games::launch::cookie(request.headers(), "i18n_locale")
+        .and_then(|v| Locale::parse(&v))
+        .unwrap_or_default();
+    let hit = match parse(request.uri().query().unwrap_or("")) {
+        Ok(hit) => hit,
+        Err(e) => return e.render(locale),
+    };
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let ip = client_ip(request.headers(), peer, state.config().trust_proxy);
+    let visitor = ip.map(|ip| state.keys().sign("visit-hit", &[&ip.to_string()]));
+    let allowed = match &visitor {
+        Some(v) => match state.coord().hit(&format!("hit:{v}"), Duration::from_secs(60), HITS_PER_MINUTE).await {
+            Ok(decision) => decision.allowed,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot count visit hits; recording anyway");
+                true
+            }
+        },
+        None => true,
+    };
+    if allowed {
+        let user_id = crate::features::games::wallet::signed_in_user(&state, request.headers()).await;
+        let written = sqlx::query(
+            "INSERT INTO visit_hits (at, track_id, referer, seon_session, user_id, visitor) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(now_ms())
+        .bind(&hit.track_id)
+        .bind(&hit.referer)
+        .bind(&hit.seon_session)
+        .bind(user_id)
+        .bind(visitor.as_deref().map(|v| &v[..32]))
+        .execute(state.db().pool())
+        .await;
+        if let Err(e) = written {
+            return ApiError::from(e).render(locale);
+        }
+    }
+    let mut response = PIXEL.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/gif"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Deletes hits older than [`RETENTION_DAYS`] (a background job).
+pub async fn prune(state: AppState) -> anyhow::Result<()> {
+    let before = now_ms() - RETENTION_DAYS * 24 * 3_600 * 1_000;
+    sqlx::query("DELETE FROM visit_hits WHERE at < $1").bind(before).execute(state.db().pool()).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_beacon_query_is_read_strictly() {
+        assert_eq!(
+            parse("referer=https%3A%2F%2Fexample.com%2F&track_id=aff-1&seon_session=abc&_=123").unwrap(),
+            Hit {
+                referer: Some("https://example.com/".into()),
+                track_id: Some("aff-1".into()),
+                seon_session: Some("abc".into())
+            }
+        );
+        assert_eq!(parse("").unwrap(), Hit::default());
+        assert_eq!(parse("track_id=&referer=%20").unwrap(), Hit::default());
+        let field = |q: &str| parse(q).unwrap_err().fields().first().map(|f| (f.field.clone(), f.code));
+        assert_eq!(field("track_id=a&track_id=b"), Some(("track_id".into(), FieldCode::Duplicate)));
+        assert_eq!(field(&format!("track_id={}", "x".repeat(129))), Some(("track_id".into(), FieldCode::MaxLength)));
+        assert_eq!(field("referer=a%0Ab"), Some(("referer".into(), FieldCode::Invalid)));
+        assert_eq!(field("seon_session=%FF"), Some(("seon_session".into(), FieldCode::Invalid)));
+    }
+}
