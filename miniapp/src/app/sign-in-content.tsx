@@ -6,12 +6,17 @@ import { AuthPanel, type AuthView, type SignInMethod } from '@/features/auth/com
 import { SocialRegistrationForm } from '@/features/auth/components/social-registration-form';
 import { useSession } from '@/features/auth/use-session';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
+import { queueUnseenCashback } from '@/features/popups/unseen-cashback';
 import { REDIRECT_URL } from '@/lib/entry-params';
 import { i18n } from '@/lib/i18n';
 import { readStored, STORAGE_KEYS } from '@/lib/storage';
 import { openSocialRegistration, readTracking } from './sign-in-dialogs';
 
-/** After any sign-in: the session moves on (SPEC §4), then an incomplete registration is completed. */
+/**
+ * After any sign-in: the session moves on (SPEC §4), then an incomplete registration is completed.
+ * A login (not a new registration, which has no cashback yet) then queues the unseen-cashback popup
+ * behind whatever dialog is open.
+ */
 export function useAfterSignIn(): (account: AccountInfo, method: SignInMethod) => Promise<void> {
   const { signedIn } = useSession();
   const { search } = useLocation();
@@ -19,6 +24,7 @@ export function useAfterSignIn(): (account: AccountInfo, method: SignInMethod) =
     async (account, method) => {
       await signedIn(account, method, new URLSearchParams(search).get(REDIRECT_URL));
       if (!account.is_registration_completed) openSocialRegistration();
+      if (method !== 'registration') await queueUnseenCashback(account);
     },
     [search, signedIn],
   );

@@ -3,11 +3,13 @@
 
 pub mod account;
 pub mod auth;
+pub mod cashbacks;
 pub mod cashier;
 pub mod content;
 pub mod games;
 pub mod metadata;
 pub mod notify;
+pub mod player_storage;
 pub mod tracking;
 
 use crate::api::Registry;
@@ -19,6 +21,8 @@ pub fn register_methods(api: &mut Registry) {
     cashier::register(api);
     games::register(api);
     content::register(api);
+    player_storage::register(api);
+    cashbacks::register(api);
 }
 
 /// HTTP routes of features that have more than API methods.
@@ -32,6 +36,7 @@ pub fn routes() -> axum::Router<crate::state::AppState> {
         .route("/sandbox/pay/{id}", get(crate::payments::sandbox::page).post(crate::payments::sandbox::choose))
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
         .route("/admin/freespins", axum::routing::post(games::freespins::admin_grant))
+        .route("/admin/cashbacks", axum::routing::post(cashbacks::admin_create))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())
         .merge(content::routes())

@@ -7,6 +7,7 @@ mod helpers;
 
 mod accounts;
 mod bad_input;
+mod cashbacks;
 mod cashier;
 mod content;
 mod coord;
@@ -23,6 +24,7 @@ mod mail;
 mod metadata;
 mod notify;
 mod ops;
+mod player_storage;
 mod process;
 mod profile;
 mod seo;

@@ -1,0 +1,266 @@
+//! Cashbacks (SPEC §3 "Cashback": id, status active or paid_out, description,
+//! receiving_expired_at, paid_out_at, end_date; §7 `cashbacks.get`). A cashback is an amount an
+//! operator promises a player, described in both languages; the client shows the newest active
+//! one in the "unseen cashback" popup after sign-in (SPEC §4).
+//!
+//! Operators create cashbacks over `POST /admin/cashbacks`. Computing cashbacks from the players'
+//! losses and paying them out (`cashbacks.payout`, which moves the money through the ledger and
+//! sets `paid_out_at` and `receiving_expired_at`) are a later issue: nothing here moves money.
+
+use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
+use crate::db::{Db, now_ms};
+use crate::features::account::store::field_error;
+use croupier_shared::{Currency, FieldCode, Locale, Money};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub fn register(api: &mut Registry) {
+    api.read(
+        "cashbacks.get",
+        "The player's cashbacks (offset, count, sort created_at or end_date, order, statuses active,paid_out).",
+        get,
+    );
+}
+
+/// The statuses a cashback can have.
+pub const STATUSES: [&str; 2] = ["active", "paid_out"];
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CashbacksQuery {
+    /// 0 or more (default 0).
+    #[serde(default)]
+    pub offset: Option<i64>,
+    /// 1 to 100 (default 20).
+    #[serde(default)]
+    pub count: Option<i64>,
+    /// created_at (default) or end_date.
+    #[serde(default)]
+    pub sort: Option<String>,
+    /// desc (default) or asc.
+    #[serde(default)]
+    pub order: Option<String>,
+    /// A comma-separated list of active and paid_out; all when absent.
+    #[serde(default)]
+    pub statuses: Option<String>,
+    /// Accepted for the client's sake; every field is always answered.
+    #[serde(default)]
+    pub fields: Option<String>,
+}
+
+impl CashbacksQuery {
+    fn statuses(&self) -> Vec<&str> {
+        self.statuses
+            .as_deref()
+            .map_or_else(Vec::new, |s| s.split(',').map(str::trim).filter(|s| !s.is_empty()).collect())
+    }
+
+    /// Whether a cashback of `status` is asked for.
+    fn wants(&self, status: &str) -> bool {
+        let asked = self.statuses();
+        asked.is_empty() || asked.contains(&status)
+    }
+}
+
+impl Input for CashbacksQuery {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if self.offset.is_some_and(|o| o < 0) {
+            errors.add_with("offset", FieldCode::MinValue, vec![("min", "0".into())]);
+        }
+        match self.count {
+            Some(c) if c < 1 => errors.add_with("count", FieldCode::MinValue, vec![("min", "1".into())]),
+            Some(c) if c > 100 => errors.add_with("count", FieldCode::MaxValue, vec![("max", "100".into())]),
+            _ => {}
+        }
+        if !matches!(self.sort.as_deref(), None | Some("created_at" | "end_date")) {
+            errors.add("sort", FieldCode::Unsupported);
+        }
+        if !matches!(self.order.as_deref(), None | Some("asc" | "desc")) {
+            errors.add("order", FieldCode::Unsupported);
+        }
+        if self.statuses().iter().any(|s| !STATUSES.contains(s)) {
+            errors.add("statuses", FieldCode::Unsupported);
+        }
+    }
+}
+
+/// An amount with its currency, as the account's balances are written.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Amount {
+    /// Decimal, e.g. "12.50".
+    pub amount: String,
+    pub currency: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Cashback {
+    pub id: i64,
+    /// active or paid_out.
+    pub status: String,
+    /// In the request's language.
+    pub description: String,
+    pub amount: Amount,
+    /// Unix seconds; null until the cashback is paid out.
+    pub receiving_expired_at: Option<i64>,
+    /// Unix seconds; null until the cashback is paid out.
+    pub paid_out_at: Option<i64>,
+    /// Unix seconds.
+    pub end_date: i64,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Cashbacks {
+    pub total: i64,
+    pub items: Vec<Cashback>,
+}
+
+#[derive(sqlx::FromRow)]
+struct CashbackRow {
+    id: i64,
+    status: String,
+    description_en: String,
+    description_fr: String,
+    amount: i64,
+    currency: String,
+    receiving_expired_at: Option<i64>,
+    paid_out_at: Option<i64>,
+    end_date: i64,
+    created_at: i64,
+}
+
+impl CashbackRow {
+    fn into_item(self, locale: Locale) -> Cashback {
+        let amount = Currency::parse(&self.currency)
+            .map_or_else(|| self.amount.to_string(), |c| Money::from_minor(self.amount, c).to_decimal_string());
+        Cashback {
+            id: self.id,
+            status: self.status,
+            description: if locale == Locale::Fr { self.description_fr } else { self.description_en },
+            amount: Amount { amount, currency: self.currency },
+            receiving_expired_at: self.receiving_expired_at.map(|ms| ms / 1000),
+            paid_out_at: self.paid_out_at.map(|ms| ms / 1000),
+            end_date: self.end_date / 1000,
+            created_at: self.created_at / 1000,
+        }
+    }
+}
+
+/// Filters on the owner and on each status being asked for ($2 active, $3 paid_out as 1 or 0).
+const FILTER: &str = "user_id = $1 AND ((status = 'active' AND $2 = 1) OR (status = 'paid_out' AND $3 = 1))";
+
+async fn get(ctx: Ctx, query: CashbacksQuery) -> Result<Cashbacks, ApiError> {
+    let user_id = ctx.user_id()?;
+    let db = ctx.state.db();
+    let active = i64::from(query.wants("active"));
+    let paid_out = i64::from(query.wants("paid_out"));
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM cashbacks WHERE {FILTER}")))
+        .bind(user_id)
+        .bind(active)
+        .bind(paid_out)
+        .fetch_one(db.pool())
+        .await?;
+    // Both come from the whitelists `validate` checked; ties fall back on the id, in the same order.
+    let column = if query.sort.as_deref() == Some("end_date") { "end_date" } else { "created_at" };
+    let direction = if query.order.as_deref() == Some("asc") { "ASC" } else { "DESC" };
+    let rows: Vec<CashbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, status, description_en, description_fr, amount, currency, receiving_expired_at, paid_out_at, end_date, created_at \
+         FROM cashbacks WHERE {FILTER} ORDER BY {column} {direction}, id {direction} LIMIT $4 OFFSET $5"
+    )))
+    .bind(user_id)
+    .bind(active)
+    .bind(paid_out)
+    .bind(query.count.unwrap_or(20))
+    .bind(query.offset.unwrap_or(0))
+    .fetch_all(db.pool())
+    .await?;
+    Ok(Cashbacks { total, items: rows.into_iter().map(|r| r.into_item(ctx.locale)).collect() })
+}
+
+/// The longest description, in characters.
+pub const MAX_DESCRIPTION: usize = 1000;
+
+/// `POST /admin/cashbacks` (operator API, bearer `CROUPIER_ADMIN_TOKEN`): promises a player a
+/// cashback.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    pub user_id: i64,
+    /// Minor units, more than 0.
+    pub amount: i64,
+    pub currency: String,
+    pub description_en: String,
+    pub description_fr: String,
+    /// Unix seconds, in the future.
+    pub end_date: i64,
+}
+
+impl CreateRequest {
+    /// Checks every part, then creates the cashback; answers its id.
+    pub async fn create(&self, db: &Db) -> Result<i64, ApiError> {
+        let mut errors = FieldErrors::default();
+        if self.amount <= 0 {
+            errors.add_with("amount", FieldCode::MinValue, vec![("min", "1".into())]);
+        }
+        let currency = Currency::parse(&self.currency);
+        if currency.is_none() {
+            errors.add("currency", FieldCode::Unsupported);
+        }
+        for (field, text) in [("description_en", &self.description_en), ("description_fr", &self.description_fr)] {
+            if text.trim().is_empty() {
+                errors.add(field, FieldCode::Required);
+            } else if text.chars().count() > MAX_DESCRIPTION {
+                errors.add_with(field, FieldCode::MaxLength, vec![("max", MAX_DESCRIPTION.to_string())]);
+            }
+        }
+        let now = now_ms();
+        let end_date = self.end_date.saturating_mul(1000);
+        if end_date <= now {
+            errors.add("end_date", FieldCode::Date);
+        }
+        errors.into_result()?;
+        let status: Option<String> = sqlx::query_scalar("SELECT status FROM users WHERE id = $1")
+            .bind(self.user_id)
+            .fetch_optional(db.pool())
+            .await?;
+        match status.as_deref() {
+            None => return Err(field_error("user_id", FieldCode::NotFound)),
+            Some(crate::features::games::launch::GUEST) => return Err(field_error("user_id", FieldCode::Invalid)),
+            Some(_) => {}
+        }
+        let currency = currency.map_or("", |c| c.code());
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO cashbacks (user_id, status, description_en, description_fr, amount, currency, end_date, created_at) \
+             VALUES ($1, 'active', $2, $3, $4, $5, $6, $7) RETURNING id",
+        )
+        .bind(self.user_id)
+        .bind(self.description_en.trim())
+        .bind(self.description_fr.trim())
+        .bind(self.amount)
+        .bind(currency)
+        .bind(end_date)
+        .bind(now)
+        .fetch_one(db.pool())
+        .await?;
+        Ok(id)
+    }
+}
+
+pub async fn admin_create(
+    axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if !crate::features::cashier::withdrawals::authorized(&state, &headers) {
+        return ApiError::new(croupier_shared::ErrorType::AuthorizationException).into_response();
+    }
+    let request: CreateRequest = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(_) => return ApiError::bad_request(Some(("body", FieldCode::Invalid))).into_response(),
+    };
+    match request.create(state.db()).await {
+        Ok(id) => axum::Json(serde_json::json!({ "status": "ok", "data": { "id": id } })).into_response(),
+        Err(e) => e.into_response(),
+    }
+}

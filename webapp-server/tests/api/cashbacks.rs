@@ -1,0 +1,192 @@
+//! Cashbacks: `cashbacks.get` for their owner only, with its filters and paging, and operators
+//! creating them over `POST /admin/cashbacks`.
+
+use crate::db_test;
+use crate::helpers::{TestApp, expect_error, read_json};
+use croupier_server::features::cashbacks::CreateRequest;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+fn in_days(days: i64) -> i64 {
+    croupier_server::db::now_ms() / 1000 + days * 86_400
+}
+
+async fn uid(app: &TestApp, client: &reqwest::Client) -> i64 {
+    let (_, me) = app.get_as(client, "account.getInfo", &[]).await;
+    me["data"]["uid"].as_i64().unwrap()
+}
+
+/// Creates an active cashback of `amount` cents ending in `days` days; answers its id.
+async fn promise(app: &TestApp, user_id: i64, amount: i64, days: i64, what: &str) -> i64 {
+    CreateRequest {
+        user_id,
+        amount,
+        currency: "USD".into(),
+        description_en: format!("{what} back"),
+        description_fr: format!("{what} remboursé"),
+        end_date: in_days(days),
+    }
+    .create(app.state.db())
+    .await
+    .unwrap()
+}
+
+fn ids(body: &Value) -> Vec<i64> {
+    body["data"]["items"].as_array().unwrap().iter().map(|c| c["id"].as_i64().unwrap()).collect()
+}
+
+db_test!(async fn cashbacks_are_listed_for_their_owner_in_their_language(app) {
+    let alice = app.browser();
+    app.register(&alice, "alice@example.com").await;
+    let bob = app.browser();
+    app.register(&bob, "bob@example.com").await;
+    let alice_id = uid(app, &alice).await;
+    let bob_id = uid(app, &bob).await;
+    let end = in_days(7);
+    let mine = promise(app, alice_id, 1_250, 7, "10%").await;
+    promise(app, bob_id, 900, 7, "5%").await;
+
+    let (status, list) = app.get_as(&alice, "cashbacks.get", &[]).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(list["data"]["total"], 1, "only alice's own: {list}");
+    let item = &list["data"]["items"][0];
+    assert_eq!(item["id"], mine);
+    assert_eq!(item["status"], "active");
+    assert_eq!(item["description"], "10% back");
+    assert_eq!(item["amount"], json!({"amount": "12.50", "currency": "USD"}));
+    assert_eq!(item["paid_out_at"], Value::Null);
+    assert_eq!(item["receiving_expired_at"], Value::Null);
+    assert!((item["end_date"].as_i64().unwrap() - end).abs() <= 1, "{item}");
+
+    let url = app.api_url("cashbacks.get", "fr", &[]);
+    let (_, french) = read_json(alice.get(url).send().await.unwrap()).await;
+    assert_eq!(french["data"]["items"][0]["description"], "10% remboursé");
+
+    let (_, theirs) = app.get_as(&bob, "cashbacks.get", &[]).await;
+    assert_eq!(theirs["data"]["total"], 1);
+    assert_ne!(theirs["data"]["items"][0]["id"], mine);
+
+    let (status, body) = app.api_get("cashbacks.get", &[]).await;
+    expect_error(status, &body, 401, "AuthorizationException");
+});
+
+db_test!(async fn cashbacks_filter_by_status_sort_and_page(app) {
+    let client = app.browser();
+    app.register(&client, "saver@example.com").await;
+    let user = uid(app, &client).await;
+    let first = promise(app, user, 100, 30, "first").await;
+    let second = promise(app, user, 200, 10, "second").await;
+    let third = promise(app, user, 300, 20, "third").await;
+    app.sql("UPDATE cashbacks SET status = $1 WHERE id = $2", "paid_out", second).await;
+
+    let (_, all) = app.get_as(&client, "cashbacks.get", &[]).await;
+    assert_eq!(all["data"]["total"], 3);
+    assert_eq!(ids(&all), vec![third, second, first], "newest first by default");
+
+    let (_, active) = app.get_as(&client, "cashbacks.get", &[("statuses", "active"), ("count", "1"), ("sort", "created_at"), ("order", "desc")]).await;
+    assert_eq!(active["data"]["total"], 2, "{active}");
+    assert_eq!(ids(&active), vec![third], "the newest active one");
+    let (_, paid) = app.get_as(&client, "cashbacks.get", &[("statuses", "paid_out")]).await;
+    assert_eq!(ids(&paid), vec![second]);
+    assert_eq!(paid["data"]["items"][0]["status"], "paid_out");
+    let (_, both) = app.get_as(&client, "cashbacks.get", &[("statuses", "active,paid_out"), ("fields", "id,status")]).await;
+    assert_eq!(both["data"]["total"], 3);
+
+    let (_, by_end) = app.get_as(&client, "cashbacks.get", &[("sort", "end_date"), ("order", "asc")]).await;
+    assert_eq!(ids(&by_end), vec![second, third, first]);
+    let (_, oldest) = app.get_as(&client, "cashbacks.get", &[("order", "asc")]).await;
+    assert_eq!(ids(&oldest), vec![first, second, third]);
+    let (_, page) = app.get_as(&client, "cashbacks.get", &[("order", "asc"), ("offset", "1"), ("count", "1")]).await;
+    assert_eq!((page["data"]["total"].as_i64(), ids(&page)), (Some(3), vec![second]));
+    let (_, past) = app.get_as(&client, "cashbacks.get", &[("offset", "5")]).await;
+    assert_eq!((past["data"]["total"].as_i64(), ids(&past)), (Some(3), vec![]));
+
+    for (param, value) in [
+        ("offset", "-1"),
+        ("count", "0"),
+        ("count", "101"),
+        ("sort", "amount"),
+        ("order", "sideways"),
+        ("statuses", "active,expired"),
+    ] {
+        let (status, body) = app.get_as(&client, "cashbacks.get", &[(param, value)]).await;
+        let error = expect_error(status, &body, 422, "InvalidParameterException");
+        assert!(error["error_data"][param].is_array(), "{param}={value} → {body}");
+    }
+});
+
+/// Operators create cashbacks with the admin token, on both databases; every part is checked and a
+/// refused request writes nothing.
+#[tokio::test]
+async fn operators_create_cashbacks_with_the_admin_token() {
+    use crate::helpers::Backend;
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
+            eprintln!("SKIPPED on PostgreSQL: TEST_DATABASE_URL is not set");
+            continue;
+        }
+        let app = TestApp::spawn_with(backend, &[("CROUPIER_ADMIN_TOKEN", "operator-token-123")], |_| {}).await;
+        let client = app.browser();
+        app.register(&client, "promised@example.com").await;
+        let user = uid(&app, &client).await;
+        let http = reqwest::Client::new();
+        let create = |body: Value, token: &'static str| {
+            http.post(app.url("/admin/cashbacks")).header("authorization", token).json(&body).send()
+        };
+        let good = json!({
+            "user_id": user, "amount": 500, "currency": "USD",
+            "description_en": "10% of your week's losses", "description_fr": "10 % de vos pertes de la semaine",
+            "end_date": in_days(7),
+        });
+        for token in ["", "Bearer wrong", "operator-token-123"] {
+            let (status, body) = read_json(create(good.clone(), token).await.unwrap()).await;
+            expect_error(status, &body, 401, "AuthorizationException");
+        }
+        let with = |field: &str, value: Value| {
+            let mut body = good.clone();
+            body[field] = value;
+            body
+        };
+        for (body, field) in [
+            (with("amount", json!(0)), "amount"),
+            (with("currency", json!("XXX")), "currency"),
+            (with("description_en", json!("  ")), "description_en"),
+            (with("description_fr", json!("x".repeat(1001))), "description_fr"),
+            (with("end_date", json!(in_days(-1))), "end_date"),
+            (with("user_id", json!(999_999)), "user_id"),
+        ] {
+            let (status, answer) = read_json(create(body.clone(), "Bearer operator-token-123").await.unwrap()).await;
+            let error = expect_error(status, &answer, 422, "InvalidParameterException");
+            assert!(error["error_data"][field].is_array(), "{body} → {answer}");
+        }
+        let (status, answer) =
+            read_json(create(json!({"user": user}), "Bearer operator-token-123").await.unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        let (_, none) = app.get_as(&client, "cashbacks.get", &[]).await;
+        assert_eq!(none["data"]["total"], 0, "refused requests write nothing: {none}");
+
+        let (status, answer) = read_json(create(good, "Bearer operator-token-123").await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let (_, list) = app.get_as(&client, "cashbacks.get", &[("statuses", "active")]).await;
+        assert_eq!(list["data"]["items"][0]["id"], answer["data"]["id"], "{list}");
+        assert_eq!(list["data"]["items"][0]["description"], "10% of your week's losses");
+        assert_eq!(list["data"]["items"][0]["amount"]["amount"], "5.00");
+        app.finish().await;
+    }
+}
+
+/// Without `CROUPIER_ADMIN_TOKEN` the operator API is off.
+#[tokio::test]
+async fn the_cashback_admin_api_is_off_without_a_token() {
+    let app = TestApp::spawn(crate::helpers::Backend::Sqlite).await;
+    let response = reqwest::Client::new()
+        .post(app.url("/admin/cashbacks"))
+        .header("authorization", "Bearer anything")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = read_json(response).await;
+    expect_error(status, &body, 401, "AuthorizationException");
+    app.finish().await;
+}
