@@ -16,6 +16,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::TokioIo;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// (row name, path). The first row is the ceiling every other row is compared with.
@@ -351,6 +352,26 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
     let db = croupier_server::db::Db::connect(url, 10).await?;
     db.migrate().await?;
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
+    // One posting in a transaction of its own, through the group committer as the wallet does.
+    let post = move |db: &croupier_server::db::Db,
+                     key: String,
+                     kind: &'static str,
+                     from: Account,
+                     to: Account,
+                     amount: i64| {
+        let db = db.clone();
+        async move {
+            let key = Arc::new(key);
+            db.group(croupier_server::db::group::job(move |conn| {
+                let key = Arc::clone(&key);
+                Box::pin(async move {
+                    let entry = Entry::transfer(&key, kind, usd, from, to, amount);
+                    ledger::post(conn, &entry).await.map(|_| ()).map_err(|e| anyhow::anyhow!("{e:?}"))
+                })
+            }))
+            .await
+        }
+    };
     let run = uuid::Uuid::new_v4().simple().to_string();
     let raw = {
         let db = db.clone();
@@ -376,18 +397,15 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
             let (db, run) = (db.clone(), run.clone());
             async move {
                 let key = format!("{run}-dep-{player}-{n}");
-                let entry = Entry::transfer(
-                    &key,
+                post(
+                    &db,
+                    key,
                     "deposit",
-                    usd,
                     Account::House(HouseAccount::PaymentClearing),
                     Account::main(player + 1),
                     100_000,
-                );
-                let mut tx = db.begin().await?;
-                ledger::post(&mut tx, &entry).await?;
-                tx.commit().await?;
-                Ok(())
+                )
+                .await
             }
         })
         .await?
@@ -400,15 +418,9 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
                 let user = Account::main(player + 1);
                 let house = Account::House(HouseAccount::GameSettlement);
                 let (bet_key, win_key) = (format!("{run}-bet-{player}-{n}"), format!("{run}-win-{player}-{n}"));
-                for entry in [
-                    Entry::transfer(&bet_key, "bet", usd, user, house, 100),
-                    Entry::transfer(&win_key, "win", usd, house, user, 50),
-                ] {
-                    let mut tx = db.begin().await?;
-                    ledger::post(&mut tx, &entry).await?;
-                    tx.commit().await?;
-                }
-                Ok(())
+                // Two calls, as an aggregator makes them: the bet, then the win.
+                post(&db, bet_key, "bet", user, house, 100).await?;
+                post(&db, win_key, "win", house, user, 50).await
             }
         })
         .await?

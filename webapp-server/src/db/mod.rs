@@ -7,6 +7,8 @@
 //! today: connection set-up and the migration folders — plus the ledger's posting statement
 //! (`ledger::post`), which is written once per backend because it is the hot path of every bet.
 
+pub mod group;
+
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, ConnectOptions, Connection, Executor, Transaction};
 use std::str::FromStr;
@@ -46,6 +48,8 @@ pub struct Db {
     /// sleep and retry. On PostgreSQL the same pool as reads.
     writer: AnyPool,
     backend: Backend,
+    /// SQLite's group committer (see [`group`]); PostgreSQL runs each job on its own.
+    committer: Option<group::Committer>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
@@ -63,11 +67,15 @@ impl Db {
         };
         let options = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
         let pool = Db::pool_options(backend, max_connections).connect_with(options.clone()).await?;
-        let writer = match backend {
-            Backend::Sqlite => Db::pool_options(backend, 1).connect_with(options).await?,
-            Backend::Postgres => pool.clone(),
+        let (writer, committer) = match backend {
+            Backend::Sqlite => {
+                let writer = Db::pool_options(backend, 1).connect_with(options).await?;
+                let committer = group::Committer::start(writer.clone());
+                (writer, Some(committer))
+            }
+            Backend::Postgres => (pool.clone(), None),
         };
-        Ok(Db { pool, writer, backend })
+        Ok(Db { pool, writer, backend, committer })
     }
 
     fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
@@ -124,6 +132,31 @@ impl Db {
         match self.backend {
             Backend::Sqlite => self.writer.begin_with("BEGIN IMMEDIATE").await,
             Backend::Postgres => self.writer.begin().await,
+        }
+    }
+
+    /// Runs `job` — one change, re-runnable — in a transaction and answers its result: on SQLite
+    /// batched with other callers' jobs into one transaction by the group committer, on
+    /// PostgreSQL in a transaction of its own (see [`group`]). The job rolls back with its error.
+    pub async fn group<T, E>(&self, job: group::Job<T, E>) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<sqlx::Error> + Send + 'static,
+    {
+        if let Some(committer) = &self.committer {
+            return committer.run(job).await;
+        }
+        let mut tx = self.begin().await?;
+        match job(&mut tx).await {
+            Ok(value) => {
+                tx.commit().await?;
+                Ok(value)
+            }
+            Err(e) => {
+                // Dropping the transaction rolls it back; saying so keeps the connection clean.
+                let _ = tx.rollback().await;
+                Err(e)
+            }
         }
     }
 

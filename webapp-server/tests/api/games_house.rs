@@ -306,6 +306,28 @@ db_test!(async fn guests_play_demo_rounds_with_fun_money_that_refills(app) {
     assert_eq!(state["balance"], "1000.00");
     assert_eq!(state["mode"], "demo");
 
+    // An idle guest is swept: fun money back to the house, sessions gone, a new guest next time.
+    sqlx::query("UPDATE users SET reg_time = 0 WHERE status = 'guest'").execute(app.state.db().pool()).await.unwrap();
+    croupier_server::features::games::launch::sweep_guests(app.state.clone()).await.unwrap();
+    assert_eq!(guests().await, 1, "a guest with a recent launch stays");
+    sqlx::query("UPDATE game_sessions SET created_at = 0 WHERE user_id = $1").bind(user).execute(app.state.db().pool()).await.unwrap();
+    croupier_server::features::games::launch::sweep_guests(app.state.clone()).await.unwrap();
+    assert_eq!(guests().await, 0);
+    let mut conn = app.state.db().pool().acquire().await.unwrap();
+    assert_eq!(croupier_server::ledger::balance(&mut conn, fun, usd()).await.unwrap(), 0);
+    drop(conn);
+    let sessions: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM game_sessions WHERE user_id = $1").bind(user).fetch_one(app.state.db().pool()).await.unwrap();
+    assert_eq!(sessions, 0);
+    let state = reqwest::get(app.url(&format!("/games/house/mines/state?token={token}"))).await.unwrap();
+    assert_ne!(state.status(), StatusCode::OK, "the swept guest's token is gone");
+    let again = token_for(app, &guest, "mines", "demo").await;
+    assert_ne!(again, token);
+    assert_eq!(guests().await, 1, "the same browser becomes a new guest");
+    let new_user: i64 = sqlx::query_scalar("SELECT id FROM users WHERE status = 'guest'").fetch_one(app.state.db().pool()).await.unwrap();
+    assert_ne!(new_user, user);
+    croupier_server::features::games::launch::sweep_guests(app.state.clone()).await.unwrap();
+    assert_eq!(guests().await, 1, "sweeping twice changes nothing");
+
     // A game whose config does not allow it keeps guests out.
     sqlx::query("UPDATE games SET config = '{\"canPlayDemoAsGuest\":false}' WHERE sysname = 'dice'").execute(app.state.db().pool()).await.unwrap();
     let (status, _) = launch(app, &app.browser(), "dice", "demo").await;

@@ -167,6 +167,10 @@ async fn start(
 
 /// The status of a guest player: no sign-in, demo rounds only.
 pub const GUEST: &str = "guest";
+/// A guest swept after [`GUEST_IDLE_DAYS`] without a launch (see [`sweep_guests`]).
+pub const GUEST_EXPIRED: &str = "guest_expired";
+/// The guest cookie's lifetime: after it, the browser can no longer come back as that guest.
+pub const GUEST_IDLE_DAYS: i64 = 30;
 const GUEST_COOKIE: &str = "croupier_guest";
 
 /// The guest player of this browser (from its signed cookie), or a new one with the cookie to set.
@@ -197,6 +201,46 @@ async fn guest(state: &AppState, headers: &HeaderMap, locale: Locale) -> Result<
     let value = format!("{id}.{}", state.keys().sign("guest-demo", &[&id.to_string()]));
     let secure = if state.config().env == crate::config::Env::Prod { "; Secure" } else { "" };
     Ok((id, Some(format!("{GUEST_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000{secure}"))))
+}
+
+/// Closes guests idle for [`GUEST_IDLE_DAYS`] (a background job, at most 500 per run): their fun
+/// money goes back to the house's fun supply through the ledger, their launch sessions are
+/// deleted and their status becomes [`GUEST_EXPIRED`]. The `users` row itself stays, as a small
+/// tombstone: the ledger is append-only and its postings name the account. A browser whose cookie
+/// still names a swept guest simply gets a new guest.
+pub async fn sweep_guests(state: AppState) -> anyhow::Result<()> {
+    let cutoff = now_ms() - GUEST_IDLE_DAYS * 86_400_000;
+    let idle: Vec<(i64, Option<String>)> = sqlx::query_as(
+        "SELECT u.id, u.currency FROM users u WHERE u.status = $1 AND u.reg_time < $2 \
+         AND NOT EXISTS (SELECT 1 FROM game_sessions s WHERE s.user_id = u.id AND s.created_at >= $2) ORDER BY u.id LIMIT 500",
+    )
+    .bind(GUEST)
+    .bind(cutoff)
+    .fetch_all(state.db().pool())
+    .await?;
+    for (user_id, currency) in idle {
+        let currency = currency.as_deref().and_then(Currency::parse).unwrap_or(state.config().default_currency);
+        let mut tx = state.db().begin().await?;
+        state.db().lock_user(&mut tx, user_id).await?;
+        let fun = Account::Player { user_id, kind: PlayerAccount::Fun };
+        let left = ledger::balance(&mut tx, fun, currency).await?;
+        if left > 0 {
+            let key = format!("guest-expired:{user_id}:{}", currency.code());
+            let entry =
+                Entry::transfer(&key, "fun_expiry", currency, fun, Account::House(HouseAccount::FunSupply), left);
+            ledger::post(&mut tx, &entry).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        }
+        sqlx::query("DELETE FROM game_sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE users SET status = $1, updated_at = $2 WHERE id = $3 AND status = $4")
+            .bind(GUEST_EXPIRED)
+            .bind(now_ms())
+            .bind(user_id)
+            .bind(GUEST)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+    }
+    Ok(())
 }
 
 /// A cookie's value from the request's `Cookie` header.

@@ -25,6 +25,7 @@ use croupier_shared::Currency;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::AnyConnection;
+use std::sync::Arc;
 
 /// How far a wallet call's timestamp may be from now, in seconds.
 pub const TIMESTAMP_TOLERANCE: i64 = 30;
@@ -496,16 +497,26 @@ async fn run(
         let (balance, currency) = balance_of(&mut conn, &session).await?;
         return Ok(answer("RS_OK", request, Some((balance, currency.code()))));
     }
-    let db = state.db();
-    let mut tx = db.begin().await?;
-    let response = match action {
-        "bet" => bet(&mut tx, provider, request).await?,
-        "win" => win(&mut tx, provider, request).await?,
-        "rollback" => rollback(&mut tx, provider, request).await?,
-        _ => return Err(WalletError::Status("RS_ERROR_UNKNOWN")),
-    };
-    tx.commit().await?;
-    Ok(response)
+    if !matches!(action, "bet" | "win" | "rollback") {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    // Bets, wins and rollbacks of every round go through the group committer: on SQLite many
+    // players' calls share one transaction (see `db::group`).
+    let call = Arc::new((provider.to_owned(), action.to_owned(), request.clone()));
+    state
+        .db()
+        .group(crate::db::group::job(move |conn| {
+            let call = Arc::clone(&call);
+            Box::pin(async move {
+                let (provider, action, request) = &*call;
+                match action.as_str() {
+                    "bet" => bet(conn, provider, request).await,
+                    "win" => win(conn, provider, request).await,
+                    _ => rollback(conn, provider, request).await,
+                }
+            })
+        }))
+        .await
 }
 
 /// The player's id when the request carries a signed-in session (for launches).

@@ -5,6 +5,13 @@
 //! enumeration test checks every (mines, k) pair. The mine layout is a Fisher–Yates shuffle of
 //! the 25 cells by the round's provably-fair numbers, fixed when the round starts; the round's
 //! state lives on the server and the layout is shown once the round ends.
+//!
+//! An abandoned round is never forfeited or settled behind the player's back: it stays open, its
+//! stake held in game settlement, and the next launch of mines in the same mode and currency —
+//! from any device, with a new token — resumes it (`/state` answers it and the page shows the
+//! field), so the player can cash out what was won or play on. A new bet is refused while a
+//! round is open. (Decision: an automatic cash-out would choose for the player; a refund would
+//! let a player peek at cells risk-free.)
 
 use serde_json::{Value, json};
 
