@@ -14,7 +14,6 @@ pub use params::Params;
 
 use crate::features::auth::session::{self, Session};
 use crate::state::AppState;
-use axum::Json;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, Method as HttpMethod, StatusCode, header};
@@ -27,7 +26,8 @@ use schemars::Schema;
 use schemars::generate::SchemaGenerator;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::value::RawValue;
+
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -121,7 +121,8 @@ impl JsonSchema for One {
     }
 }
 
-type Handler = dyn Fn(Ctx, Params) -> BoxFuture<'static, Result<Value, ApiError>> + Send + Sync;
+/// A method: its answer's `data`, already serialised (written into the envelope as it is).
+type Handler = dyn Fn(Ctx, Params) -> BoxFuture<'static, Result<Box<RawValue>, ApiError>> + Send + Sync;
 
 pub struct MethodSpec {
     pub name: &'static str,
@@ -176,7 +177,7 @@ impl Registry {
                 input.validate(&mut errors);
                 errors.into_result()?;
                 let output = f(ctx, input).await?;
-                serde_json::to_value(output).map_err(ApiError::internal)
+                serde_json::value::to_raw_value(&output).map_err(ApiError::internal)
             }
             .boxed()
         });
@@ -202,6 +203,16 @@ impl Registry {
     }
 }
 
+/// `{"status":"ok","data":…}` around an answer already serialised (no second pass over it).
+fn ok_envelope(data: &RawValue) -> Response {
+    let data = data.get();
+    let mut body = Vec::with_capacity(data.len() + 26);
+    body.extend_from_slice(br#"{"status":"ok","data":"#);
+    body.extend_from_slice(data.as_bytes());
+    body.push(b'}');
+    ([(header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"))], body).into_response()
+}
+
 /// The query parameters every call carries; they never reach a method's input.
 const ENVELOPE_PARAMS: [&str; 2] = ["locale", "v"];
 
@@ -214,7 +225,7 @@ pub async fn dispatch(State(state): State<AppState>, Path(name): Path<String>, r
     let label = spec.map_or("unknown", |s| s.name);
     let cookies = Arc::new(Mutex::new(Vec::new()));
     let mut response = match run(&state, spec, &query, locale, request, Arc::clone(&cookies)).await {
-        Ok(data) => Json(json!({ "status": "ok", "data": data })).into_response(),
+        Ok(data) => ok_envelope(&data),
         Err(err) => err.render(locale),
     };
     for cookie in cookies.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
@@ -234,7 +245,7 @@ async fn run(
     locale: Locale,
     request: Request,
     cookies: Arc<Mutex<Vec<String>>>,
-) -> Result<Value, ApiError> {
+) -> Result<Box<RawValue>, ApiError> {
     let query_params = Params::new(params::parse_urlencoded(query.as_bytes(), params::Source::Query)?);
     match query_params.get("v") {
         Some(API_VERSION) => {}
