@@ -118,9 +118,61 @@ pub struct Snapshot {
     /// Interned provider, type and category names.
     names: HashMap<String, u32>,
     /// The filter keys of every game, laid out in each sort order (so a scan reads one array).
-    popular: Vec<Keys>,
-    newest: Vec<Keys>,
-    by_name: [Vec<Keys>; 2],
+    popular: Order,
+    newest: Order,
+    by_name: [Order; 2],
+}
+
+/// One sort order: the keys in that order, and for each provider and each category the
+/// positions (ascending) of its games in it — so a filtered query visits only its candidates.
+struct Order {
+    keys: Vec<Keys>,
+    by_provider: HashMap<u32, Vec<u32>>,
+    by_category: HashMap<u32, Vec<u32>>,
+}
+
+impl Order {
+    fn new(keys: Vec<Keys>) -> Order {
+        let mut by_provider: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut by_category: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (position, k) in keys.iter().enumerate() {
+            let position = u32::try_from(position).unwrap_or(u32::MAX);
+            by_provider.entry(k.provider).or_default().push(position);
+            for c in &k.categories {
+                by_category.entry(*c).or_default().push(position);
+            }
+        }
+        Order { keys, by_provider, by_category }
+    }
+}
+
+/// Positions to visit, ascending: the merge of a few sorted lists, or every position.
+enum Candidates<'a> {
+    All(std::ops::Range<u32>),
+    One(std::slice::Iter<'a, u32>),
+    Merge(Vec<std::iter::Peekable<std::slice::Iter<'a, u32>>>),
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Candidates::All(range) => range.next(),
+            Candidates::One(list) => list.next().copied(),
+            Candidates::Merge(lists) => {
+                let (mut best, mut at) = (u32::MAX, None);
+                for (i, list) in lists.iter_mut().enumerate() {
+                    if let Some(&&p) = list.peek()
+                        && p < best
+                    {
+                        (best, at) = (p, Some(i));
+                    }
+                }
+                at.and_then(|i| lists[i].next().copied())
+            }
+        }
+    }
 }
 
 /// One page of `games.get`: picks from a snapshot, written out from the prebuilt JSON.
@@ -227,7 +279,7 @@ impl Snapshot {
         let order = |cmp: &dyn Fn(&IndexRow, &IndexRow) -> std::cmp::Ordering| {
             let mut sorted = keys.clone();
             sorted.sort_by(|a: &Keys, b: &Keys| cmp(&rows[a.ix as usize], &rows[b.ix as usize]));
-            sorted
+            Order::new(sorted)
         };
         let popular = order(&|a, b| b.popularity.cmp(&a.popularity).then(a.game.id.cmp(&b.game.id)));
         let newest = order(&|a, b| b.created_at.cmp(&a.created_at).then(b.game.id.cmp(&a.game.id)));
@@ -249,8 +301,12 @@ impl Snapshot {
         let known = |name: &str| self.names.get(name).copied();
         let category = query.category.map(known);
         let game_type = query.game_type.map(known);
-        let providers: Option<Vec<u32>> =
-            (!query.providers.is_empty()).then(|| query.providers.iter().filter_map(|p| known(p)).collect());
+        let providers: Option<Vec<u32>> = (!query.providers.is_empty()).then(|| {
+            let mut ids: Vec<u32> = query.providers.iter().filter_map(|p| known(p)).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        });
         let sysnames: Option<HashSet<&str>> = query.sysnames.as_ref().map(|s| s.iter().copied().collect());
         let finder = (!query.search.is_empty()).then(|| memchr::memmem::Finder::new(query.search.as_bytes()));
         let locale = usize::from(query.locale == Locale::Fr);
@@ -259,9 +315,20 @@ impl Snapshot {
             Sort::New => &self.newest,
             Sort::Name => &self.by_name[locale],
         };
+        // The narrowest list that holds every match: a few providers' games, else the category's.
+        let empty = Vec::new();
+        let candidates = match (&providers, category) {
+            (Some(p), _) if p.len() <= 8 => Candidates::Merge(
+                p.iter().map(|id| order.by_provider.get(id).unwrap_or(&empty).iter().peekable()).collect(),
+            ),
+            (_, Some(None)) => Candidates::One(empty.iter()),
+            (_, Some(Some(c))) => Candidates::One(order.by_category.get(&c).unwrap_or(&empty).iter()),
+            _ => Candidates::All(0..u32::try_from(order.keys.len()).unwrap_or(u32::MAX)),
+        };
         let mut total = 0;
-        let mut picks = Vec::with_capacity(query.limit.min(order.len()));
-        for k in order {
+        let mut picks = Vec::with_capacity(query.limit.min(order.keys.len()));
+        for position in candidates {
+            let k = &order.keys[position as usize];
             let ix = k.ix;
             let matches = providers.as_ref().is_none_or(|p| p.contains(&k.provider))
                 && game_type.is_none_or(|t| t == Some(k.game_type))
@@ -345,6 +412,11 @@ mod tests {
         assert_eq!((total, sysnames(&items)), (1, vec!["dragon"]));
         assert_eq!(page(&s, &Query { category: Some("nope"), ..q() }, &none).0, 0);
         assert_eq!(page(&s, &Query { providers: vec!["nope"], ..q() }, &none).0, 0);
+        let (total, items) =
+            page(&s, &Query { providers: vec!["studio-b", "studio-a", "studio-a", "nope"], ..q() }, &none);
+        assert_eq!((total, sysnames(&items)), (3, vec!["dragon", "wolf", "pearl"]), "merged in order, once each");
+        let (total, items) = page(&s, &Query { category: Some("slots"), sort: Some(Sort::Name), ..q() }, &none);
+        assert_eq!((total, sysnames(&items)), (2, vec!["dragon", "wolf"]));
         assert_eq!(page(&s, &Query { game_type: Some("live"), ..q() }, &none).0, 1);
         assert_eq!(page(&s, &Query { sysnames: Some(vec!["wolf", "dice"]), ..q() }, &none).0, 2);
     }
