@@ -6,7 +6,7 @@ import { AuthPanel, type AuthView, type SignInMethod } from '@/features/auth/com
 import { SocialRegistrationForm } from '@/features/auth/components/social-registration-form';
 import { useSession } from '@/features/auth/use-session';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
-import { queueUnseenCashback } from '@/features/popups/unseen-cashback';
+import { queueLoginPopups } from '@/features/popups/login-popups';
 import { REDIRECT_URL } from '@/lib/entry-params';
 import { i18n } from '@/lib/i18n';
 import { readStored, STORAGE_KEYS } from '@/lib/storage';
@@ -14,8 +14,8 @@ import { openSocialRegistration, readTracking } from './sign-in-dialogs';
 
 /**
  * After any sign-in: the session moves on (SPEC §4), then an incomplete registration is completed.
- * A login (not a new registration, which has no cashback yet) then queues the unseen-cashback popup
- * behind whatever dialog is open.
+ * A login (not a new registration, which has no cashback yet) then queues the unseen-cashback and
+ * campaign popups behind whatever dialog is open (the Telegram sign-in queues them too).
  */
 export function useAfterSignIn(): (account: AccountInfo, method: SignInMethod) => Promise<void> {
   const { signedIn } = useSession();
@@ -24,7 +24,7 @@ export function useAfterSignIn(): (account: AccountInfo, method: SignInMethod) =
     async (account, method) => {
       await signedIn(account, method, new URLSearchParams(search).get(REDIRECT_URL));
       if (!account.is_registration_completed) openSocialRegistration();
-      if (method !== 'registration') await queueUnseenCashback(account);
+      if (method !== 'registration') await queueLoginPopups(account);
     },
     [search, signedIn],
   );

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { accountKeys, type AccountInfo } from '@/features/auth/api/get-account-info';
 import { signInWithTelegram } from '@/features/auth/api/telegram-sign-in';
 import { decodeDeepLink, deepLinkPath } from '@/features/auth/deep-link';
+import { queueLoginPopups } from '@/features/popups/login-popups';
 import { trackEvent } from '@/lib/analytics';
 import { onApiError } from '@/lib/api/client';
 import { i18n, useLocale } from '@/lib/i18n';
@@ -50,6 +51,9 @@ export function TelegramBridge({ account, routeName }: { account: AccountInfo | 
         trackEvent('login', { uid: signedIn.uid, method: 'telegram' });
         // Everything cached was fetched as a guest.
         await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== accountKeys.all[0] });
+        // SPEC §4: the popups of a login, as after a password sign-in (useAfterSignIn's other steps
+        // do not apply here: the page Telegram opened stays, and the registration completes later).
+        await queueLoginPopups(signedIn);
       })
       .catch((error: unknown) => {
         console.warn('Telegram sign-in failed', error);

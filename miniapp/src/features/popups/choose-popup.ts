@@ -16,8 +16,12 @@ export function choosePopup(sysname: string, popups: readonly ContentPopup[], co
   const wanted = sysname.toLowerCase();
   const popup = popups.find((candidate) => candidate.sysname.toLowerCase() === wanted);
   if (!popup) return context.fallbacks[0] ?? null;
-  if (context.preview || popup.audience === 'all') return popup;
-  return popup.audience === (context.signedIn ? 'player' : 'guest') ? popup : null;
+  return context.preview || admits(popup, context.signedIn) ? popup : null;
+}
+
+/** Whether the popup's audience includes a guest (`signedIn` false) or a signed-in player. */
+export function admits(popup: ContentPopup, signedIn: boolean): boolean {
+  return popup.audience === 'all' || popup.audience === (signedIn ? 'player' : 'guest');
 }
 
 export const POPUP_PREVIEW_HASH = '#popup-preview';

@@ -3,7 +3,7 @@ import type { Locale } from '@/config/locales';
 import type { DialogKind, DialogSize } from '@/lib/dialogs/dialog-stack';
 import { useLocale } from '@/lib/i18n';
 import { cmsGet, DEEP } from './cms';
-import { docs, isDoc, mediaUrl, nonEmptyStr, num, oneOf, str, type Doc } from './read';
+import { bool, docs, isDoc, mediaUrl, nonEmptyStr, num, oneOf, str, type Doc } from './read';
 
 /** A popup defined in the content service (SPEC §1 "popups defined by content"). */
 export interface ContentPopup {
@@ -19,6 +19,8 @@ export interface ContentPopup {
   image: string | null;
   /** Who may see it: guests, signed-in players, or everyone. */
   audience: 'guest' | 'player' | 'all';
+  /** A campaign popup queued once for signed-in players after login (SPEC §4). */
+  showAfterLogin?: boolean;
 }
 
 const KINDS: readonly DialogKind[] = ['popup', 'confirm', 'curtain'];
@@ -41,6 +43,8 @@ export function toContentPopup(value: unknown): ContentPopup | null {
     buttonUrl: nonEmptyStr(doc.buttonUrl) ?? null,
     image: mediaUrl(doc.image),
     audience: oneOf(doc.audience, ['guest', 'player', 'all'] as const) ?? 'all',
+    // Lenient: anything but a true boolean (or the text "true") leaves the popup to links only.
+    showAfterLogin: bool(doc.showAfterLogin) ?? doc.showAfterLogin === 'true',
   };
 }
 
@@ -48,11 +52,17 @@ export function toContentPopups(value: unknown): ContentPopup[] {
   return (docs(value) ?? []).map(toContentPopup).filter((popup) => popup !== null);
 }
 
+/** Every content popup of the locale (the current one unless given). */
+export async function fetchContentPopups({ signal, locale }: { signal?: AbortSignal; locale?: Locale } = {}) {
+  return toContentPopups(
+    await cmsGet('popups', { ...DEEP, 'pagination[pageSize]': 100 }, { ...(signal ? { signal } : {}), ...(locale ? { locale } : {}) }),
+  );
+}
+
 export function popupsQueryOptions(locale: Locale) {
   return queryOptions({
     queryKey: ['content', 'popups', locale],
-    queryFn: async ({ signal }) =>
-      toContentPopups(await cmsGet('popups', { ...DEEP, 'pagination[pageSize]': 100 }, { signal, locale })),
+    queryFn: ({ signal }) => fetchContentPopups({ signal, locale }),
     staleTime: 5 * 60_000,
   });
 }
