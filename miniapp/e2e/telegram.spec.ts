@@ -132,6 +132,10 @@ for (const variant of [
     expect(form).toContain('name="init_data"');
     await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
+    // SPEC §4: a sign-in queues the content's after-login campaign popup once; closed, it is remembered.
+    const campaign = page.getByRole('dialog');
+    await expect(campaign).toContainText('Weekend reload');
+    await campaign.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     expect(await telegramEvents(page, 'web_app_ready')).toHaveLength(1);
 
