@@ -45,7 +45,7 @@ function useLocaleChange() {
 function useCloseDialogsOnRouteChange(routeName: string | undefined, signedIn: boolean) {
   const previous = useRef(routeName);
   useEffect(() => {
-    if (shouldCloseDialogsOnRouteChange(previous.current, routeName, signedIn)) dialogs.closeAll();
+    if (shouldCloseDialogsOnRouteChange(previous.current, routeName, signedIn)) dialogs.closeAll({ reason: 'route' });
     previous.current = routeName;
   }, [routeName, signedIn]);
 }

@@ -169,6 +169,20 @@ describe('campaign popups after login (SPEC §4)', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('does not count a popup swept away by a route change as seen', async () => {
+    const api = server('[]');
+    renderDialogs();
+    await act(() => queueCampaignPopups(player()));
+    await screen.findByRole('dialog', { name: 'Weekend reload' });
+
+    act(() => {
+      dialogs.closeAll({ reason: 'route' });
+    });
+    // The next queued one takes its place; nothing was remembered.
+    await screen.findByRole('dialog', { name: 'VIP night' });
+    expect(api.calls('storage.set')).toHaveLength(0);
+  });
+
   it('skips the popups when the content or the storage cannot be read, and only warns', async () => {
     const api = mockApi({ '/cms/api/popups': () => strapi(null, 500), 'storage.get': null });
     expect(await queueCampaignPopups(player())).toEqual([]);

@@ -57,8 +57,9 @@ export async function queueCampaignPopups(account: AccountInfo): Promise<number[
   return due.map((popup) =>
     openContentPopup(popup, {
       queued: true,
-      onClose: () => {
-        if (wasSeen(popup.sysname)) return;
+      onClose: (how) => {
+        // Swept away by the page changing, it was not really seen: it comes back next sign-in.
+        if (how === 'route' || wasSeen(popup.sysname)) return;
         seen.push(popup.sysname);
         setStoredValue(PLAYER_STORAGE_KEYS.alreadySeenCampaignPopups, serialiseSeen(seen)).catch((error: unknown) => {
           console.warn('seen campaign popup not remembered', error);

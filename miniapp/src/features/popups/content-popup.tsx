@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import type { ContentPopup } from '@/features/content/api/popups';
 import { isExternalUrl } from '@/features/content/api/redirects';
-import { dialogs, type DialogControls } from '@/lib/dialogs/dialog-stack';
+import { dialogs, type CloseReason, type DialogControls } from '@/lib/dialogs/dialog-stack';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import styles from './content-popup.module.css';
@@ -34,7 +34,7 @@ function ContentPopupBody({ popup, preview, controls }: { popup: ContentPopup; p
 
 export interface OpenPopupOptions {
   preview?: boolean;
-  onClose?: () => void;
+  onClose?: (how: CloseReason) => void;
   /** Waits for the stack to empty (popups queued after sign-in) instead of opening on top. */
   queued?: boolean;
 }

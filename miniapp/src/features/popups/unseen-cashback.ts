@@ -53,7 +53,9 @@ export async function queueUnseenCashback(account: AccountInfo): Promise<number 
     },
     {
       queued: true,
-      onClose: () => {
+      onClose: (how) => {
+        // Swept away by the page changing, it was not really seen: it comes back next sign-in.
+        if (how === 'route') return;
         setStoredValue(PLAYER_STORAGE_KEYS.alreadySeenCashbackId, id).catch((error: unknown) => {
           console.warn('seen cashback not remembered', error);
         });

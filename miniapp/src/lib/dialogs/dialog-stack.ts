@@ -21,13 +21,16 @@ export interface DialogRequest {
   /** SPEC §2 prevent_close: the player cannot close it (no close button, no Escape, no backdrop). */
   preventClose?: boolean;
   render: (controls: DialogControls) => ReactNode;
-  /** Runs once the dialog has closed, however it closed. */
-  onClose?: () => void;
+  /** Runs once the dialog has closed, however it closed (`how`: by the player or a route change). */
+  onClose?: (how: CloseReason) => void;
 }
+
+/** `closed`: by the player or the app; `route`: swept away by a route-name change (SPEC §4). */
+export type CloseReason = 'closed' | 'route';
 
 export interface DialogEntry extends Required<Omit<DialogRequest, 'onClose'>> {
   id: number;
-  onClose: (() => void) | undefined;
+  onClose: ((how: CloseReason) => void) | undefined;
 }
 
 export interface DialogState {
@@ -40,6 +43,8 @@ export interface DialogState {
 export interface CloseOptions {
   /** Closes even a dialog that prevents closing. */
   immediate?: boolean;
+  /** Why, as `onClose` hears it (default `closed`). */
+  reason?: CloseReason;
 }
 
 export interface DialogStack {
@@ -99,13 +104,13 @@ export function createDialogStack(): DialogStack {
     return created.id;
   };
 
-  const remove = (ids: ReadonlySet<number>) => {
+  const remove = (ids: ReadonlySet<number>, reason: CloseReason) => {
     const closed = store.get().open.filter((dialog) => ids.has(dialog.id));
     store.set((state) => drain({ ...state, open: state.open.filter((dialog) => !ids.has(dialog.id)) }));
-    for (const dialog of closed) dialog.onClose?.();
+    for (const dialog of closed) dialog.onClose?.(reason);
   };
 
-  const close = (id: number, { immediate = false }: CloseOptions = {}): boolean => {
+  const close = (id: number, { immediate = false, reason = 'closed' }: CloseOptions = {}): boolean => {
     const state = store.get();
     const dialog = state.open.find((candidate) => candidate.id === id);
     if (!dialog) {
@@ -117,7 +122,7 @@ export function createDialogStack(): DialogStack {
       return false;
     }
     if (dialog.preventClose && !immediate) return false;
-    remove(new Set([id]));
+    remove(new Set([id]), reason);
     return true;
   };
 
@@ -126,12 +131,12 @@ export function createDialogStack(): DialogStack {
     return top ? close(top.id, options) : false;
   };
 
-  const closeAll = ({ immediate = false }: CloseOptions = {}) => {
+  const closeAll = ({ immediate = false, reason = 'closed' }: CloseOptions = {}) => {
     const ids = store
       .get()
       .open.filter((dialog) => immediate || !dialog.preventClose)
       .map((dialog) => dialog.id);
-    if (ids.length > 0) remove(new Set(ids));
+    if (ids.length > 0) remove(new Set(ids), reason);
   };
 
   const isOpen = (name: string) => store.get().open.some((dialog) => dialog.name === name);
