@@ -149,7 +149,7 @@ async fn run_batch(conn: &mut AnyConnection, batch: &mut [Box<dyn Queued>]) {
 async fn together(conn: &mut AnyConnection, batch: &mut [Box<dyn Queued>]) -> Result<bool, sqlx::Error> {
     let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
     for job in batch.iter_mut() {
-        if !job.run(&mut *tx).await {
+        if !job.run(&mut tx).await {
             tx.rollback().await?;
             return Ok(false);
         }
@@ -160,5 +160,5 @@ async fn together(conn: &mut AnyConnection, batch: &mut [Box<dyn Queued>]) -> Re
 
 async fn alone(conn: &mut AnyConnection, job: &mut dyn Queued) -> Result<(), sqlx::Error> {
     let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-    if job.run(&mut *tx).await { tx.commit().await } else { tx.rollback().await }
+    if job.run(&mut tx).await { tx.commit().await } else { tx.rollback().await }
 }
