@@ -138,6 +138,8 @@ impl Db {
     /// Runs `job` — one change, re-runnable — in a transaction and answers its result: on SQLite
     /// batched with other callers' jobs into one transaction by the group committer, on
     /// PostgreSQL in a transaction of its own (see [`group`]). The job rolls back with its error.
+    /// Never call it while holding a transaction of [`Db::begin`]: on SQLite that transaction
+    /// holds the one writer connection the committer needs.
     pub async fn group<T, E>(&self, job: group::Job<T, E>) -> Result<T, E>
     where
         T: Send + 'static,
