@@ -259,8 +259,9 @@ async fn main() -> anyhow::Result<()> {
     }
     println!();
     println!(
-        "Ledger, {LEDGER_PLAYERS} concurrent players, {} s per column (targets: 5,000 bet+win pairs/s on SQLite, 3,000 on PostgreSQL)",
-        o.duration.as_secs()
+        "Ledger, {LEDGER_PLAYERS} concurrent players, {} s per column, pool of {} connections (CROUPIER_DB_MAX_CONNECTIONS) (targets: 5,000 bet+win pairs/s on SQLite, 3,000 on PostgreSQL)",
+        o.duration.as_secs(),
+        ledger_pool()
     );
     println!();
     println!("| database | raw write tx/s | deposit credits/s | bet+win pairs/s | pairs vs raw tx |");
@@ -347,9 +348,14 @@ where
     Ok(total as f64 / started.elapsed().as_secs_f64())
 }
 
+/// The ledger rows' pool size: the server's setting when given, else its default (10).
+fn ledger_pool() -> u32 {
+    std::env::var("CROUPIER_DB_MAX_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(10)
+}
+
 async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> anyhow::Result<LedgerRow> {
     use croupier_server::ledger::{self, Account, Entry, HouseAccount};
-    let db = croupier_server::db::Db::connect(url, 10).await?;
+    let db = croupier_server::db::Db::connect(url, ledger_pool()).await?;
     db.migrate().await?;
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
     // One posting in a transaction of its own, through the group committer as the wallet does.
