@@ -16,7 +16,7 @@ use crate::state::AppState;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use croupier_shared::{FieldCode, Locale};
+use croupier_shared::FieldCode;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -70,9 +70,7 @@ pub fn parse(query: &str) -> Result<Hit, ApiError> {
 }
 
 pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
-    let locale = crate::features::games::launch::cookie(request.headers(), "i18n_locale")
-        .and_then(|v| Locale::parse(&v))
-        .unwrap_or_default();
+    let locale = crate::features::games::launch::cookie_locale(request.headers()).unwrap_or_default();
     let hit = match parse(request.uri().query().unwrap_or("")) {
         Ok(hit) => hit,
         Err(e) => return e.render(locale),

@@ -190,9 +190,7 @@ pub async fn choose(
     headers: axum::http::HeaderMap,
     Form(form): Form<OutcomeForm>,
 ) -> Response {
-    let prefix = match crate::features::games::launch::cookie(&headers, "i18n_locale")
-        .and_then(|v| croupier_shared::Locale::parse(&v))
-    {
+    let prefix = match crate::features::games::launch::cookie_locale(&headers) {
         Some(locale) if locale != croupier_shared::Locale::default() => format!("/{}", locale.code()),
         _ => String::new(),
     };

@@ -391,14 +391,7 @@ fn ledger_check_command_reports_a_broken_ledger() {
         deposit(&app, &client, "sandbox_card", "40").await;
         app
     });
-    let run = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"))
-            .args(["ledger", "check"])
-            .env("DATABASE_URL", app.database_url())
-            .env_remove("CROUPIER_CONFIG")
-            .output()
-            .unwrap()
-    };
+    let run = || app.cli(&["ledger", "check"]);
     let ok = run();
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
     assert!(String::from_utf8_lossy(&ok.stdout).starts_with("ledger ok: 1 transactions"));
@@ -426,15 +419,7 @@ fn the_operator_command_lists_and_approves_withdrawals() {
             app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "25")]).await;
         (app, body["data"]["id"].as_str().unwrap().to_owned())
     });
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"))
-            .args(args)
-            .env("DATABASE_URL", app.database_url())
-            .env("CROUPIER_WEB_DIR", "/nonexistent")
-            .env_remove("CROUPIER_CONFIG")
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| app.cli(args);
     let listed = run(&["admin", "withdrawals", "list", "pending"]);
     let text = String::from_utf8_lossy(&listed.stdout).to_string();
     assert!(listed.status.success() && text.contains(&id) && text.contains("25.00 USD"), "{text}");

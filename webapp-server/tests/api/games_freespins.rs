@@ -215,15 +215,7 @@ async fn operators_grant_free_spins_over_http_and_from_the_command_line() {
         assert_eq!(packs["data"]["items"][0]["remaining_count"], 5);
 
         if backend == Backend::Sqlite {
-            let run = |args: &[&str]| {
-                std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"))
-                    .args(args)
-                    .env("DATABASE_URL", app.database_url())
-                    .env("CROUPIER_WEB_DIR", "/nonexistent")
-                    .env_remove("CROUPIER_CONFIG")
-                    .output()
-                    .unwrap()
-            };
+            let run = |args: &[&str]| app.cli(args);
             let user = user.to_string();
             let done = run(&["admin", "freespins", "grant", &user, "plinko", "2", "50", "USD", "main", "1"]);
             assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));

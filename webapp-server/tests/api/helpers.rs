@@ -182,6 +182,17 @@ impl TestApp {
         &self.db.url
     }
 
+    /// Runs `croupier-server ARGS…` (an operator command) against this app's database.
+    pub fn cli(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"))
+            .args(args)
+            .env("DATABASE_URL", self.database_url())
+            .env("CROUPIER_WEB_DIR", "/nonexistent")
+            .env_remove("CROUPIER_CONFIG")
+            .output()
+            .expect("croupier-server runs")
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }

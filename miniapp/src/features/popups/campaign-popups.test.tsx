@@ -1,11 +1,10 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DialogHost } from '@/components/dialogs/dialog-host';
 import { toContentPopup } from '@/features/content/api/popups';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { activateLocale } from '@/lib/i18n';
 import { apiError, GUEST, mockApi, player } from '@/test/api-mock';
+import { dialogNames, renderDialogs } from '@/test/dialogs';
 import { parseSeenCampaignPopups, queueCampaignPopups } from './campaign-popups';
 
 /** A Strapi-style answer of the content service. */
@@ -32,15 +31,7 @@ function server(seen: string | null, popups: unknown[] = POPUPS) {
   });
 }
 
-function renderDialogs() {
-  const router = createMemoryRouter([{ path: '*', element: <DialogHost /> }], { initialEntries: ['/'] });
-  return render(<RouterProvider router={router} />);
-}
-
-const names = () => ({
-  open: dialogs.store.get().open.map((dialog) => dialog.name),
-  queued: dialogs.store.get().queued.map((dialog) => dialog.name),
-});
+const names = dialogNames;
 
 beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -1,10 +1,9 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DialogHost } from '@/components/dialogs/dialog-host';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { activateLocale } from '@/lib/i18n';
 import { apiError, GUEST, mockApi, player } from '@/test/api-mock';
+import { dialogNames, renderDialogs } from '@/test/dialogs';
 import type { Cashback } from './api/get-cashbacks';
 import { queueUnseenCashback } from './unseen-cashback';
 
@@ -31,15 +30,7 @@ function server(newest: Cashback | null, seen: string | null) {
   });
 }
 
-function renderDialogs() {
-  const router = createMemoryRouter([{ path: '*', element: <DialogHost /> }], { initialEntries: ['/'] });
-  return render(<RouterProvider router={router} />);
-}
-
-const names = () => ({
-  open: dialogs.store.get().open.map((dialog) => dialog.name),
-  queued: dialogs.store.get().queued.map((dialog) => dialog.name),
-});
+const names = dialogNames;
 
 beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -72,7 +72,7 @@ pub async fn by_custom_id(
 }
 
 async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap) -> Response {
-    let locale = cookie(headers, "i18n_locale").and_then(|v| Locale::parse(&v)).unwrap_or_default();
+    let locale = cookie_locale(headers).unwrap_or_default();
     let with_cookie = |mut response: Response, set: Option<String>| {
         if let Some(value) = set.and_then(|c| axum::http::HeaderValue::from_str(&c).ok()) {
             response.headers_mut().append(header::SET_COOKIE, value);
@@ -241,6 +241,11 @@ pub async fn sweep_guests(state: AppState) -> anyhow::Result<()> {
         tx.commit().await?;
     }
     Ok(())
+}
+
+/// The language the player chose (`i18n_locale` cookie), when the request carries one.
+pub(crate) fn cookie_locale(headers: &HeaderMap) -> Option<Locale> {
+    cookie(headers, "i18n_locale").and_then(|v| Locale::parse(&v))
 }
 
 /// A cookie's value from the request's `Cookie` header.
