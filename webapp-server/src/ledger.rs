@@ -11,9 +11,10 @@
 //! movements cannot both spend the same money.
 //!
 //! House accounts are split into [`HOUSE_SHARDS`] rows each (`user_id` -1 … -16; the migration's
-//! "0 for house accounts" predates this), chosen by the entry's idempotency key: every deposit
-//! touches payment clearing and every bet the game settlement, and one row would make all of
-//! them wait for each other's locks. A house balance is the sum of its shards. Within an entry
+//! "0 for house accounts" predates this), chosen by the entry's player (`player mod 16`; by the
+//! idempotency key when no player takes part): every deposit touches payment clearing and every
+//! bet the game settlement, and one row would make all of them wait for each other's locks.
+//! Choosing by player also keeps the group committer's PostgreSQL lanes apart (`db::group`). A house balance is the sum of its shards. Within an entry
 //! player rows are locked first (in user order) and house rows last, so house rows are held
 //! briefly and two entries over the same players cannot deadlock.
 //!
@@ -182,17 +183,35 @@ pub enum LedgerError {
     Db(#[from] sqlx::Error),
 }
 
-/// Records `entry` in the caller's transaction. On an error the caller must roll back (drop the
-/// transaction): postings already applied in it are then undone with it.
 /// How many rows each house account is split into.
 pub const HOUSE_SHARDS: u64 = 16;
 
-/// The row id of a house account's shard for `key` (FNV-1a, stable across processes).
-fn house_row(key: &str) -> i64 {
-    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    -1 - i64::try_from(hash % HOUSE_SHARDS).unwrap_or(0)
+/// The row id of the house accounts' shard for `entry`: its player's (`entry.user_id`, else the
+/// first player posting's) modulo [`HOUSE_SHARDS`]; for an entry without a player, its key's
+/// (FNV-1a, stable across processes).
+fn house_row(entry: &Entry<'_>) -> i64 {
+    let player = entry.user_id.or_else(|| {
+        entry.postings.iter().find_map(|p| match p.account {
+            Account::Player { user_id, .. } => Some(user_id),
+            Account::House(_) => None,
+        })
+    });
+    let shard = match player {
+        // The same residue as the committer's lane (`player.rem_euclid(lanes)`, lanes dividing 16).
+        Some(user_id) => user_id.rem_euclid(i64::try_from(HOUSE_SHARDS).unwrap_or(16)).unsigned_abs(),
+        None => {
+            let hash = entry
+                .key
+                .bytes()
+                .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+            hash % HOUSE_SHARDS
+        }
+    };
+    -1 - i64::try_from(shard).unwrap_or(0)
 }
 
+/// Records `entry` in the caller's transaction. On an error the caller must roll back (drop the
+/// transaction): postings already applied in it are then undone with it.
 pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
     let total: i128 = entry.postings.iter().map(|p| i128::from(p.amount)).sum();
     if total != 0 || entry.postings.is_empty() || entry.postings.iter().any(|p| p.amount == 0) {
@@ -238,9 +257,10 @@ impl Plan {
     fn of(entry: &Entry<'_>) -> Plan {
         let mut accounts: Vec<(i64, &'static str, bool, i64)> = Vec::new();
         let mut legs = Vec::with_capacity(entry.postings.len());
+        let house = house_row(entry);
         for posting in &entry.postings {
             let (user_id, kind, is_player) = posting.account.parts();
-            let user_id = if is_player { user_id } else { house_row(entry.key) };
+            let user_id = if is_player { user_id } else { house };
             let index = match accounts.iter().position(|a| a.0 == user_id && a.1 == kind) {
                 Some(i) => {
                     accounts[i].3 += posting.amount;
@@ -437,7 +457,8 @@ pub struct CheckReport {
 }
 
 /// Verifies the invariants: each transaction's postings sum to zero per currency and it has
-/// postings; each account's balance equals the sum of its postings; no player balance is negative.
+/// postings; each posting's transaction and account exist; each account's balance equals the sum
+/// of its postings; no player balance is negative.
 pub async fn check(db: &Db) -> Result<CheckReport, sqlx::Error> {
     let pool = db.pool();
     let mut report = CheckReport {
@@ -462,6 +483,25 @@ pub async fn check(db: &Db) -> Result<CheckReport, sqlx::Error> {
     .await?;
     for id in empty {
         report.violations.push(format!("transaction {id} has no postings"));
+    }
+    // Postings carry no foreign keys (migration 0013): their references are checked here.
+    let orphans: Vec<(i64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT p.id, p.transaction_id, p.account_id, \
+         CASE WHEN EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = p.transaction_id) THEN 1 ELSE 0 END, \
+         CASE WHEN EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = p.account_id) THEN 1 ELSE 0 END \
+         FROM ledger_postings p \
+         WHERE NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = p.transaction_id) \
+         OR NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = p.account_id)",
+    )
+    .fetch_all(pool)
+    .await?;
+    for (id, transaction, account, has_transaction, has_account) in orphans {
+        if has_transaction == 0 {
+            report.violations.push(format!("posting {id} refers to transaction {transaction}, which does not exist"));
+        }
+        if has_account == 0 {
+            report.violations.push(format!("posting {id} refers to account {account}, which does not exist"));
+        }
     }
     let drifted: Vec<(i64, i64, i64)> = sqlx::query_as(
         "SELECT a.id, a.balance, CAST(COALESCE((SELECT SUM(p.amount) FROM ledger_postings p WHERE p.account_id = a.id), 0) AS BIGINT) \

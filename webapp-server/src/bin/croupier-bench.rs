@@ -34,6 +34,8 @@ struct Options {
     web_dir: String,
     duration: Duration,
     connections: usize,
+    /// `--only ledger`: just the ledger table (the other rows need the server and take minutes).
+    only_ledger: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -42,6 +44,7 @@ fn options() -> anyhow::Result<Options> {
         web_dir: "miniapp/dist".into(),
         duration: Duration::from_secs(5),
         connections: 32,
+        only_ledger: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -51,7 +54,10 @@ fn options() -> anyhow::Result<Options> {
             "--web-dir" => o.web_dir = value,
             "--seconds" => o.duration = Duration::from_secs(value.parse().context("--seconds")?),
             "--connections" => o.connections = value.parse().context("--connections")?,
-            _ => bail!("unknown option {flag} (known: --server --web-dir --seconds --connections)"),
+            "--only" if value == "ledger" => o.only_ledger = true,
+            _ => {
+                bail!("unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger)")
+            }
         }
     }
     Ok(o)
@@ -203,6 +209,10 @@ fn ms(d: Duration) -> String {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let o = options()?;
+    if o.only_ledger {
+        print_ledger(&o, &ledger_rows(&o).await?);
+        return Ok(());
+    }
     let server = start_server(&o).await?;
     let idle_rss = rss_kib(server.child.id());
     let mut rows = Vec::new();
@@ -213,27 +223,12 @@ async fn main() -> anyhow::Result<()> {
     rows.push(games_row);
     let loaded_rss = rss_kib(server.child.id());
     drop(server);
-    let mut ledger_rows = Vec::new();
     let dir = std::env::temp_dir().join(format!("croupier-bench-ledger-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    ledger_rows.push(ledger_bench("SQLite", &format!("sqlite://{}/ledger.db", dir.display()), o.duration).await?);
-    let notify_row = croupier_server::features::notify::bench::run(&dir).await?;
+    let notify_row = croupier_server::features::notify::bench::run(&dir).await;
     let _ = std::fs::remove_dir_all(&dir);
-    if let Some(url) = std::env::var("BENCH_DATABASE_URL")
-        .ok()
-        .or_else(|| std::env::var("TEST_DATABASE_URL").ok())
-        .filter(|u| !u.is_empty())
-    {
-        let name = format!("croupier_bench_{}", std::process::id());
-        let admin = croupier_server::db::Db::connect(&url, 1).await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(admin.pool()).await?;
-        let bench_url = format!("{}/{name}", url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base));
-        let row = ledger_bench("PostgreSQL", &bench_url, o.duration).await;
-        sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-            .execute(admin.pool())
-            .await?;
-        ledger_rows.push(row?);
-    }
+    let notify_row = notify_row?;
+    let ledger_rows = ledger_rows(&o).await?;
     let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
     println!();
     println!(
@@ -257,25 +252,7 @@ async fn main() -> anyhow::Result<()> {
             r.bytes
         );
     }
-    println!();
-    println!(
-        "Ledger, {LEDGER_PLAYERS} concurrent players, {} s per column, pool of {} connections (CROUPIER_DB_MAX_CONNECTIONS) (targets: 5,000 bet+win pairs/s on SQLite, 3,000 on PostgreSQL)",
-        o.duration.as_secs(),
-        ledger_pool()
-    );
-    println!();
-    println!("| database | raw write tx/s | deposit credits/s | bet+win pairs/s | pairs vs raw tx |");
-    println!("|---|---:|---:|---:|---:|");
-    for r in &ledger_rows {
-        println!(
-            "| {} | {:.0} | {:.0} | {:.0} | {:.0}% |",
-            r.backend,
-            r.raw,
-            r.deposits,
-            r.pairs,
-            100.0 * r.pairs / r.raw.max(1.0)
-        );
-    }
+    print_ledger(&o, &ledger_rows);
     print_games(&house_row, &rows, ceiling);
     let n = &notify_row;
     println!();
@@ -311,6 +288,56 @@ async fn main() -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The ledger table's rows: SQLite always, PostgreSQL when `BENCH_DATABASE_URL` (or
+/// `TEST_DATABASE_URL`) is set, each on a database of its own made for the run.
+async fn ledger_rows(o: &Options) -> anyhow::Result<Vec<LedgerRow>> {
+    let mut ledger_rows = Vec::new();
+    let dir = std::env::temp_dir().join(format!("croupier-bench-ledger-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let sqlite = ledger_bench("SQLite", &format!("sqlite://{}/ledger.db", dir.display()), o.duration).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    ledger_rows.push(sqlite?);
+    if let Some(url) = std::env::var("BENCH_DATABASE_URL")
+        .ok()
+        .or_else(|| std::env::var("TEST_DATABASE_URL").ok())
+        .filter(|u| !u.is_empty())
+    {
+        let name = format!("croupier_bench_{}", std::process::id());
+        let admin = croupier_server::db::Db::connect(&url, 1).await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(admin.pool()).await?;
+        let bench_url = format!("{}/{name}", url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base));
+        let row = ledger_bench("PostgreSQL", &bench_url, o.duration).await;
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+            .execute(admin.pool())
+            .await?;
+        ledger_rows.push(row?);
+    }
+    Ok(ledger_rows)
+}
+
+#[allow(clippy::print_stdout)]
+fn print_ledger(o: &Options, ledger_rows: &[LedgerRow]) {
+    println!();
+    println!(
+        "Ledger, {LEDGER_PLAYERS} concurrent players, {} s per column, pool of {} connections (CROUPIER_DB_MAX_CONNECTIONS) (targets: 5,000 bet+win pairs/s on SQLite, 3,000 on PostgreSQL)",
+        o.duration.as_secs(),
+        ledger_pool()
+    );
+    println!();
+    println!("| database | raw write tx/s | deposit credits/s | bet+win pairs/s | pairs vs raw tx |");
+    println!("|---|---:|---:|---:|---:|");
+    for r in ledger_rows {
+        println!(
+            "| {} | {:.0} | {:.0} | {:.0} | {:.0}% |",
+            r.backend,
+            r.raw,
+            r.deposits,
+            r.pairs,
+            100.0 * r.pairs / r.raw.max(1.0)
+        );
+    }
 }
 
 const LEDGER_PLAYERS: i64 = 200;
@@ -360,6 +387,7 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
     // One posting in a transaction of its own, through the group committer as the wallet does.
     let post = move |db: &croupier_server::db::Db,
+                     player: i64,
                      key: String,
                      kind: &'static str,
                      from: Account,
@@ -368,13 +396,16 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
         let db = db.clone();
         async move {
             let key = Arc::new(key);
-            db.group(croupier_server::db::group::job(move |conn| {
-                let key = Arc::clone(&key);
-                Box::pin(async move {
-                    let entry = Entry::transfer(&key, kind, usd, from, to, amount);
-                    ledger::post(conn, &entry).await.map(|_| ()).map_err(|e| anyhow::anyhow!("{e:?}"))
-                })
-            }))
+            db.group(
+                player,
+                croupier_server::db::group::job(move |conn| {
+                    let key = Arc::clone(&key);
+                    Box::pin(async move {
+                        let entry = Entry::transfer(&key, kind, usd, from, to, amount);
+                        ledger::post(conn, &entry).await.map(|_| ()).map_err(|e| anyhow::anyhow!("{e:?}"))
+                    })
+                }),
+            )
             .await
         }
     };
@@ -405,6 +436,7 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
                 let key = format!("{run}-dep-{player}-{n}");
                 post(
                     &db,
+                    player + 1,
                     key,
                     "deposit",
                     Account::House(HouseAccount::PaymentClearing),
@@ -425,8 +457,8 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
                 let house = Account::House(HouseAccount::GameSettlement);
                 let (bet_key, win_key) = (format!("{run}-bet-{player}-{n}"), format!("{run}-win-{player}-{n}"));
                 // Two calls, as an aggregator makes them: the bet, then the win.
-                post(&db, bet_key, "bet", user, house, 100).await?;
-                post(&db, win_key, "win", house, user, 50).await
+                post(&db, player + 1, bet_key, "bet", user, house, 100).await?;
+                post(&db, player + 1, win_key, "win", house, user, 50).await
             }
         })
         .await?

@@ -1,22 +1,30 @@
 //! Group commit: many small write transactions from many tasks share one database transaction.
 //!
-//! SQLite has one writer, and on the hot path (a bet, a win) the cost of a transaction is mostly
-//! its `BEGIN IMMEDIATE` and `COMMIT` round trips to the driver's thread, not the work inside. So
+//! On the hot path (a bet, a win) the cost of a transaction is mostly its `BEGIN` and `COMMIT`
+//! round trips and the commit's flush to disk, not the work inside. So
 //! [`Db::group`](super::Db::group) queues a *job* — an async function of a connection that does
-//! one change — and one committer task runs whatever jobs are queued back to back inside a single
-//! transaction, commits once and answers each caller with its own result.
+//! one change — on a *lane*, and the lane's committer task runs whatever jobs are queued back to
+//! back inside a single transaction, commits once and answers each caller with its own result.
+//!
+//! Lanes: SQLite has one writer, so it has one lane. PostgreSQL has [`postgres_lanes`] of them,
+//! each running its batches on a connection of the pool, in parallel. A job is queued on the lane
+//! of the player whose money it moves (`player mod lanes`), and the ledger puts a player's house
+//! postings on house shard `player mod 16` (`ledger::HOUSE_SHARDS`); the number of lanes divides
+//! 16, so two lanes never touch the same player row or house shard and their batches cannot wait
+//! for one another. A transaction outside the committer (a deposit's webhook, a withdrawal) can
+//! still meet a batch on a player's row; PostgreSQL then detects the rare deadlock and fails one
+//! side — when it is the batch, its jobs are simply run again as below.
 //!
 //! Isolation between the jobs of a batch: a job that fails may have written half of its change
-//! (the ledger applies a posting and then refuses a negative balance), so on the first failure
-//! the whole batch is rolled back and every job of it is run again alone, in its own transaction
-//! — the failing one then fails alone and the others succeed as they would have. Jobs must
-//! therefore be re-runnable (they are functions, `Fn`, of the connection, and nothing they did
-//! survives a rollback). Within a batch, a later job sees an earlier one's writes, exactly as if
-//! it had committed first, so idempotency keys and balances behave as in serial execution.
-//!
-//! On PostgreSQL each job runs in its own transaction at once: there many connections write in
-//! parallel, and batching the jobs of unrelated players on one connection would only make their
-//! row locks wait on one another.
+//! (the ledger applies a posting and then refuses a negative balance), so on a failure the whole
+//! batch is rolled back; the failing job is set aside and the others are run together again, up
+//! to [`MAX_RETRIES`] times, after which every remaining job runs alone. Each job set aside then
+//! runs alone, in its own transaction, so it fails alone and the others succeed as they would
+//! have — and one player who keeps betting money they do not have cannot turn everybody's batches
+//! into single transactions. Jobs must therefore be re-runnable (they are functions, `Fn`, of the
+//! connection, and nothing they did survives a rollback). Within a batch, a later job sees an
+//! earlier one's writes, exactly as if it had committed first, so idempotency keys and balances
+//! behave as in serial execution.
 
 use futures::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, Connection};
@@ -25,6 +33,16 @@ use tokio::sync::{mpsc, oneshot};
 
 /// Most jobs in one transaction.
 pub const MAX_BATCH: usize = 64;
+
+/// How many failing jobs a batch sets aside before running every remaining job alone.
+pub const MAX_RETRIES: usize = 3;
+
+/// PostgreSQL's lanes for a pool of `max_connections`: the largest power of two (so it divides
+/// the 16 house shards) that leaves at least half of the pool to readers and other writers.
+pub fn postgres_lanes(max_connections: u32) -> usize {
+    let half = (max_connections / 2).clamp(1, 16);
+    1 << (31 - half.leading_zeros())
+}
 
 /// One change: re-runnable, given the connection of the transaction it runs in.
 pub type Job<T, E> = Arc<dyn for<'c> Fn(&'c mut AnyConnection) -> BoxFuture<'c, Result<T, E>> + Send + Sync>;
@@ -83,10 +101,11 @@ pub struct Committer {
 }
 
 impl Committer {
-    /// Starts the committer task for `writer` (SQLite's one-connection writer pool).
-    pub fn start(writer: AnyPool) -> Committer {
+    /// Starts a lane's committer task: its batches run on connections of `writer` (SQLite's
+    /// one-connection writer pool, or PostgreSQL's pool) in transactions opened with `begin`.
+    pub fn start(writer: AnyPool, begin: &'static str) -> Committer {
         let (queue, jobs) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(commit_loop(writer, jobs));
+        tokio::spawn(commit_loop(writer, begin, jobs));
         Committer { queue }
     }
 
@@ -102,7 +121,7 @@ impl Committer {
     }
 }
 
-async fn commit_loop(writer: AnyPool, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
+async fn commit_loop(writer: AnyPool, begin: &'static str, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
     let mut batch: Vec<Box<dyn Queued>> = Vec::with_capacity(MAX_BATCH);
     while let Some(first) = jobs.recv().await {
         batch.push(first);
@@ -113,7 +132,7 @@ async fn commit_loop(writer: AnyPool, mut jobs: mpsc::Receiver<Box<dyn Queued>>)
             }
         }
         match writer.acquire().await {
-            Ok(mut conn) => run_batch(&mut conn, &mut batch).await,
+            Ok(mut conn) => run_batch(&mut conn, begin, &mut batch).await,
             Err(e) => {
                 let message = e.to_string();
                 for job in &mut batch {
@@ -127,38 +146,64 @@ async fn commit_loop(writer: AnyPool, mut jobs: mpsc::Receiver<Box<dyn Queued>>)
     }
 }
 
-/// All of `batch` in one transaction; on a failure, each job again in a transaction of its own.
-async fn run_batch(conn: &mut AnyConnection, batch: &mut [Box<dyn Queued>]) {
-    if batch.len() > 1 {
-        match together(conn, batch).await {
-            Ok(true) => return,
-            Ok(false) => {}
+/// All of `batch` in one transaction; a failing job is set aside and the rest run together again
+/// (at most [`MAX_RETRIES`] times); the jobs set aside, and the rest after too many failures,
+/// each run again in a transaction of their own.
+async fn run_batch(conn: &mut AnyConnection, begin: &'static str, batch: &mut [Box<dyn Queued>]) {
+    let mut together_ones: Vec<&mut Box<dyn Queued>> = batch.iter_mut().collect();
+    let mut alone_ones: Vec<&mut Box<dyn Queued>> = Vec::new();
+    while together_ones.len() > 1 && alone_ones.len() < MAX_RETRIES {
+        match together(conn, begin, &mut together_ones).await {
+            Ok(None) => break,
+            Ok(Some(failed)) => alone_ones.push(together_ones.remove(failed)),
             Err(e) => {
-                tracing::warn!(error = %e, jobs = batch.len(), "group commit failed; running the jobs one by one")
+                tracing::warn!(error = %e, jobs = together_ones.len(), "group commit failed; running the jobs one by one");
+                alone_ones.append(&mut together_ones);
             }
         }
     }
-    for job in batch.iter_mut() {
-        if let Err(e) = alone(conn, job.as_mut()).await {
+    if alone_ones.len() >= MAX_RETRIES || together_ones.len() == 1 {
+        alone_ones.append(&mut together_ones);
+    }
+    for job in alone_ones {
+        if let Err(e) = alone(conn, begin, job.as_mut()).await {
             job.fail(e);
         }
     }
 }
 
-/// Answers `Ok(true)` when every job succeeded and the transaction committed.
-async fn together(conn: &mut AnyConnection, batch: &mut [Box<dyn Queued>]) -> Result<bool, sqlx::Error> {
-    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-    for job in batch.iter_mut() {
+/// Runs `jobs` in one transaction: `Ok(None)` when every job succeeded and it committed,
+/// `Ok(Some(i))` when job `i` failed (everything was rolled back).
+async fn together(
+    conn: &mut AnyConnection,
+    begin: &'static str,
+    jobs: &mut [&mut Box<dyn Queued>],
+) -> Result<Option<usize>, sqlx::Error> {
+    let mut tx = conn.begin_with(begin).await?;
+    for (i, job) in jobs.iter_mut().enumerate() {
         if !job.run(&mut tx).await {
             tx.rollback().await?;
-            return Ok(false);
+            return Ok(Some(i));
         }
     }
     tx.commit().await?;
-    Ok(true)
+    Ok(None)
 }
 
-async fn alone(conn: &mut AnyConnection, job: &mut dyn Queued) -> Result<(), sqlx::Error> {
-    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+async fn alone(conn: &mut AnyConnection, begin: &'static str, job: &mut dyn Queued) -> Result<(), sqlx::Error> {
+    let mut tx = conn.begin_with(begin).await?;
     if job.run(&mut tx).await { tx.commit().await } else { tx.rollback().await }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn postgres_lanes_divide_the_house_shards_and_leave_half_the_pool() {
+        for (pool, lanes) in
+            [(1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (8, 4), (10, 4), (16, 8), (20, 8), (32, 16), (100, 16)]
+        {
+            assert_eq!(super::postgres_lanes(pool), lanes, "pool of {pool}");
+            assert_eq!(16 % lanes, 0);
+        }
+    }
 }

@@ -48,8 +48,8 @@ pub struct Db {
     /// sleep and retry. On PostgreSQL the same pool as reads.
     writer: AnyPool,
     backend: Backend,
-    /// SQLite's group committer (see [`group`]); PostgreSQL runs each job on its own.
-    committer: Option<group::Committer>,
+    /// The group committer's lanes (see [`group`]): one on SQLite, several on PostgreSQL.
+    lanes: Vec<group::Committer>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
@@ -67,15 +67,20 @@ impl Db {
         };
         let options = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
         let pool = Db::pool_options(backend, max_connections).connect_with(options.clone()).await?;
-        let (writer, committer) = match backend {
+        let (writer, lanes) = match backend {
             Backend::Sqlite => {
                 let writer = Db::pool_options(backend, 1).connect_with(options).await?;
-                let committer = group::Committer::start(writer.clone());
-                (writer, Some(committer))
+                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE");
+                (writer, vec![lane])
             }
-            Backend::Postgres => (pool.clone(), None),
+            Backend::Postgres => {
+                let lanes = (0..group::postgres_lanes(max_connections))
+                    .map(|_| group::Committer::start(pool.clone(), "BEGIN"))
+                    .collect();
+                (pool.clone(), lanes)
+            }
         };
-        Ok(Db { pool, writer, backend, committer })
+        Ok(Db { pool, writer, backend, lanes })
     }
 
     fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
@@ -135,31 +140,29 @@ impl Db {
         }
     }
 
-    /// Runs `job` — one change, re-runnable — in a transaction and answers its result: on SQLite
-    /// batched with other callers' jobs into one transaction by the group committer, on
-    /// PostgreSQL in a transaction of its own (see [`group`]). The job rolls back with its error.
-    /// Never call it while holding a transaction of [`Db::begin`]: on SQLite that transaction
-    /// holds the one writer connection the committer needs.
-    pub async fn group<T, E>(&self, job: group::Job<T, E>) -> Result<T, E>
+    /// Runs `job` — one change, re-runnable — in a transaction and answers its result, batched
+    /// by the group committer with other callers' jobs into one transaction (see [`group`]). The
+    /// job rolls back with its error. `player` is the player whose money the job moves: it picks
+    /// the lane on PostgreSQL, where a job must only touch that player's rows and the house
+    /// (whose shard the ledger picks by the same player). Never call it while holding a
+    /// transaction of [`Db::begin`]: on SQLite that transaction holds the one writer connection
+    /// the committer needs.
+    pub async fn group<T, E>(&self, player: i64, job: group::Job<T, E>) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<sqlx::Error> + Send + 'static,
     {
-        if let Some(committer) = &self.committer {
-            return committer.run(job).await;
+        let lanes = i64::try_from(self.lanes.len()).unwrap_or(1).max(1);
+        let lane = usize::try_from(player.rem_euclid(lanes)).unwrap_or(0);
+        match self.lanes.get(lane) {
+            Some(committer) => committer.run(job).await,
+            None => Err(E::from(sqlx::Error::PoolClosed)),
         }
-        let mut tx = self.begin().await?;
-        match job(&mut tx).await {
-            Ok(value) => {
-                tx.commit().await?;
-                Ok(value)
-            }
-            Err(e) => {
-                // Dropping the transaction rolls it back; saying so keeps the connection clean.
-                let _ = tx.rollback().await;
-                Err(e)
-            }
-        }
+    }
+
+    /// How many group-commit lanes run in parallel (1 on SQLite).
+    pub fn lanes(&self) -> usize {
+        self.lanes.len()
     }
 
     /// Serialises changes to one player's money-related rows inside `conn`'s transaction. SQLite

@@ -405,6 +405,23 @@ fn ledger_check_command_reports_a_broken_ledger() {
     assert_eq!(broken.status.code(), Some(1));
     let text = String::from_utf8_lossy(&broken.stdout);
     assert!(text.contains("VIOLATION: account") && text.contains("postings sum to 4000"), "{text}");
+    // Postings have no foreign keys (migration 0013): a dangling one is the check's to find.
+    runtime.block_on(async {
+        sqlx::query("UPDATE ledger_accounts SET balance = balance - 1 WHERE is_player = 1")
+            .execute(app.state.db().pool())
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO ledger_postings (transaction_id, account_id, amount) VALUES (987654, 876543, 0)")
+            .execute(app.state.db().pool())
+            .await
+            .unwrap();
+    });
+    let dangling = run();
+    assert_eq!(dangling.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&dangling.stdout);
+    assert!(text.contains("refers to transaction 987654, which does not exist"), "{text}");
+    assert!(text.contains("refers to account 876543, which does not exist"), "{text}");
+    assert!(!text.contains("postings sum to 4000"), "the balance was put back: {text}");
     runtime.block_on(app.finish());
 }
 

@@ -174,8 +174,12 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
     let post = |key: String, from: Account, to: Account, amount: i64| {
         let db = db.clone();
         let key = Arc::new(key);
+        let player = [from, to].iter().find_map(|a| match a {
+            Account::Player { user_id, .. } => Some(*user_id),
+            Account::House(_) => None,
+        });
         async move {
-            db.group(job(move |conn| {
+            db.group(player.unwrap_or(0), job(move |conn| {
                 let key = Arc::clone(&key);
                 Box::pin(async move { ledger::post(conn, &Entry::transfer(&key, "bet", usd(), from, to, amount)).await })
             }))
@@ -234,4 +238,36 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
     assert!(matches!(replayed, Posted::Replayed { .. }), "{replayed:?}");
     let report = ledger::check(&db).await.unwrap();
     assert!(report.violations.is_empty(), "{:?}", report.violations);
+});
+
+// Postings carry no foreign keys (migration 0013 on both databases): `ledger check` finds a
+// posting whose transaction or account is missing, and nothing else in a clean ledger.
+db_test!(async fn the_check_finds_postings_that_refer_to_nothing(app) {
+    let db = app.state.db().clone();
+    let user: i64 = sqlx::query_scalar(
+        "INSERT INTO users (currency, locale, status, reg_time, updated_at) VALUES ('USD', 'en', 'active', 0, 0) RETURNING id",
+    )
+    .fetch_one(db.pool())
+    .await
+    .unwrap();
+    let deposit = Entry::transfer("orphans-deposit", "deposit", usd(), Account::House(HouseAccount::PaymentClearing), Account::main(user), 700).by(Some(user));
+    apply(&db, &deposit).await.unwrap();
+    assert!(ledger::check(&db).await.unwrap().violations.is_empty());
+    let account: i64 = sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE user_id = $1").bind(user).fetch_one(db.pool()).await.unwrap();
+    let transaction: i64 = sqlx::query_scalar("SELECT id FROM ledger_transactions WHERE idempotency_key = 'orphans-deposit'").fetch_one(db.pool()).await.unwrap();
+    sqlx::query("INSERT INTO ledger_postings (transaction_id, account_id, amount) VALUES ($1, $2, 0), ($3, $4, 0)")
+        .bind(transaction + 1_000_000)
+        .bind(account)
+        .bind(transaction)
+        .bind(account + 1_000_000)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    let violations = ledger::check(&db).await.unwrap().violations;
+    assert_eq!(violations.len(), 2, "{violations:?}");
+    let says = |text: String| violations.iter().any(|v| v.contains(&text));
+    assert!(says(format!("refers to transaction {}, which does not exist", transaction + 1_000_000)), "{violations:?}");
+    assert!(says(format!("refers to account {}, which does not exist", account + 1_000_000)), "{violations:?}");
+    sqlx::query("DELETE FROM ledger_postings WHERE amount = 0").execute(db.pool()).await.unwrap();
+    assert!(ledger::check(&db).await.unwrap().violations.is_empty());
 });

@@ -500,22 +500,32 @@ async fn run(
     if !matches!(action, "bet" | "win" | "rollback") {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
-    // Bets, wins and rollbacks of every round go through the group committer: on SQLite many
-    // players' calls share one transaction (see `db::group`).
+    // Bets, wins and rollbacks of every round go through the group committer: many players'
+    // calls share one transaction (see `db::group`). With several lanes (PostgreSQL) the call
+    // goes on its player's lane; an unknown token fails inside the job whichever lane runs it.
+    let player = if state.db().lanes() > 1 {
+        let mut conn = state.db().pool().acquire().await?;
+        find_session(&mut conn, &request.token).await?.map_or(0, |s| s.user_id)
+    } else {
+        0
+    };
     let call = Arc::new((provider.to_owned(), action.to_owned(), request.clone()));
     state
         .db()
-        .group(crate::db::group::job(move |conn| {
-            let call = Arc::clone(&call);
-            Box::pin(async move {
-                let (provider, action, request) = &*call;
-                match action.as_str() {
-                    "bet" => bet(conn, provider, request).await,
-                    "win" => win(conn, provider, request).await,
-                    _ => rollback(conn, provider, request).await,
-                }
-            })
-        }))
+        .group(
+            player,
+            crate::db::group::job(move |conn| {
+                let call = Arc::clone(&call);
+                Box::pin(async move {
+                    let (provider, action, request) = &*call;
+                    match action.as_str() {
+                        "bet" => bet(conn, provider, request).await,
+                        "win" => win(conn, provider, request).await,
+                        _ => rollback(conn, provider, request).await,
+                    }
+                })
+            }),
+        )
         .await
 }
 
