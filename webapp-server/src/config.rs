@@ -73,7 +73,12 @@ pub const VARIABLES: &[Variable] = &[
         true,
         "sqlite://path (created if missing) or postgres://user:pass@host/db.",
     ),
-    var("CROUPIER_DB_MAX_CONNECTIONS", Some("10"), false, "Size of the database connection pool."),
+    var(
+        "CROUPIER_DB_MAX_CONNECTIONS",
+        Some("10"),
+        false,
+        "Size of the database connection pool. On PostgreSQL half of it (a power of two, at most 16) may run the group committer's lanes.",
+    ),
     var("REDIS_URL", None, true, "redis://host:port; unset keeps rate limits, cache, leases and pub/sub in-process."),
     var(
         "CROUPIER_REDIS_PREFIX",
