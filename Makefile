@@ -49,7 +49,11 @@ test-rust:
 test-client: $(NPM_STAMP)
 	$(NPM) run test -w miniapp
 
-e2e: client server
+# The browser tests start the release server built with the test graph's features (`--all-targets`,
+# as nextest builds it): after test-rust it is already built, where `server` would compile the
+# dependencies a second time with the features of a plain build (minutes on a fresh clone).
+e2e: client
+	$(CARGO) build --release --workspace --all-targets
 	@if [ -x "$(CHROMIUM_PATH)" ]; then \
 		CHROMIUM_PATH="$(CHROMIUM_PATH)" CROUPIER_SERVER_BIN="$(SERVER_BIN)" $(NPM) run e2e -w miniapp; \
 	elif [ -n "$$CROUPIER_REQUIRE_CHROMIUM" ]; then \
