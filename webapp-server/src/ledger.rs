@@ -19,13 +19,14 @@
 //! briefly and two entries over the same players cannot deadlock.
 //!
 //! Speed: a posting is the hot path of every bet and win, so it costs one round trip to the
-//! database — one batch of statements on SQLite, one statement of data-modifying CTEs on
-//! PostgreSQL — and a replayed key one more. `make bench` measures it against the raw write
-//! transaction rate of the same database.
+//! database — one batch of statements on SQLite (a replayed key one more), one call of the
+//! `ledger_post` function on PostgreSQL (migration 0014). [`post_many`] posts many entries in
+//! that one call; the group committer uses it for the bare movements queued with `Db::post`.
+//! `make bench` measures it against the raw write transaction rate of the same database.
 
 use crate::db::{Db, now_ms};
 use croupier_shared::Currency;
-use sqlx::{AnyConnection, Row};
+use sqlx::{AnyConnection, Executor, Row};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlayerAccount {
@@ -106,6 +107,30 @@ pub struct Entry<'a> {
     pub postings: Vec<Posting>,
 }
 
+/// An [`Entry`] that owns its text.
+#[derive(Debug, Clone)]
+pub struct OwnedEntry {
+    key: String,
+    kind: String,
+    user_id: Option<i64>,
+    reference: Option<String>,
+    currency: Currency,
+    postings: Vec<Posting>,
+}
+
+impl OwnedEntry {
+    pub fn entry(&self) -> Entry<'_> {
+        Entry {
+            key: &self.key,
+            kind: &self.kind,
+            user_id: self.user_id,
+            reference: self.reference.as_deref(),
+            currency: self.currency,
+            postings: self.postings.clone(),
+        }
+    }
+}
+
 impl<'a> Entry<'a> {
     /// Moves `amount` from one account to another.
     pub fn transfer(
@@ -136,6 +161,34 @@ impl<'a> Entry<'a> {
     pub fn about(mut self, reference: Option<&'a str>) -> Self {
         self.reference = reference;
         self
+    }
+
+    /// The player the movement is about: `user_id`, else the first player posting's. It picks the
+    /// house shard here and the group committer's lane in `Db::post`.
+    pub fn player(&self) -> Option<i64> {
+        self.user_id.or_else(|| {
+            self.postings.iter().find_map(|p| match p.account {
+                Account::Player { user_id, .. } => Some(user_id),
+                Account::House(_) => None,
+            })
+        })
+    }
+
+    /// A copy that owns its text, to be queued (`Db::post`).
+    pub fn to_owned_entry(&self) -> OwnedEntry {
+        OwnedEntry {
+            key: self.key.to_owned(),
+            kind: self.kind.to_owned(),
+            user_id: self.user_id,
+            reference: self.reference.map(str::to_owned),
+            currency: self.currency,
+            postings: self.postings.clone(),
+        }
+    }
+
+    fn balanced(&self) -> bool {
+        let total: i128 = self.postings.iter().map(|p| i128::from(p.amount)).sum();
+        total == 0 && !self.postings.is_empty() && self.postings.iter().all(|p| p.amount != 0)
     }
 
     fn fingerprint(&self) -> String {
@@ -186,17 +239,16 @@ pub enum LedgerError {
 /// How many rows each house account is split into.
 pub const HOUSE_SHARDS: u64 = 16;
 
-/// The row id of the house accounts' shard for `entry`: its player's (`entry.user_id`, else the
-/// first player posting's) modulo [`HOUSE_SHARDS`]; for an entry without a player, its key's
-/// (FNV-1a, stable across processes).
+/// The row id of the house accounts' shard for `entry` (-1 - [`house_shard`]).
 fn house_row(entry: &Entry<'_>) -> i64 {
-    let player = entry.user_id.or_else(|| {
-        entry.postings.iter().find_map(|p| match p.account {
-            Account::Player { user_id, .. } => Some(user_id),
-            Account::House(_) => None,
-        })
-    });
-    let shard = match player {
+    -1 - i64::try_from(house_shard(entry)).unwrap_or(0)
+}
+
+/// The house shard `entry` posts to: its player's ([`Entry::player`]) modulo [`HOUSE_SHARDS`];
+/// for an entry without a player, its key's (FNV-1a, stable across processes). `Db::post` queues
+/// the entry on the lane of the same number (modulo the lanes, which divide [`HOUSE_SHARDS`]).
+pub fn house_shard(entry: &Entry<'_>) -> u64 {
+    match entry.player() {
         // The same residue as the committer's lane (`player.rem_euclid(lanes)`, lanes dividing 16).
         Some(user_id) => user_id.rem_euclid(i64::try_from(HOUSE_SHARDS).unwrap_or(16)).unsigned_abs(),
         None => {
@@ -206,37 +258,61 @@ fn house_row(entry: &Entry<'_>) -> i64 {
                 .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
             hash % HOUSE_SHARDS
         }
-    };
-    -1 - i64::try_from(shard).unwrap_or(0)
+    }
 }
 
 /// Records `entry` in the caller's transaction. On an error the caller must roll back (drop the
-/// transaction): postings already applied in it are then undone with it.
+/// transaction): on SQLite postings already applied in it are then undone with it (PostgreSQL's
+/// `ledger_post` writes nothing for a refused entry).
 pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
-    let total: i128 = entry.postings.iter().map(|p| i128::from(p.amount)).sum();
-    if total != 0 || entry.postings.is_empty() || entry.postings.iter().any(|p| p.amount == 0) {
+    if !entry.balanced() {
         return Err(LedgerError::Unbalanced);
     }
-    let plan = Plan::of(entry);
-    let postgres = conn.backend_name().to_ascii_lowercase().starts_with("postgres");
-    let (applied, lowest) =
-        if postgres { post_postgres(conn, entry, &plan).await? } else { post_sqlite(conn, entry, &plan).await? };
-    let Some(transaction_id) = applied else {
-        let (id, previous): (i64, String) =
-            sqlx::query_as("SELECT id, fingerprint FROM ledger_transactions WHERE idempotency_key = $1")
-                .bind(entry.key)
-                .fetch_one(&mut *conn)
-                .await?;
-        return if previous == plan.fingerprint {
-            Ok(Posted::Replayed { transaction_id: id })
-        } else {
-            Err(LedgerError::KeyReused)
-        };
-    };
-    if lowest.is_some_and(|balance| balance < 0) {
-        return Err(LedgerError::InsufficientFunds);
+    if is_postgres(conn) {
+        let mut results = post_postgres(conn, std::slice::from_ref(entry)).await?;
+        return results.pop().unwrap_or(Err(LedgerError::Db(sqlx::Error::RowNotFound)));
     }
-    Ok(Posted::Applied { transaction_id })
+    post_sqlite(conn, entry, &Plan::of(entry)).await
+}
+
+/// Posts `entries` in order in the caller's transaction, each as [`post`] would, except that a
+/// refused entry (not enough money, a reused key, unbalanced) writes nothing and the entries
+/// after it go on: answers one result per entry. The error is the database's, and the
+/// transaction must then be rolled back. On PostgreSQL every entry goes in one round trip (one
+/// call of `ledger_post`), which is how the group committer posts the bare movements queued with
+/// `Db::post`; on SQLite each entry runs in a savepoint.
+pub async fn post_many(
+    conn: &mut AnyConnection,
+    entries: &[Entry<'_>],
+) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
+    if is_postgres(conn) {
+        return post_postgres(conn, entries).await;
+    }
+    let mut results = Vec::with_capacity(entries.len());
+    for entry in entries {
+        if !entry.balanced() {
+            results.push(Err(LedgerError::Unbalanced));
+            continue;
+        }
+        conn.execute("SAVEPOINT ledger_entry").await?;
+        match post_sqlite(conn, entry, &Plan::of(entry)).await {
+            Err(LedgerError::Db(e)) => return Err(e),
+            Err(refused) => {
+                conn.execute("ROLLBACK TO ledger_entry").await?;
+                conn.execute("RELEASE ledger_entry").await?;
+                results.push(Err(refused));
+            }
+            Ok(posted) => {
+                conn.execute("RELEASE ledger_entry").await?;
+                results.push(Ok(posted));
+            }
+        }
+    }
+    Ok(results)
+}
+
+fn is_postgres(conn: &AnyConnection) -> bool {
+    conn.backend_name().to_ascii_lowercase().starts_with("postgres")
 }
 
 /// What [`post`] writes, worked out before it talks to the database.
@@ -292,7 +368,30 @@ impl Plan {
         }
     }
 
-    /// `$N` numbers of the parameters both backends bind in this order: 1 key, 2 kind, 3 user,
+    /// The entry as `ledger_post` takes it (PostgreSQL; see migration 0014).
+    fn json(&self, entry: &Entry<'_>) -> serde_json::Value {
+        let accounts: Vec<serde_json::Value> = self
+            .accounts
+            .iter()
+            .map(|&(user_id, kind, is_player, change)| serde_json::json!([user_id, kind, i64::from(is_player), change]))
+            .collect();
+        let legs: Vec<serde_json::Value> =
+            self.legs.iter().map(|&(account, amount)| serde_json::json!([account, amount])).collect();
+        serde_json::json!([
+            entry.key,
+            entry.kind,
+            entry.user_id,
+            entry.reference,
+            self.fingerprint,
+            self.now,
+            entry.currency.code(),
+            self.first_money_user,
+            accounts,
+            legs
+        ])
+    }
+
+    /// SQLite: `$N` numbers of the parameters it binds in this order: 1 key, 2 kind, 3 user,
     /// 4 reference, 5 fingerprint, 6 now, 7 currency, 8 first-money user; then per account
     /// (user, kind, is_player, change) from 9; then one amount per leg.
     fn account_param(&self, account: usize, field: usize) -> usize {
@@ -346,11 +445,7 @@ impl Plan {
 /// `$N` by number across the statements of a batch). The transaction row is inserted without
 /// `ON CONFLICT`: a replayed key fails that first statement, SQLite undoes just that statement
 /// and stops the batch, and the transaction stays usable for the replay lookup.
-async fn post_sqlite(
-    conn: &mut AnyConnection,
-    entry: &Entry<'_>,
-    plan: &Plan,
-) -> Result<(Option<i64>, Option<i64>), LedgerError> {
+async fn post_sqlite(conn: &mut AnyConnection, entry: &Entry<'_>, plan: &Plan) -> Result<Posted, LedgerError> {
     let values = plan.account_rows(|[u, k, p, c], _| format!("(${u}, ${k}, $7, ${p}, ${c}, $6)"));
     let legs = plan.leg_rows(|[u, k, amount]| format!("SELECT ${u} AS u, ${k} AS k, ${amount} AS amount"));
     let sql = format!(
@@ -371,7 +466,16 @@ async fn post_sqlite(
     let rows = match plan.bind(entry, sqlx::AssertSqlSafe(sql)).fetch_all(&mut *conn).await {
         Ok(rows) => rows,
         Err(sqlx::Error::Database(e)) if e.is_unique_violation() && e.message().contains("ledger_transactions") => {
-            return Ok((None, None));
+            let (id, previous): (i64, String) =
+                sqlx::query_as("SELECT id, fingerprint FROM ledger_transactions WHERE idempotency_key = $1")
+                    .bind(entry.key)
+                    .fetch_one(&mut *conn)
+                    .await?;
+            return if previous == plan.fingerprint {
+                Ok(Posted::Replayed { transaction_id: id })
+            } else {
+                Err(LedgerError::KeyReused)
+            };
         }
         Err(e) => return Err(e.into()),
     };
@@ -384,44 +488,49 @@ async fn post_sqlite(
             lowest = Some(lowest.map_or(balance, |l: i64| l.min(balance)));
         }
     }
-    Ok((Some(transaction_id), lowest))
+    if lowest.is_some_and(|balance| balance < 0) {
+        return Err(LedgerError::InsufficientFunds);
+    }
+    Ok(Posted::Applied { transaction_id })
 }
 
-/// PostgreSQL: one statement of data-modifying CTEs (a failed statement would abort the whole
-/// transaction there, so a replayed key is `ON CONFLICT DO NOTHING` and everything after it is
-/// conditioned on the transaction row having been inserted).
+/// PostgreSQL: every balanced entry in one call of the `ledger_post` function (migration 0014),
+/// which checks the funds before it writes, so a refused entry writes nothing; the unbalanced
+/// ones are refused here without being sent.
 async fn post_postgres(
     conn: &mut AnyConnection,
-    entry: &Entry<'_>,
-    plan: &Plan,
-) -> Result<(Option<i64>, Option<i64>), LedgerError> {
-    let values =
-        plan.account_rows(|[u, k, p, c], i| format!("(${u}::BIGINT, ${k}::TEXT, ${p}::BIGINT, ${c}::BIGINT, {i})"));
-    let legs = plan.leg_rows(|[u, k, amount]| format!("(${u}::BIGINT, ${k}::TEXT, ${amount}::BIGINT)"));
-    let sql = format!(
-        "WITH t AS (\
-           INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id), \
-         a AS (\
-           INSERT INTO ledger_accounts (user_id, kind, currency, is_player, balance, updated_at) \
-           SELECT v.u, v.k, $7, v.p, v.change, $6 FROM (VALUES {}) AS v(u, k, p, change, ord) \
-           WHERE EXISTS (SELECT 1 FROM t) ORDER BY v.ord \
-           ON CONFLICT (user_id, kind, currency) DO UPDATE SET \
-           balance = ledger_accounts.balance + excluded.balance, updated_at = excluded.updated_at \
-           RETURNING id, user_id, kind, is_player, balance), \
-         p AS (\
-           INSERT INTO ledger_postings (transaction_id, account_id, amount) \
-           SELECT t.id, a.id, v.amount FROM t, (VALUES {}) AS v(u, k, amount) \
-           JOIN a ON a.user_id = v.u AND a.kind = v.k), \
-         m AS (\
-           UPDATE users SET first_money_movement_at = $6 \
-           WHERE id = $8::BIGINT AND first_money_movement_at IS NULL AND EXISTS (SELECT 1 FROM t)) \
-         SELECT (SELECT id FROM t), (SELECT MIN(balance) FROM a WHERE is_player = 1)",
-        values.join(", "),
-        legs.join(", ")
-    );
-    let row = plan.bind(entry, sqlx::AssertSqlSafe(sql)).fetch_one(&mut *conn).await?;
-    Ok((row.try_get(0)?, row.try_get(1)?))
+    entries: &[Entry<'_>],
+) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
+    let sent: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].balanced()).collect();
+    let mut results: Vec<Option<Result<Posted, LedgerError>>> =
+        entries.iter().map(|e| if e.balanced() { None } else { Some(Err(LedgerError::Unbalanced)) }).collect();
+    if !sent.is_empty() {
+        let json: Vec<serde_json::Value> = sent.iter().map(|&i| Plan::of(&entries[i]).json(&entries[i])).collect();
+        let rows: Vec<(i64, Option<i64>, i64)> = sqlx::query_as(
+            "SELECT CAST(ord AS BIGINT), transaction_id, CAST(outcome AS BIGINT) FROM ledger_post(CAST($1 AS JSONB))",
+        )
+        .bind(serde_json::Value::Array(json).to_string())
+        .fetch_all(&mut *conn)
+        .await?;
+        for (ord, transaction_id, outcome) in rows {
+            let Some(&i) = usize::try_from(ord).ok().and_then(|o| sent.get(o)) else { continue };
+            results[i] = Some(match (outcome, transaction_id) {
+                (0, Some(transaction_id)) => Ok(Posted::Applied { transaction_id }),
+                (1, Some(transaction_id)) => Ok(Posted::Replayed { transaction_id }),
+                (2, _) => Err(LedgerError::KeyReused),
+                (3, _) => Err(LedgerError::InsufficientFunds),
+                _ => Err(LedgerError::Db(sqlx::Error::Protocol(format!("ledger_post answered outcome {outcome}")))),
+            });
+        }
+    }
+    Ok(results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Err(LedgerError::Db(sqlx::Error::Protocol("ledger_post left an entry unanswered".into())))
+            })
+        })
+        .collect())
 }
 
 /// An account's balance in minor units (0 when it never moved).

@@ -15,6 +15,12 @@
 //! still meet a batch on a player's row; PostgreSQL then detects the rare deadlock and fails one
 //! side — when it is the batch, its jobs are simply run again as below.
 //!
+//! Bare movements of money ([`Db::post`](super::Db::post)) are queued as data, not as functions:
+//! on PostgreSQL, where every statement is a round trip, a lane posts each run of them in its
+//! batch with one `ledger::post_many` call (one call of the `ledger_post` function), which
+//! refuses a movement without writing anything, so a refusal never rolls its batch back. On
+//! SQLite, where a statement is no round trip, each runs as a job like the others.
+//!
 //! Isolation between the jobs of a batch: a job that fails may have written half of its change
 //! (the ledger applies a posting and then refuses a negative balance), so on a failure the whole
 //! batch is rolled back; the failing job is set aside and the others are run together again, up
@@ -26,6 +32,7 @@
 //! earlier one's writes, exactly as if it had committed first, so idempotency keys and balances
 //! behave as in serial execution.
 
+use crate::ledger::{self, Entry, LedgerError, OwnedEntry, Posted};
 use futures::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, Connection};
 use std::sync::Arc;
@@ -63,6 +70,49 @@ trait Queued: Send {
     fn fail(&mut self, error: sqlx::Error);
     /// Sends the kept result to the caller.
     fn answer(self: Box<Self>);
+    /// A bare ledger movement ([`Committer::post`]): a lane that merges postings posts a run of
+    /// these with one `ledger::post_many` call instead of running them one by one.
+    fn entry(&self) -> Option<Entry<'_>> {
+        None
+    }
+    /// The movement's result from that call (a refused movement wrote nothing): kept as its result.
+    fn posted(&mut self, _result: Result<Posted, LedgerError>) {}
+}
+
+/// A queued [`Committer::post`].
+struct Movement {
+    entry: OwnedEntry,
+    result: Option<Result<Posted, LedgerError>>,
+    reply: oneshot::Sender<Result<Posted, LedgerError>>,
+}
+
+impl Queued for Movement {
+    fn run<'c>(&'c mut self, conn: &'c mut AnyConnection) -> BoxFuture<'c, bool> {
+        Box::pin(async move {
+            let result = ledger::post(conn, &self.entry.entry()).await;
+            let ok = result.is_ok();
+            self.result = Some(result);
+            ok
+        })
+    }
+
+    fn fail(&mut self, error: sqlx::Error) {
+        self.result = Some(Err(LedgerError::Db(error)));
+    }
+
+    fn answer(self: Box<Self>) {
+        if let Some(result) = self.result {
+            let _ = self.reply.send(result);
+        }
+    }
+
+    fn entry(&self) -> Option<Entry<'_>> {
+        Some(self.entry.entry())
+    }
+
+    fn posted(&mut self, result: Result<Posted, LedgerError>) {
+        self.result = Some(result);
+    }
 }
 
 struct Pending<T, E> {
@@ -103,10 +153,20 @@ pub struct Committer {
 impl Committer {
     /// Starts a lane's committer task: its batches run on connections of `writer` (SQLite's
     /// one-connection writer pool, or PostgreSQL's pool) in transactions opened with `begin`.
-    pub fn start(writer: AnyPool, begin: &'static str) -> Committer {
+    /// With `merge_postings` (PostgreSQL, where each statement is a round trip) a run of queued
+    /// [`Committer::post`]s in a batch is posted with one `ledger::post_many` call.
+    pub fn start(writer: AnyPool, begin: &'static str, merge_postings: bool) -> Committer {
         let (queue, jobs) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(commit_loop(writer, begin, jobs));
+        tokio::spawn(commit_loop(Lane { writer, begin, merge_postings }, jobs));
         Committer { queue }
+    }
+
+    /// Queues a bare movement of money: its result is `ledger::post`'s.
+    pub async fn post(&self, entry: OwnedEntry) -> Result<Posted, LedgerError> {
+        let (reply, answer) = oneshot::channel();
+        let movement: Box<dyn Queued> = Box::new(Movement { entry, result: None, reply });
+        self.queue.send(movement).await.map_err(|_| LedgerError::Db(sqlx::Error::PoolClosed))?;
+        answer.await.map_err(|_| LedgerError::Db(sqlx::Error::PoolClosed))?
     }
 
     pub async fn run<T, E>(&self, job: Job<T, E>) -> Result<T, E>
@@ -121,7 +181,14 @@ impl Committer {
     }
 }
 
-async fn commit_loop(writer: AnyPool, begin: &'static str, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
+/// How a lane runs its batches.
+struct Lane {
+    writer: AnyPool,
+    begin: &'static str,
+    merge_postings: bool,
+}
+
+async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
     let mut batch: Vec<Box<dyn Queued>> = Vec::with_capacity(MAX_BATCH);
     while let Some(first) = jobs.recv().await {
         batch.push(first);
@@ -131,8 +198,8 @@ async fn commit_loop(writer: AnyPool, begin: &'static str, mut jobs: mpsc::Recei
                 Err(_) => break,
             }
         }
-        match writer.acquire().await {
-            Ok(mut conn) => run_batch(&mut conn, begin, &mut batch).await,
+        match lane.writer.acquire().await {
+            Ok(mut conn) => run_batch(&mut conn, &lane, &mut batch).await,
             Err(e) => {
                 let message = e.to_string();
                 for job in &mut batch {
@@ -149,11 +216,11 @@ async fn commit_loop(writer: AnyPool, begin: &'static str, mut jobs: mpsc::Recei
 /// All of `batch` in one transaction; a failing job is set aside and the rest run together again
 /// (at most [`MAX_RETRIES`] times); the jobs set aside, and the rest after too many failures,
 /// each run again in a transaction of their own.
-async fn run_batch(conn: &mut AnyConnection, begin: &'static str, batch: &mut [Box<dyn Queued>]) {
+async fn run_batch(conn: &mut AnyConnection, lane: &Lane, batch: &mut [Box<dyn Queued>]) {
     let mut together_ones: Vec<&mut Box<dyn Queued>> = batch.iter_mut().collect();
     let mut alone_ones: Vec<&mut Box<dyn Queued>> = Vec::new();
     while together_ones.len() > 1 && alone_ones.len() < MAX_RETRIES {
-        match together(conn, begin, &mut together_ones).await {
+        match together(conn, lane, &mut together_ones).await {
             Ok(None) => break,
             Ok(Some(failed)) => alone_ones.push(together_ones.remove(failed)),
             Err(e) => {
@@ -166,25 +233,51 @@ async fn run_batch(conn: &mut AnyConnection, begin: &'static str, batch: &mut [B
         alone_ones.append(&mut together_ones);
     }
     for job in alone_ones {
-        if let Err(e) = alone(conn, begin, job.as_mut()).await {
+        if let Err(e) = alone(conn, lane.begin, job.as_mut()).await {
             job.fail(e);
         }
     }
 }
 
 /// Runs `jobs` in one transaction: `Ok(None)` when every job succeeded and it committed,
-/// `Ok(Some(i))` when job `i` failed (everything was rolled back).
+/// `Ok(Some(i))` when job `i` failed (everything was rolled back). On a lane that merges postings,
+/// each run of bare movements is one `ledger::post_many` call; a refused movement wrote nothing,
+/// so it keeps its refusal as its result and the others go on.
 async fn together(
     conn: &mut AnyConnection,
-    begin: &'static str,
+    lane: &Lane,
     jobs: &mut [&mut Box<dyn Queued>],
 ) -> Result<Option<usize>, sqlx::Error> {
-    let mut tx = conn.begin_with(begin).await?;
-    for (i, job) in jobs.iter_mut().enumerate() {
-        if !job.run(&mut tx).await {
+    let mut tx = conn.begin_with(lane.begin).await?;
+    let mut i = 0;
+    while i < jobs.len() {
+        let run =
+            if lane.merge_postings { jobs[i..].iter().take_while(|job| job.entry().is_some()).count() } else { 0 };
+        if run > 0 {
+            let results = {
+                let entries: Vec<Entry<'_>> = jobs[i..i + run].iter().filter_map(|job| job.entry()).collect();
+                ledger::post_many(&mut tx, &entries).await
+            };
+            match results {
+                Ok(results) => {
+                    for (job, result) in jobs[i..i + run].iter_mut().zip(results) {
+                        job.posted(result);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, movements = run, "merged postings failed; setting the first aside");
+                    tx.rollback().await?;
+                    return Ok(Some(i));
+                }
+            }
+            i += run;
+            continue;
+        }
+        if !jobs[i].run(&mut tx).await {
             tx.rollback().await?;
             return Ok(Some(i));
         }
+        i += 1;
     }
     tx.commit().await?;
     Ok(None)

@@ -70,12 +70,12 @@ impl Db {
         let (writer, lanes) = match backend {
             Backend::Sqlite => {
                 let writer = Db::pool_options(backend, 1).connect_with(options).await?;
-                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE");
+                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", false);
                 (writer, vec![lane])
             }
             Backend::Postgres => {
                 let lanes = (0..group::postgres_lanes(max_connections))
-                    .map(|_| group::Committer::start(pool.clone(), "BEGIN"))
+                    .map(|_| group::Committer::start(pool.clone(), "BEGIN", true))
                     .collect();
                 (pool.clone(), lanes)
             }
@@ -152,12 +152,29 @@ impl Db {
         T: Send + 'static,
         E: From<sqlx::Error> + Send + 'static,
     {
-        let lanes = i64::try_from(self.lanes.len()).unwrap_or(1).max(1);
-        let lane = usize::try_from(player.rem_euclid(lanes)).unwrap_or(0);
-        match self.lanes.get(lane) {
+        match self.lane(player) {
             Some(committer) => committer.run(job).await,
             None => Err(E::from(sqlx::Error::PoolClosed)),
         }
+    }
+
+    /// Posts a movement of money that is the whole change (no other row changes with it), through
+    /// the group committer on its player's lane: `ledger::post`'s result. On PostgreSQL a lane
+    /// posts the movements queued together in one round trip (see [`group`]).
+    pub async fn post(
+        &self,
+        entry: &crate::ledger::Entry<'_>,
+    ) -> Result<crate::ledger::Posted, crate::ledger::LedgerError> {
+        match self.lane(i64::try_from(crate::ledger::house_shard(entry)).unwrap_or(0)) {
+            Some(committer) => committer.post(entry.to_owned_entry()).await,
+            None => Err(sqlx::Error::PoolClosed.into()),
+        }
+    }
+
+    /// The lane of `player`: `player mod lanes`.
+    fn lane(&self, player: i64) -> Option<&group::Committer> {
+        let lanes = i64::try_from(self.lanes.len()).unwrap_or(1).max(1);
+        self.lanes.get(usize::try_from(player.rem_euclid(lanes)).unwrap_or(0))
     }
 
     /// How many group-commit lanes run in parallel (1 on SQLite).

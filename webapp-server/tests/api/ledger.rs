@@ -168,10 +168,20 @@ db_test!(async fn two_hundred_players_in_parallel_lose_nothing_and_never_go_nega
 // fail alone (their batch is re-run job by job), a replayed key moves nothing, and every
 // balance is exactly what some serial order of the accepted jobs gives.
 db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
+    overdraw_in_groups(app.state.db().clone(), false).await;
+});
+
+// The same with half of the bets queued as bare movements (`Db::post`), interleaved with the
+// jobs: on PostgreSQL a lane posts each run of movements in one `ledger_post` call, where a
+// refused movement writes nothing and the rest of its batch goes on.
+db_test!(async fn queued_movements_mixed_with_jobs_fail_alone_and_lose_nothing(app) {
+    overdraw_in_groups(app.state.db().clone(), true).await;
+});
+
+async fn overdraw_in_groups(db: Db, movements: bool) {
     use croupier_server::db::group::job;
     use std::sync::Arc;
-    let db = app.state.db().clone();
-    let post = |key: String, from: Account, to: Account, amount: i64| {
+    let post = |key: String, from: Account, to: Account, amount: i64, movement: bool| {
         let db = db.clone();
         let key = Arc::new(key);
         let player = [from, to].iter().find_map(|a| match a {
@@ -179,10 +189,18 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
             Account::House(_) => None,
         });
         async move {
-            db.group(player.unwrap_or(0), job(move |conn| {
-                let key = Arc::clone(&key);
-                Box::pin(async move { ledger::post(conn, &Entry::transfer(&key, "bet", usd(), from, to, amount)).await })
-            }))
+            if movement {
+                return db.post(&Entry::transfer(&key, "bet", usd(), from, to, amount)).await;
+            }
+            db.group(
+                player.unwrap_or(0),
+                job(move |conn| {
+                    let key = Arc::clone(&key);
+                    Box::pin(
+                        async move { ledger::post(conn, &Entry::transfer(&key, "bet", usd(), from, to, amount)).await },
+                    )
+                }),
+            )
             .await
         }
     };
@@ -194,9 +212,15 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
         .fetch_one(db.pool())
         .await
         .unwrap();
-        post(format!("group-fund-{user}"), Account::House(HouseAccount::PaymentClearing), Account::main(user), 1_000)
-            .await
-            .unwrap();
+        post(
+            format!("group-fund-{user}"),
+            Account::House(HouseAccount::PaymentClearing),
+            Account::main(user),
+            1_000,
+            movements,
+        )
+        .await
+        .unwrap();
         users.push(user);
     }
     let house = Account::House(HouseAccount::GameSettlement);
@@ -205,7 +229,8 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
         for n in 0..10 {
             // Nine bets of 100 and one of 500 against 1,000: some must be refused.
             let amount = if n == 9 { 500 } else { 100 };
-            tasks.push(tokio::spawn(post(format!("group-bet-{i}-{n}"), Account::main(user), house, amount)));
+            let movement = movements && (i + n) % 2 == 0;
+            tasks.push(tokio::spawn(post(format!("group-bet-{i}-{n}"), Account::main(user), house, amount, movement)));
         }
     }
     for task in tasks {
@@ -217,16 +242,19 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
     let mut conn = db.pool().acquire().await.unwrap();
     for (i, &user) in users.iter().enumerate() {
         let left = ledger::balance(&mut conn, Account::main(user), usd()).await.unwrap();
-        let accepted: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE idempotency_key LIKE $1")
-            .bind(format!("group-bet-{i}-%"))
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap();
-        let big: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE idempotency_key = $1")
-            .bind(format!("group-bet-{i}-9"))
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap();
+        let accepted: i64 = sqlx::query_scalar(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE idempotency_key LIKE $1",
+        )
+        .bind(format!("group-bet-{i}-%"))
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+        let big: i64 =
+            sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE idempotency_key = $1")
+                .bind(format!("group-bet-{i}-9"))
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap();
         // Serially: the 500 goes through (then five hundreds: nothing left) or is refused (nine
         // hundreds: 100 left). Anything else lost or doubled money.
         let expected = if big == 1 { (0, 6) } else { (100, 9) };
@@ -234,9 +262,72 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
     }
     drop(conn);
     let funding = format!("group-fund-{}", users[0]);
-    let replayed = post(funding, Account::House(HouseAccount::PaymentClearing), Account::main(users[0]), 1_000).await.unwrap();
-    assert!(matches!(replayed, Posted::Replayed { .. }), "{replayed:?}");
+    for movement in [false, true] {
+        let replayed = post(
+            funding.clone(),
+            Account::House(HouseAccount::PaymentClearing),
+            Account::main(users[0]),
+            1_000,
+            movement,
+        )
+        .await
+        .unwrap();
+        assert!(matches!(replayed, Posted::Replayed { .. }), "{replayed:?}");
+    }
     let report = ledger::check(&db).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+}
+
+// `post_many` posts in order in one transaction: a refused entry (overdraft, reused key,
+// unbalanced) writes nothing and the others go through; a replay answers the first transaction.
+db_test!(async fn post_many_refuses_an_entry_alone(app) {
+    let db = app.state.db();
+    let (a, b) = (4_001, 4_002);
+    let clearing = Account::House(HouseAccount::PaymentClearing);
+    let house = Account::House(HouseAccount::GameSettlement);
+    apply(db, &Entry::transfer("many-fund-a", "deposit", usd(), clearing, Account::main(a), 100)).await.unwrap();
+    let unbalanced = Entry {
+        key: "many-unbalanced",
+        kind: "bet",
+        user_id: Some(b),
+        reference: None,
+        currency: usd(),
+        postings: vec![ledger::Posting { account: Account::main(b), amount: 5 }],
+    };
+    let entries = [
+        Entry::transfer("many-fund-b", "deposit", usd(), clearing, Account::main(b), 50),
+        Entry::transfer("many-over", "bet", usd(), Account::main(a), house, 150),
+        Entry::transfer("many-bet", "bet", usd(), Account::main(a), house, 60),
+        Entry::transfer("many-fund-a", "deposit", usd(), clearing, Account::main(a), 100),
+        Entry::transfer("many-fund-a", "deposit", usd(), clearing, Account::main(a), 99),
+        unbalanced,
+        // Sees the bet before it: 40 left, so 41 is too much and 40 is not.
+        Entry::transfer("many-over-2", "bet", usd(), Account::main(a), house, 41),
+        Entry::transfer("many-all", "bet", usd(), Account::main(a), house, 40),
+    ];
+    let mut tx = db.begin().await.unwrap();
+    let results = ledger::post_many(&mut tx, &entries).await.unwrap();
+    tx.commit().await.unwrap();
+    let outcome: Vec<&str> = results
+        .iter()
+        .map(|r| match r {
+            Ok(Posted::Applied { .. }) => "applied",
+            Ok(Posted::Replayed { .. }) => "replayed",
+            Err(LedgerError::InsufficientFunds) => "short",
+            Err(LedgerError::KeyReused) => "reused",
+            Err(LedgerError::Unbalanced) => "unbalanced",
+            Err(LedgerError::Db(e)) => panic!("{e}"),
+        })
+        .collect();
+    assert_eq!(outcome, ["applied", "short", "applied", "replayed", "reused", "unbalanced", "short", "applied"]);
+    assert_eq!((main_balance(db, a).await, main_balance(db, b).await), (0, 50));
+    let written: Vec<String> =
+        sqlx::query_scalar("SELECT idempotency_key FROM ledger_transactions WHERE idempotency_key LIKE 'many-%' ORDER BY idempotency_key")
+            .fetch_all(db.pool())
+            .await
+            .unwrap();
+    assert_eq!(written, ["many-all", "many-bet", "many-fund-a", "many-fund-b"]);
+    let report = ledger::check(db).await.unwrap();
     assert!(report.violations.is_empty(), "{:?}", report.violations);
 });
 
