@@ -8,7 +8,8 @@
 //! carries an idempotency key: posting the same key again answers the first transaction and
 //! moves nothing; the same key with other postings is refused. A player account can never go
 //! below zero: the balance is updated in the same statement that reads it, so two concurrent
-//! movements cannot both spend the same money.
+//! movements cannot both spend the same money (PostgreSQL locks the player rows it checks;
+//! SQLite has one writer at a time).
 //!
 //! House accounts are split into [`HOUSE_SHARDS`] rows each (`user_id` -1 … -16; the migration's
 //! "0 for house accounts" predates this), chosen by the entry's player (`player mod 16`; by the
@@ -19,14 +20,17 @@
 //! briefly and two entries over the same players cannot deadlock.
 //!
 //! Speed: a posting is the hot path of every bet and win, so it costs one round trip to the
-//! database — one batch of statements on SQLite (a replayed key one more), one call of the
-//! `ledger_post` function on PostgreSQL (migration 0014). [`post_many`] posts many entries in
-//! that one call; the group committer uses it for the bare movements queued with `Db::post`.
+//! database — one batch of statements on SQLite, one call of the `ledger_post` function on
+//! PostgreSQL (migration 0014) — replays included. [`post_many`] posts many entries in that one
+//! round trip; the group committer uses it for the bare movements queued with `Db::post`.
 //! `make bench` measures it against the raw write transaction rate of the same database.
+//!
+//! Both backends check an entry's key and funds before writing anything, so a refused entry
+//! leaves no trace and the entries after it in the same transaction go on.
 
 use crate::db::{Db, now_ms};
 use croupier_shared::Currency;
-use sqlx::{AnyConnection, Executor, Row};
+use sqlx::{AnyConnection, Row};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlayerAccount {
@@ -261,54 +265,24 @@ pub fn house_shard(entry: &Entry<'_>) -> u64 {
     }
 }
 
-/// Records `entry` in the caller's transaction. On an error the caller must roll back (drop the
-/// transaction): on SQLite postings already applied in it are then undone with it (PostgreSQL's
-/// `ledger_post` writes nothing for a refused entry).
+/// Records `entry` in the caller's transaction. A refused entry (not enough money, a reused key,
+/// unbalanced) writes nothing; on any error the caller still rolls back (drops the transaction),
+/// as the change the movement belongs to must not commit without it.
 pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
-    if !entry.balanced() {
-        return Err(LedgerError::Unbalanced);
-    }
-    if is_postgres(conn) {
-        let mut results = post_postgres(conn, std::slice::from_ref(entry)).await?;
-        return results.pop().unwrap_or(Err(LedgerError::Db(sqlx::Error::RowNotFound)));
-    }
-    post_sqlite(conn, entry, &Plan::of(entry)).await
+    let mut results = post_many(conn, std::slice::from_ref(entry)).await?;
+    results.pop().unwrap_or(Err(LedgerError::Db(sqlx::Error::RowNotFound)))
 }
 
-/// Posts `entries` in order in the caller's transaction, each as [`post`] would, except that a
-/// refused entry (not enough money, a reused key, unbalanced) writes nothing and the entries
-/// after it go on: answers one result per entry. The error is the database's, and the
-/// transaction must then be rolled back. On PostgreSQL every entry goes in one round trip (one
-/// call of `ledger_post`), which is how the group committer posts the bare movements queued with
-/// `Db::post`; on SQLite each entry runs in a savepoint.
+/// Posts `entries` in order in the caller's transaction, each as [`post`] would: a refused entry
+/// writes nothing and the entries after it go on. Answers one result per entry; the error is the
+/// database's, and the transaction must then be rolled back. Every entry goes in one round trip
+/// (one call of `ledger_post` on PostgreSQL, one batch of statements per 64 entries on SQLite),
+/// which is how the group committer posts the bare movements queued with `Db::post`.
 pub async fn post_many(
     conn: &mut AnyConnection,
     entries: &[Entry<'_>],
 ) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
-    if is_postgres(conn) {
-        return post_postgres(conn, entries).await;
-    }
-    let mut results = Vec::with_capacity(entries.len());
-    for entry in entries {
-        if !entry.balanced() {
-            results.push(Err(LedgerError::Unbalanced));
-            continue;
-        }
-        conn.execute("SAVEPOINT ledger_entry").await?;
-        match post_sqlite(conn, entry, &Plan::of(entry)).await {
-            Err(LedgerError::Db(e)) => return Err(e),
-            Err(refused) => {
-                conn.execute("ROLLBACK TO ledger_entry").await?;
-                conn.execute("RELEASE ledger_entry").await?;
-                results.push(Err(refused));
-            }
-            Ok(posted) => {
-                conn.execute("RELEASE ledger_entry").await?;
-                results.push(Ok(posted));
-            }
-        }
-    }
-    Ok(results)
+    if is_postgres(conn) { post_postgres(conn, entries).await } else { post_sqlite(conn, entries).await }
 }
 
 fn is_postgres(conn: &AnyConnection) -> bool {
@@ -390,108 +364,163 @@ impl Plan {
             legs
         ])
     }
+}
 
-    /// SQLite: `$N` numbers of the parameters it binds in this order: 1 key, 2 kind, 3 user,
-    /// 4 reference, 5 fingerprint, 6 now, 7 currency, 8 first-money user; then per account
-    /// (user, kind, is_player, change) from 9; then one amount per leg.
-    fn account_param(&self, account: usize, field: usize) -> usize {
-        9 + account * 4 + field
-    }
-
-    fn leg_param(&self, leg: usize) -> usize {
-        9 + self.accounts.len() * 4 + leg
-    }
-
-    /// One SQL row per account, from the `$N` numbers of its (user, kind, is_player, change)
-    /// and its position.
-    fn account_rows(&self, row: impl Fn([usize; 4], usize) -> String) -> Vec<String> {
-        (0..self.accounts.len()).map(|i| row([0, 1, 2, 3].map(|f| self.account_param(i, f)), i)).collect()
-    }
-
-    /// One SQL row per leg, from the `$N` numbers of its account's user and kind and its amount.
-    fn leg_rows(&self, row: impl Fn([usize; 3]) -> String) -> Vec<String> {
-        self.legs
-            .iter()
-            .enumerate()
-            .map(|(j, &(i, _))| row([self.account_param(i, 0), self.account_param(i, 1), self.leg_param(j)]))
-            .collect()
-    }
-
-    fn bind<'q>(
-        &'q self,
-        entry: &'q Entry<'_>,
-        sql: sqlx::AssertSqlSafe<String>,
-    ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
-        let mut query = sqlx::query(sql)
-            .bind(entry.key)
-            .bind(entry.kind)
-            .bind(entry.user_id)
-            .bind(entry.reference)
-            .bind(&self.fingerprint)
-            .bind(self.now)
-            .bind(entry.currency.code())
-            .bind(self.first_money_user);
-        for &(user_id, kind, is_player, change) in &self.accounts {
-            query = query.bind(user_id).bind(kind).bind(i64::from(is_player)).bind(change);
+/// SQLite: the entries go in one batch of statements sent in one round trip (one hop to the
+/// driver's worker thread), at most [`SQLITE_CHUNK`] entries and no key twice per batch. Like
+/// PostgreSQL's `ledger_post`, each entry checks its funds and its key before it writes, so a
+/// refused entry writes nothing: its transaction row is inserted only when the key is new and
+/// every player account it takes from holds enough; `changes()` tells the next statement whether
+/// that happened, which records the new transaction in the connection's scratch table
+/// `temp.ledger_batch` (made by `Db::connect` on every SQLite connection), and the entry's
+/// other statements write only when their transaction is there. The batch's last statement
+/// answers, per entry, its new transaction or the key's earlier one.
+async fn post_sqlite(
+    conn: &mut AnyConnection,
+    entries: &[Entry<'_>],
+) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
+    let mut results = Vec::with_capacity(entries.len());
+    let mut chunk: Vec<&Entry<'_>> = Vec::new();
+    for entry in entries {
+        if !entry.balanced() {
+            results.append(&mut post_sqlite_chunk(conn, &chunk).await?);
+            chunk.clear();
+            results.push(Err(LedgerError::Unbalanced));
+            continue;
         }
-        for &(_, amount) in &self.legs {
-            query = query.bind(amount);
+        if chunk.len() == SQLITE_CHUNK || chunk.iter().any(|e| e.key == entry.key) {
+            results.append(&mut post_sqlite_chunk(conn, &chunk).await?);
+            chunk.clear();
         }
-        query
+        chunk.push(entry);
+    }
+    results.append(&mut post_sqlite_chunk(conn, &chunk).await?);
+    Ok(results)
+}
+
+/// Most entries in one SQLite batch of statements.
+const SQLITE_CHUNK: usize = 64;
+
+/// SQL text with its parameters, numbered as they are added.
+#[derive(Default)]
+struct Statements {
+    sql: String,
+    binds: Vec<Bind>,
+}
+
+enum Bind {
+    Int(Option<i64>),
+    Text(Option<String>),
+}
+
+impl Statements {
+    fn int(&mut self, value: impl Into<Option<i64>>) -> String {
+        self.binds.push(Bind::Int(value.into()));
+        format!("${}", self.binds.len())
+    }
+
+    fn text(&mut self, value: Option<&str>) -> String {
+        self.binds.push(Bind::Text(value.map(str::to_owned)));
+        format!("${}", self.binds.len())
     }
 }
 
-/// SQLite: the whole entry is one batch of statements sent in one round trip (the driver binds
-/// `$N` by number across the statements of a batch). The transaction row is inserted without
-/// `ON CONFLICT`: a replayed key fails that first statement, SQLite undoes just that statement
-/// and stops the batch, and the transaction stays usable for the replay lookup.
-async fn post_sqlite(conn: &mut AnyConnection, entry: &Entry<'_>, plan: &Plan) -> Result<Posted, LedgerError> {
-    let values = plan.account_rows(|[u, k, p, c], _| format!("(${u}, ${k}, $7, ${p}, ${c}, $6)"));
-    let legs = plan.leg_rows(|[u, k, amount]| format!("SELECT ${u} AS u, ${k} AS k, ${amount} AS amount"));
-    let sql = format!(
-        "INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id; \
-         INSERT INTO ledger_accounts (user_id, kind, currency, is_player, balance, updated_at) VALUES {} \
-         ON CONFLICT (user_id, kind, currency) DO UPDATE SET \
-         balance = ledger_accounts.balance + excluded.balance, updated_at = excluded.updated_at \
-         RETURNING is_player, balance; \
-         INSERT INTO ledger_postings (transaction_id, account_id, amount) \
-         SELECT t.id, a.id, v.amount FROM ledger_transactions t, ({}) v \
-         JOIN ledger_accounts a ON a.user_id = v.u AND a.kind = v.k AND a.currency = $7 \
-         WHERE t.idempotency_key = $1; \
-         UPDATE users SET first_money_movement_at = $6 WHERE id = $8 AND first_money_movement_at IS NULL",
-        values.join(", "),
-        legs.join(" UNION ALL ")
-    );
-    let rows = match plan.bind(entry, sqlx::AssertSqlSafe(sql)).fetch_all(&mut *conn).await {
-        Ok(rows) => rows,
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() && e.message().contains("ledger_transactions") => {
-            let (id, previous): (i64, String) =
-                sqlx::query_as("SELECT id, fingerprint FROM ledger_transactions WHERE idempotency_key = $1")
-                    .bind(entry.key)
-                    .fetch_one(&mut *conn)
-                    .await?;
-            return if previous == plan.fingerprint {
-                Ok(Posted::Replayed { transaction_id: id })
-            } else {
-                Err(LedgerError::KeyReused)
-            };
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let mut rows = rows.iter();
-    let transaction_id: i64 = rows.next().ok_or(sqlx::Error::RowNotFound)?.try_get(0)?;
-    let mut lowest = None;
-    for row in rows {
-        let (is_player, balance): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
-        if is_player == 1 {
-            lowest = Some(lowest.map_or(balance, |l: i64| l.min(balance)));
-        }
+/// One SQLite batch for `entries` (balanced, keys distinct): see [`post_sqlite`].
+async fn post_sqlite_chunk(
+    conn: &mut AnyConnection,
+    entries: &[&Entry<'_>],
+) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
+    if entries.is_empty() {
+        return Ok(Vec::new());
     }
-    if lowest.is_some_and(|balance| balance < 0) {
-        return Err(LedgerError::InsufficientFunds);
+    let plans: Vec<Plan> = entries.iter().map(|e| Plan::of(e)).collect();
+    let mut q = Statements { sql: "DELETE FROM temp.ledger_batch;\n".to_owned(), binds: Vec::new() };
+    let mut keys = Vec::with_capacity(entries.len());
+    for (ord, (entry, plan)) in entries.iter().zip(&plans).enumerate() {
+        let currency = Some(entry.currency.code());
+        let mut funds = String::new();
+        for &(user_id, kind, is_player, change) in &plan.accounts {
+            if is_player && change < 0 {
+                let (u, k, c, d) = (q.int(user_id), q.text(Some(kind)), q.text(currency), q.int(change));
+                funds.push_str(&format!(
+                    " AND COALESCE((SELECT balance FROM ledger_accounts WHERE user_id = {u} AND kind = {k} AND currency = {c}), 0) + {d} >= 0"
+                ));
+            }
+        }
+        let (key, kind, user, reference) =
+            (q.text(Some(entry.key)), q.text(Some(entry.kind)), q.int(entry.user_id), q.text(entry.reference));
+        let (fingerprint, now, key_again) = (q.text(Some(&plan.fingerprint)), q.int(plan.now), q.text(Some(entry.key)));
+        q.sql.push_str(&format!(
+            "INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
+             SELECT {key}, {kind}, {user}, {reference}, {fingerprint}, {now} \
+             WHERE NOT EXISTS (SELECT 1 FROM ledger_transactions WHERE idempotency_key = {key_again}){funds};\n\
+             INSERT INTO temp.ledger_batch (ord, tx) SELECT {ord}, last_insert_rowid() WHERE changes() = 1;\n"
+        ));
+        let mut rows = Vec::with_capacity(plan.accounts.len());
+        for &(user_id, kind, is_player, change) in &plan.accounts {
+            let row = [q.int(user_id), q.text(Some(kind)), q.text(currency), q.int(i64::from(is_player)), q.int(change), q.int(plan.now)];
+            rows.push(format!("({})", row.join(", ")));
+        }
+        q.sql.push_str(&format!(
+            "INSERT INTO ledger_accounts (user_id, kind, currency, is_player, balance, updated_at) \
+             SELECT column1, column2, column3, column4, column5, column6 FROM (VALUES {}) \
+             WHERE EXISTS (SELECT 1 FROM temp.ledger_batch WHERE ord = {ord}) \
+             ON CONFLICT (user_id, kind, currency) DO UPDATE SET \
+             balance = ledger_accounts.balance + excluded.balance, updated_at = excluded.updated_at;\n",
+            rows.join(", ")
+        ));
+        let mut legs = Vec::with_capacity(plan.legs.len());
+        for &(account, amount) in &plan.legs {
+            let (user_id, kind, _, _) = plan.accounts[account];
+            legs.push(format!("SELECT {} AS u, {} AS k, {} AS amount", q.int(user_id), q.text(Some(kind)), q.int(amount)));
+        }
+        let c = q.text(currency);
+        q.sql.push_str(&format!(
+            "INSERT INTO ledger_postings (transaction_id, account_id, amount) \
+             SELECT b.tx, a.id, v.amount FROM temp.ledger_batch b, ({}) v \
+             JOIN ledger_accounts a ON a.user_id = v.u AND a.kind = v.k AND a.currency = {c} WHERE b.ord = {ord};\n",
+            legs.join(" UNION ALL ")
+        ));
+        if plan.first_money_user.is_some() {
+            let (now, user) = (q.int(plan.now), q.int(plan.first_money_user));
+            q.sql.push_str(&format!(
+                "UPDATE users SET first_money_movement_at = {now} WHERE id = {user} AND first_money_movement_at IS NULL \
+                 AND EXISTS (SELECT 1 FROM temp.ledger_batch WHERE ord = {ord});\n"
+            ));
+        }
+        keys.push(format!("SELECT {ord} AS ord, {} AS key", q.text(Some(entry.key))));
     }
-    Ok(Posted::Applied { transaction_id })
+    q.sql.push_str(&format!(
+        "SELECT b.tx, t.id, t.fingerprint FROM ({}) v LEFT JOIN temp.ledger_batch b ON b.ord = v.ord \
+         LEFT JOIN ledger_transactions t ON t.idempotency_key = v.key ORDER BY v.ord",
+        keys.join(" UNION ALL ")
+    ));
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(q.sql));
+    for bind in q.binds {
+        query = match bind {
+            Bind::Int(value) => query.bind(value),
+            Bind::Text(value) => query.bind(value),
+        };
+    }
+    let rows = query.fetch_all(&mut *conn).await?;
+    if rows.len() != entries.len() {
+        return Err(sqlx::Error::Protocol(format!("the ledger batch answered {} rows for {} entries", rows.len(), entries.len())));
+    }
+    rows.iter()
+        .zip(&plans)
+        .map(|(row, plan)| {
+            let (applied, existing, fingerprint): (Option<i64>, Option<i64>, Option<String>) =
+                (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+            Ok(match (applied, existing) {
+                (Some(transaction_id), _) => Ok(Posted::Applied { transaction_id }),
+                (None, Some(transaction_id)) if fingerprint.as_deref() == Some(plan.fingerprint.as_str()) => {
+                    Ok(Posted::Replayed { transaction_id })
+                }
+                (None, Some(_)) => Err(LedgerError::KeyReused),
+                (None, None) => Err(LedgerError::InsufficientFunds),
+            })
+        })
+        .collect()
 }
 
 /// PostgreSQL: every balanced entry in one call of the `ledger_post` function (migration 0014),

@@ -16,10 +16,9 @@
 //! side — when it is the batch, its jobs are simply run again as below.
 //!
 //! Bare movements of money ([`Db::post`](super::Db::post)) are queued as data, not as functions:
-//! on PostgreSQL, where every statement is a round trip, a lane posts each run of them in its
-//! batch with one `ledger::post_many` call (one call of the `ledger_post` function), which
-//! refuses a movement without writing anything, so a refusal never rolls its batch back. On
-//! SQLite, where a statement is no round trip, each runs as a job like the others.
+//! a lane posts each run of them in its batch with one `ledger::post_many` call, one round trip
+//! for the whole run, which refuses a movement without writing anything, so a refusal never
+//! rolls its batch back.
 //!
 //! Isolation between the jobs of a batch: a job that fails may have written half of its change
 //! (the ledger applies a posting and then refuses a negative balance), so on a failure the whole
@@ -70,8 +69,8 @@ trait Queued: Send {
     fn fail(&mut self, error: sqlx::Error);
     /// Sends the kept result to the caller.
     fn answer(self: Box<Self>);
-    /// A bare ledger movement ([`Committer::post`]): a lane that merges postings posts a run of
-    /// these with one `ledger::post_many` call instead of running them one by one.
+    /// A bare ledger movement ([`Committer::post`]): a lane posts a run of these with one
+    /// `ledger::post_many` call instead of running them one by one.
     fn entry(&self) -> Option<Entry<'_>> {
         None
     }
@@ -153,11 +152,10 @@ pub struct Committer {
 impl Committer {
     /// Starts a lane's committer task: its batches run on connections of `writer` (SQLite's
     /// one-connection writer pool, or PostgreSQL's pool) in transactions opened with `begin`.
-    /// With `merge_postings` (PostgreSQL, where each statement is a round trip) a run of queued
-    /// [`Committer::post`]s in a batch is posted with one `ledger::post_many` call.
-    pub fn start(writer: AnyPool, begin: &'static str, merge_postings: bool) -> Committer {
+    /// A run of queued [`Committer::post`]s in a batch is posted with one `ledger::post_many` call.
+    pub fn start(writer: AnyPool, begin: &'static str) -> Committer {
         let (queue, jobs) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(commit_loop(Lane { writer, begin, merge_postings }, jobs));
+        tokio::spawn(commit_loop(Lane { writer, begin }, jobs));
         Committer { queue }
     }
 
@@ -185,7 +183,6 @@ impl Committer {
 struct Lane {
     writer: AnyPool,
     begin: &'static str,
-    merge_postings: bool,
 }
 
 async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
@@ -240,9 +237,9 @@ async fn run_batch(conn: &mut AnyConnection, lane: &Lane, batch: &mut [Box<dyn Q
 }
 
 /// Runs `jobs` in one transaction: `Ok(None)` when every job succeeded and it committed,
-/// `Ok(Some(i))` when job `i` failed (everything was rolled back). On a lane that merges postings,
-/// each run of bare movements is one `ledger::post_many` call; a refused movement wrote nothing,
-/// so it keeps its refusal as its result and the others go on.
+/// `Ok(Some(i))` when job `i` failed (everything was rolled back). Each run of bare movements is
+/// one `ledger::post_many` call; a refused movement wrote nothing, so it keeps its refusal as its
+/// result and the others go on.
 async fn together(
     conn: &mut AnyConnection,
     lane: &Lane,
@@ -251,8 +248,7 @@ async fn together(
     let mut tx = conn.begin_with(lane.begin).await?;
     let mut i = 0;
     while i < jobs.len() {
-        let run =
-            if lane.merge_postings { jobs[i..].iter().take_while(|job| job.entry().is_some()).count() } else { 0 };
+        let run = jobs[i..].iter().take_while(|job| job.entry().is_some()).count();
         if run > 0 {
             let results = {
                 let entries: Vec<Entry<'_>> = jobs[i..i + run].iter().filter_map(|job| job.entry()).collect();

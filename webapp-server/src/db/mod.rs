@@ -4,8 +4,8 @@
 //! integer columns are 64-bit, timestamps are unix milliseconds in `BIGINT`, flags are
 //! `BIGINT` 0/1, and aggregates over `BIGINT` are `CAST(… AS BIGINT)` because PostgreSQL widens
 //! `SUM` to `NUMERIC`). Anything that must differ between backends lives in this module only —
-//! today: connection set-up and the migration folders — plus the ledger's posting statement
-//! (`ledger::post`), which is written once per backend because it is the hot path of every bet.
+//! today: connection set-up and the migration folders — plus the ledger's posting statements
+//! (`ledger::post`), written once per backend because they are the hot path of every bet.
 
 pub mod group;
 
@@ -70,12 +70,12 @@ impl Db {
         let (writer, lanes) = match backend {
             Backend::Sqlite => {
                 let writer = Db::pool_options(backend, 1).connect_with(options).await?;
-                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", false);
+                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE");
                 (writer, vec![lane])
             }
             Backend::Postgres => {
                 let lanes = (0..group::postgres_lanes(max_connections))
-                    .map(|_| group::Committer::start(pool.clone(), "BEGIN", true))
+                    .map(|_| group::Committer::start(pool.clone(), "BEGIN"))
                     .collect();
                 (pool.clone(), lanes)
             }
@@ -108,6 +108,9 @@ impl Db {
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                         conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        // The ledger's scratch table for its batches of statements (`ledger::post`).
+                        conn.execute("CREATE TEMP TABLE IF NOT EXISTS ledger_batch (ord INTEGER PRIMARY KEY, tx INTEGER NOT NULL)")
+                            .await?;
                     }
                     Ok(())
                 })
