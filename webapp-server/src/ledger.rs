@@ -380,26 +380,43 @@ async fn post_sqlite(
     entries: &[Entry<'_>],
 ) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
     let mut results = Vec::with_capacity(entries.len());
-    let mut chunk: Vec<&Entry<'_>> = Vec::new();
+    let mut run: Vec<&Entry<'_>> = Vec::new();
     for entry in entries {
         if !entry.balanced() {
-            results.append(&mut post_sqlite_chunk(conn, &chunk).await?);
-            chunk.clear();
+            results.append(&mut post_sqlite_run(conn, &run).await?);
+            run.clear();
             results.push(Err(LedgerError::Unbalanced));
             continue;
         }
-        if chunk.len() == SQLITE_CHUNK || chunk.iter().any(|e| e.key == entry.key) {
-            results.append(&mut post_sqlite_chunk(conn, &chunk).await?);
-            chunk.clear();
+        if run.iter().any(|e| e.key == entry.key) {
+            results.append(&mut post_sqlite_run(conn, &run).await?);
+            run.clear();
         }
-        chunk.push(entry);
+        run.push(entry);
     }
-    results.append(&mut post_sqlite_chunk(conn, &chunk).await?);
+    results.append(&mut post_sqlite_run(conn, &run).await?);
     Ok(results)
 }
 
 /// Most entries in one SQLite batch of statements.
 const SQLITE_CHUNK: usize = 64;
+
+/// `entries` in batches of a power of two entries, largest first (at most [`SQLITE_CHUNK`]): the
+/// driver caches each batch's prepared statements by its text, and this keeps the texts to seven
+/// per shape of entry instead of one per length.
+async fn post_sqlite_run(
+    conn: &mut AnyConnection,
+    mut entries: &[&Entry<'_>],
+) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
+    let mut results = Vec::with_capacity(entries.len());
+    while !entries.is_empty() {
+        let size = SQLITE_CHUNK.min(1 << entries.len().ilog2());
+        let (chunk, rest) = entries.split_at(size);
+        results.append(&mut post_sqlite_chunk(conn, chunk).await?);
+        entries = rest;
+    }
+    Ok(results)
+}
 
 /// SQL text with its parameters, numbered as they are added.
 #[derive(Default)]
@@ -460,7 +477,14 @@ async fn post_sqlite_chunk(
         ));
         let mut rows = Vec::with_capacity(plan.accounts.len());
         for &(user_id, kind, is_player, change) in &plan.accounts {
-            let row = [q.int(user_id), q.text(Some(kind)), q.text(currency), q.int(i64::from(is_player)), q.int(change), q.int(plan.now)];
+            let row = [
+                q.int(user_id),
+                q.text(Some(kind)),
+                q.text(currency),
+                q.int(i64::from(is_player)),
+                q.int(change),
+                q.int(plan.now),
+            ];
             rows.push(format!("({})", row.join(", ")));
         }
         q.sql.push_str(&format!(
@@ -474,7 +498,12 @@ async fn post_sqlite_chunk(
         let mut legs = Vec::with_capacity(plan.legs.len());
         for &(account, amount) in &plan.legs {
             let (user_id, kind, _, _) = plan.accounts[account];
-            legs.push(format!("SELECT {} AS u, {} AS k, {} AS amount", q.int(user_id), q.text(Some(kind)), q.int(amount)));
+            legs.push(format!(
+                "SELECT {} AS u, {} AS k, {} AS amount",
+                q.int(user_id),
+                q.text(Some(kind)),
+                q.int(amount)
+            ));
         }
         let c = q.text(currency);
         q.sql.push_str(&format!(
@@ -505,7 +534,11 @@ async fn post_sqlite_chunk(
     }
     let rows = query.fetch_all(&mut *conn).await?;
     if rows.len() != entries.len() {
-        return Err(sqlx::Error::Protocol(format!("the ledger batch answered {} rows for {} entries", rows.len(), entries.len())));
+        return Err(sqlx::Error::Protocol(format!(
+            "the ledger batch answered {} rows for {} entries",
+            rows.len(),
+            entries.len()
+        )));
     }
     rows.iter()
         .zip(&plans)
