@@ -362,3 +362,65 @@ db_test!(async fn the_check_finds_postings_that_refer_to_nothing(app) {
     sqlx::query("DELETE FROM ledger_postings WHERE amount = 0").execute(db.pool()).await.unwrap();
     assert!(ledger::check(&db).await.unwrap().violations.is_empty());
 });
+
+// `post_many` gives what posting the same entries one by one gives: 150 random entries of five
+// players (deposits, bets that may overdraw, replays and reused keys, some in the same batch),
+// once through `post` in a transaction each and once through one `post_many` (on SQLite: batches
+// of 64, 16, 4, 2… entries, a run cut where a key comes again).
+db_test!(async fn post_many_matches_posting_one_by_one(app) {
+    let db = app.state.db();
+    let clearing = Account::House(HouseAccount::PaymentClearing);
+    let house = Account::House(HouseAccount::GameSettlement);
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    // (key number, player number, deposit?, amount)
+    let mut script: Vec<(u64, i64, bool, i64)> = Vec::new();
+    for n in 0..150_u64 {
+        let key = if n > 10 && rng.below(8) == 0 { rng.below(n) } else { n };
+        let player = rng.below(5) as i64;
+        let deposit = rng.below(3) == 0;
+        let amount = 1 + rng.below(400) as i64;
+        // A reused key with its first postings is a replay; with others, a refusal.
+        let same = script.iter().find(|s| s.0 == key).copied();
+        script.push(match same {
+            Some(first) if rng.below(2) == 0 => first,
+            _ => (key, player, deposit, amount),
+        });
+    }
+    let outcome = |r: &Result<Posted, LedgerError>| match r {
+        Ok(Posted::Applied { .. }) => "applied",
+        Ok(Posted::Replayed { .. }) => "replayed",
+        Err(LedgerError::InsufficientFunds) => "short",
+        Err(LedgerError::KeyReused) => "reused",
+        Err(LedgerError::Unbalanced) => "unbalanced",
+        Err(LedgerError::Db(e)) => panic!("{e}"),
+    };
+    let entries = |prefix: &str, base: i64| -> Vec<(String, Account, Account, i64)> {
+        script
+            .iter()
+            .map(|&(key, player, deposit, amount)| {
+                let user = Account::main(base + player);
+                let (from, to) = if deposit { (clearing, user) } else { (user, house) };
+                (format!("{prefix}-{key}"), from, to, amount)
+            })
+            .collect()
+    };
+    let mut one_by_one = Vec::new();
+    for (key, from, to, amount) in entries("single", 6_000) {
+        one_by_one.push(outcome(&apply(db, &Entry::transfer(&key, "bet", usd(), from, to, amount)).await));
+    }
+    let many = entries("many", 7_000);
+    let many: Vec<Entry<'_>> =
+        many.iter().map(|(key, from, to, amount)| Entry::transfer(key, "bet", usd(), *from, *to, *amount)).collect();
+    let mut tx = db.begin().await.unwrap();
+    let together: Vec<&str> = ledger::post_many(&mut tx, &many).await.unwrap().iter().map(outcome).collect();
+    tx.commit().await.unwrap();
+    assert_eq!(together, one_by_one);
+    for kind in ["applied", "replayed", "short", "reused"] {
+        assert!(together.contains(&kind), "the script exercises {kind}: {together:?}");
+    }
+    for player in 0..5 {
+        assert_eq!(main_balance(db, 7_000 + player).await, main_balance(db, 6_000 + player).await, "player {player}");
+    }
+    let report = ledger::check(db).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+});
