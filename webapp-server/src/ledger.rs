@@ -659,11 +659,11 @@ pub async fn check(db: &Db) -> Result<CheckReport, sqlx::Error> {
     // Postings carry no foreign keys (migration 0013): their references are checked here.
     let orphans: Vec<(i64, i64, i64, i64, i64)> = sqlx::query_as(
         "SELECT p.id, p.transaction_id, p.account_id, \
-         CASE WHEN EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = p.transaction_id) THEN 1 ELSE 0 END, \
-         CASE WHEN EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = p.account_id) THEN 1 ELSE 0 END \
+         CASE WHEN t.id IS NULL THEN 0 ELSE 1 END, CASE WHEN a.id IS NULL THEN 0 ELSE 1 END \
          FROM ledger_postings p \
-         WHERE NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = p.transaction_id) \
-         OR NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = p.account_id)",
+         LEFT JOIN ledger_transactions t ON t.id = p.transaction_id \
+         LEFT JOIN ledger_accounts a ON a.id = p.account_id \
+         WHERE t.id IS NULL OR a.id IS NULL",
     )
     .fetch_all(pool)
     .await?;

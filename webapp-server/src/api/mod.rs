@@ -337,6 +337,12 @@ pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trust_proxy: bool) -
     peer
 }
 
+/// [`client_ip`] of a request, its peer taken from the connection (`ConnectInfo`).
+pub fn request_ip(state: &AppState, request: &Request) -> Option<IpAddr> {
+    let peer = request.extensions().get::<axum::extract::ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    client_ip(request.headers(), peer, state.config().trust_proxy)
+}
+
 /// Reads one query parameter without failing, only to choose the language of an error.
 fn lenient_param(query: &str, name: &str) -> Option<String> {
     form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == name).map(|(_, v)| v.into_owned())

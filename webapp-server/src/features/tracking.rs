@@ -10,14 +10,13 @@
 //! is never stored, only a keyed hash of it (`visitor`) to count unique visitors; rows older than
 //! [`RETENTION_DAYS`] are deleted by a job.
 
-use crate::api::{ApiError, client_ip};
+use crate::api::ApiError;
 use crate::db::now_ms;
 use crate::state::AppState;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use croupier_shared::FieldCode;
-use std::net::SocketAddr;
 use std::time::Duration;
 
 pub const HITS_PER_MINUTE: u64 = 30;
@@ -75,8 +74,7 @@ pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
         Ok(hit) => hit,
         Err(e) => return e.render(locale),
     };
-    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
-    let ip = client_ip(request.headers(), peer, state.config().trust_proxy);
+    let ip = crate::api::request_ip(&state, &request);
     let visitor = ip.map(|ip| state.keys().sign("visit-hit", &[&ip.to_string()]));
     let allowed = match &visitor {
         Some(v) => match state.coord().hit(&format!("hit:{v}"), Duration::from_secs(60), HITS_PER_MINUTE).await {

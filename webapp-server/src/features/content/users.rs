@@ -27,7 +27,7 @@ use crate::features::auth::password;
 use crate::messaging::{Channel, Outgoing};
 use crate::state::AppState;
 use axum::Json;
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use base64::Engine as _;
@@ -36,7 +36,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::time::Duration;
 
 const JWT_PURPOSE: &str = "cms-jwt";
@@ -184,19 +184,6 @@ async fn user_by_email(db: &Db, email: &str) -> Result<Option<CmsUser>, sqlx::Er
     sqlx::query_as(select_user!("email = $1")).bind(email).fetch_optional(db.pool()).await
 }
 
-/// The caller's address: the socket peer, or behind a trusted proxy the last `X-Forwarded-For`
-/// entry (the one the proxy appended), as the product API decides it.
-fn client_ip(state: &AppState, request: &Request) -> Option<IpAddr> {
-    if state.config().trust_proxy
-        && let Some(last) =
-            request.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok()).and_then(|v| v.rsplit(',').next())
-        && let Ok(ip) = last.trim().parse()
-    {
-        return Some(ip);
-    }
-    request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())
-}
-
 async fn limit(state: &AppState, action: &str, key: &str, window: Duration, max: u64) -> Result<(), Refusal> {
     let decision = state.coord().hit(&format!("cms:{action}:{key}"), window, max).await.map_err(internal)?;
     if decision.allowed { Ok(()) } else { Err(too_many(decision.retry_after)) }
@@ -324,7 +311,7 @@ async fn send_confirmation(state: &AppState, user: &CmsUser) -> Result<(), Refus
 
 /// `POST /cms/api/auth/local`: `{identifier, password}` → `{jwt, user}`.
 pub async fn login(State(state): State<AppState>, request: Request) -> Response {
-    let ip = client_ip(&state, &request);
+    let ip = crate::api::request_ip(&state, &request);
     async move {
         limit_ip(&state, ip, "login", QUARTER, 50).await?;
         let body = body(&state, request).await?;
@@ -363,7 +350,7 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
 /// `POST /cms/api/auth/local/register`: `{username, email, password}` → `{user}`; the account
 /// signs in once its e-mail is confirmed through the link sent to it.
 pub async fn register(State(state): State<AppState>, request: Request) -> Response {
-    let ip = client_ip(&state, &request);
+    let ip = crate::api::request_ip(&state, &request);
     async move {
         limit_ip(&state, ip, "register", HOUR, 10).await?;
         let body = body(&state, request).await?;
@@ -408,7 +395,7 @@ pub async fn register(State(state): State<AppState>, request: Request) -> Respon
 /// `POST /cms/api/auth/forgot-password`: `{email}` → `{ok: true}`, whether or not the address
 /// has an account (so the answer tells nothing); the account gets a reset code by mail.
 pub async fn forgot_password(State(state): State<AppState>, request: Request) -> Response {
-    let ip = client_ip(&state, &request);
+    let ip = crate::api::request_ip(&state, &request);
     async move {
         limit_ip(&state, ip, "forgot", HOUR, 10).await?;
         let body = body(&state, request).await?;
@@ -445,7 +432,7 @@ async fn set_password(db: &Db, user_id: i64, password: &str, confirm: bool) -> R
 /// `POST /cms/api/auth/reset-password`: `{code, password, passwordConfirmation}` → `{jwt, user}`.
 /// Older tokens of the account stop working.
 pub async fn reset_password(State(state): State<AppState>, request: Request) -> Response {
-    let ip = client_ip(&state, &request);
+    let ip = crate::api::request_ip(&state, &request);
     async move {
         limit_ip(&state, ip, "reset", HOUR, 20).await?;
         let body = body(&state, request).await?;
@@ -492,7 +479,7 @@ pub async fn change_password(State(state): State<AppState>, request: Request) ->
 /// `POST /cms/api/auth/send-email-confirmation`: `{email}` → `{email, sent: true}`; an
 /// unconfirmed account gets a new link (the answer is the same for any address).
 pub async fn send_email_confirmation(State(state): State<AppState>, request: Request) -> Response {
-    let ip = client_ip(&state, &request);
+    let ip = crate::api::request_ip(&state, &request);
     async move {
         limit_ip(&state, ip, "confirm", HOUR, 10).await?;
         let body = body(&state, request).await?;
@@ -568,7 +555,7 @@ pub async fn provider_callback(
     Query(query): Query<HashMap<String, String>>,
     request: Request,
 ) -> Response {
-    let ip = client_ip(&state, &request);
+    let ip = crate::api::request_ip(&state, &request);
     async move {
         let Some(config) = state.config().oauth_providers.iter().find(|p| p.name == provider) else {
             return Err(application_error("This provider is disabled"));
