@@ -4,7 +4,7 @@
 
 use crate::db_test;
 use crate::games::{funded, launch};
-use crate::helpers::{TestApp, read_json};
+use crate::helpers::{TestApp, expect_error, read_json};
 use croupier_shared::{Currency, Money};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -272,6 +272,38 @@ db_test!(async fn demo_rounds_use_the_fun_balance_and_pages_speak_both_languages
     assert_eq!(css.headers()["content-type"], "text/css; charset=utf-8");
     let missing = reqwest::get(app.url("/games/house/nothing?token=abc")).await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+});
+
+// A crawler following demo links without keeping cookies makes a guest per request: one address
+// makes at most 60 new guests an hour, then gets 429 with Retry-After; a browser that kept its
+// cookie keeps its guest and is not refused.
+db_test!(async fn one_address_makes_a_bounded_number_of_guests(app) {
+    use croupier_server::features::games::launch::GUESTS_PER_ADDRESS_PER_HOUR;
+    let kept = app.browser();
+    let r = kept.get(app.url("/platform/game/plinko/demo")).header("accept", "application/json").send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let crawler = reqwest::Client::new();
+    let mut refused = None;
+    for n in 1..=GUESTS_PER_ADDRESS_PER_HOUR {
+        let r = crawler.get(app.url("/platform/game/plinko/demo")).header("accept", "application/json").send().await.unwrap();
+        if r.status() != StatusCode::OK {
+            refused = Some((n, r));
+            break;
+        }
+    }
+    let (n, r) = refused.expect("the address runs out of new guests");
+    assert_eq!((n, r.status()), (GUESTS_PER_ADDRESS_PER_HOUR, StatusCode::TOO_MANY_REQUESTS));
+    assert!(r.headers().contains_key("retry-after"));
+    let (status, body) = read_json(r).await;
+    expect_error(status, &body, 429, "TooManyRequestsException");
+    let guests: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE status = 'guest'").fetch_one(app.state.db().pool()).await.unwrap();
+    assert_eq!(guests, GUESTS_PER_ADDRESS_PER_HOUR as i64);
+    let r = kept.get(app.url("/platform/game/plinko/demo")).header("accept", "application/json").send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK, "the kept guest still launches");
+    let page = crawler.get(app.url("/platform/game/plinko/demo")).header("cookie", "i18n_locale=fr").send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::TOO_MANY_REQUESTS, "the page says it too");
+    assert!(page.text().await.unwrap().contains("Trop de tentatives"));
 });
 
 db_test!(async fn guests_play_demo_rounds_with_fun_money_that_refills(app) {

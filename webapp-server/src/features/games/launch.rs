@@ -15,11 +15,12 @@ use crate::ledger::{self, Account, Entry, HouseAccount, PlayerAccount};
 use crate::state::AppState;
 use crate::web::escape_html;
 use axum::Json;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{Extensions, HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use croupier_shared::{Currency, ErrorType, Locale};
 use serde::Serialize;
+use std::net::{IpAddr, SocketAddr};
 
 pub const SESSION_TTL_MS: i64 = 4 * 3600 * 1000;
 /// The fun balance a demo session starts with (major units), topped up when below a tenth of it.
@@ -40,23 +41,26 @@ fn wants_json(headers: &HeaderMap) -> bool {
 pub async fn by_sysname(
     State(state): State<AppState>,
     Path((sysname, mode)): Path<(String, String)>,
+    extensions: Extensions,
     headers: HeaderMap,
 ) -> Response {
-    launch(&state, &sysname, &mode, &headers).await
+    launch(&state, &sysname, &mode, &headers, &extensions).await
 }
 
 pub async fn by_sysname_default(
     State(state): State<AppState>,
     Path(sysname): Path<String>,
+    extensions: Extensions,
     headers: HeaderMap,
 ) -> Response {
-    launch(&state, &sysname, "play", &headers).await
+    launch(&state, &sysname, "play", &headers, &extensions).await
 }
 
 /// `custom/{id}` launches address a game by its catalogue id.
 pub async fn by_custom_id(
     State(state): State<AppState>,
     Path((id, mode)): Path<(i64, String)>,
+    extensions: Extensions,
     headers: HeaderMap,
 ) -> Response {
     let sysname: Option<String> = sqlx::query_scalar("SELECT sysname FROM games WHERE id = $1")
@@ -66,20 +70,22 @@ pub async fn by_custom_id(
         .ok()
         .flatten();
     match sysname {
-        Some(sysname) => launch(&state, &sysname, &mode, &headers).await,
+        Some(sysname) => launch(&state, &sysname, &mode, &headers, &extensions).await,
         None => ApiError::new(ErrorType::MethodNotFoundException).with_status(StatusCode::NOT_FOUND).into_response(),
     }
 }
 
-async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap) -> Response {
+async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap, extensions: &Extensions) -> Response {
     let locale = cookie_locale(headers).unwrap_or_default();
+    let peer = extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let ip = crate::api::client_ip(headers, peer, state.config().trust_proxy);
     let with_cookie = |mut response: Response, set: Option<String>| {
         if let Some(value) = set.and_then(|c| axum::http::HeaderValue::from_str(&c).ok()) {
             response.headers_mut().append(header::SET_COOKIE, value);
         }
         response
     };
-    match start(state, sysname, mode, headers, locale).await {
+    match start(state, sysname, mode, headers, ip, locale).await {
         Ok((launch, set)) if wants_json(headers) => with_cookie(Json(launch).into_response(), set),
         Ok((launch, set)) => {
             let html = format!(
@@ -101,6 +107,7 @@ async fn start(
     sysname: &str,
     mode: &str,
     headers: &HeaderMap,
+    ip: Option<IpAddr>,
     locale: Locale,
 ) -> Result<(Launch, Option<String>), ApiError> {
     let mode = match mode {
@@ -116,7 +123,7 @@ async fn start(
         Some(id) => id,
         // Guests play demo rounds of the games that allow it, as a guest player of their own.
         None if mode == "demo" && game.has_demo != 0 && game.allows_guest_demo() => {
-            let (id, cookie) = guest(state, headers, locale).await?;
+            let (id, cookie) = guest(state, headers, ip, locale).await?;
             guest_cookie = cookie;
             id
         }
@@ -173,8 +180,20 @@ pub const GUEST_EXPIRED: &str = "guest_expired";
 pub const GUEST_IDLE_DAYS: i64 = 30;
 const GUEST_COOKIE: &str = "croupier_guest";
 
-/// The guest player of this browser (from its signed cookie), or a new one with the cookie to set.
-async fn guest(state: &AppState, headers: &HeaderMap, locale: Locale) -> Result<(i64, Option<String>), ApiError> {
+/// New guests one address may make per hour: a crawler following demo links would otherwise make
+/// a player row per request. Generous, because many phones share a carrier's address; a browser
+/// that keeps its cookie keeps its guest and is not counted again.
+pub const GUESTS_PER_ADDRESS_PER_HOUR: u64 = 60;
+
+/// The guest player of this browser (from its signed cookie), or a new one with the cookie to set
+/// (at most [`GUESTS_PER_ADDRESS_PER_HOUR`] new ones per caller address, else
+/// `TooManyRequestsException`).
+async fn guest(
+    state: &AppState,
+    headers: &HeaderMap,
+    ip: Option<IpAddr>,
+    locale: Locale,
+) -> Result<(i64, Option<String>), ApiError> {
     let known = cookie(headers, GUEST_COOKIE).and_then(|v| {
         let (id, mac) = v.split_once('.')?;
         (state.keys().sign("guest-demo", &[id]) == mac).then(|| id.parse::<i64>().ok()).flatten()
@@ -186,6 +205,16 @@ async fn guest(state: &AppState, headers: &HeaderMap, locale: Locale) -> Result<
             .await?;
         if status.as_deref() == Some(GUEST) {
             return Ok((id, None));
+        }
+    }
+    if let Some(ip) = ip {
+        let address = state.keys().sign("guest-address", &[&ip.to_string()]);
+        let decision = state
+            .coord()
+            .hit(&format!("guest:{address}"), std::time::Duration::from_secs(3600), GUESTS_PER_ADDRESS_PER_HOUR)
+            .await?;
+        if !decision.allowed {
+            return Err(ApiError::too_many_requests(decision.retry_after));
         }
     }
     let now = now_ms();
