@@ -22,6 +22,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use croupier_shared::{Currency, Money};
+use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
@@ -150,7 +151,7 @@ pub async fn round(
     Path(sysname): Path<String>,
     Json(request): Json<RoundRequest>,
 ) -> Response {
-    match play(&state, &sysname, &request).await {
+    match play(&state, &sysname, request).await {
         Ok(answer) => Json(answer).into_response(),
         Err(response) => response,
     }
@@ -303,37 +304,49 @@ fn player_account(session: &wallet::GameSession) -> Account {
     Account::Player { user_id: session.user_id, kind }
 }
 
-async fn play(state: &AppState, sysname: &str, request: &RoundRequest) -> Result<Value, Response> {
-    let db = state.db();
-    let mut tx = db.begin().await.map_err(|e| internal(&e))?;
-    let session = live_session(&mut tx, &request.token, sysname).await?;
-    let currency = Currency::parse(&session.currency).ok_or_else(|| internal(&"bad currency"))?;
+/// A round's or a mines step's change refused or failed: the answer to send. Its job in the group
+/// committer fails with it, so everything the change wrote is rolled back.
+struct Refused(Response);
+
+impl From<Response> for Refused {
+    fn from(response: Response) -> Refused {
+        Refused(response)
+    }
+}
+
+impl From<sqlx::Error> for Refused {
+    fn from(e: sqlx::Error) -> Refused {
+        Refused(internal(&e))
+    }
+}
+
+/// The session of `token` for `sysname`, read before a change is queued: its player picks the
+/// group committer's lane (the change reads it again in its transaction).
+async fn session_before(state: &AppState, token: &str, sysname: &str) -> Result<wallet::GameSession, Response> {
+    let mut conn = state.db().pool().acquire().await.map_err(|e| internal(&e))?;
+    live_session(&mut conn, token, sysname).await
+}
+
+/// Runs one round's or step's change through the group committer on `player`'s lane (see
+/// `db::group`), like the wallet's calls: it shares a transaction with other players' changes,
+/// and on PostgreSQL it never waits on another lane's rows. The change must be re-runnable: it
+/// is a function of the connection, and everything it did is undone when its batch rolls back
+/// (a round drawn again after a rollback uses the same seed and nonce, so the same outcome).
+async fn on_lane<F>(state: &AppState, player: i64, change: F) -> Result<Value, Response>
+where
+    F: for<'c> Fn(&'c mut AnyConnection) -> BoxFuture<'c, Result<Value, Refused>> + Send + Sync + 'static,
+{
+    state.db().group(player, crate::db::group::job(change)).await.map_err(|Refused(response)| response)
+}
+
+/// A paid round's bet (not a free spin), within the game's limits, and its parameters.
+fn paid_bet(sysname: &str, request: &RoundRequest, currency: Currency) -> Result<(Money, Play), Response> {
     let limits =
         limits(sysname).ok_or_else(|| refuse(StatusCode::NOT_FOUND, "unknown_game", "This game does not exist."))?;
     let (min, max) = limits.bets(currency);
-    db.lock_user(&mut tx, session.user_id).await.map_err(|e| internal(&e))?;
-    // A free spin of a pack: the pack's bet, no debit.
-    let pack = if request.params.get("freespin").and_then(Value::as_bool).unwrap_or(false) {
-        let pack = if session.mode == "real" {
-            freespins::usable(&mut tx, session.user_id, session.game_id, &session.currency)
-                .await
-                .map_err(|e| internal(&e))?
-        } else {
-            None
-        };
-        Some(pack.ok_or_else(|| refuse(StatusCode::CONFLICT, "no_free_spins", "No free spins left for this game."))?)
-    } else {
-        None
-    };
-    if pack.is_some() && sysname == "mines" {
-        return Err(invalid_params("Free spins are for one-step games."));
-    }
-    let bet = match &pack {
-        Some(p) => Money::from_minor(p.bet, currency),
-        None => Money::parse_major(request.bet.trim(), currency)
-            .map_err(|_| refuse(StatusCode::UNPROCESSABLE_ENTITY, "invalid_bet", "The bet is not an amount."))?,
-    };
-    if pack.is_none() && (bet.minor() < min || bet.minor() > max) {
+    let bet = Money::parse_major(request.bet.trim(), currency)
+        .map_err(|_| refuse(StatusCode::UNPROCESSABLE_ENTITY, "invalid_bet", "The bet is not an amount."))?;
+    if bet.minor() < min || bet.minor() > max {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             "bet_limits",
@@ -345,10 +358,68 @@ async fn play(state: &AppState, sysname: &str, request: &RoundRequest) -> Result
         ));
     }
     let game = Play::parse(sysname, &request.params, currency, min, bet.minor()).map_err(|e| *e)?;
-    if matches!(game, Play::Mines(_)) && open_mines(&mut tx, &session).await?.is_some() {
-        return Err(refuse(StatusCode::CONFLICT, "round_open", "Finish the round in play first."));
+    Ok((bet, game))
+}
+
+fn is_free_spin(request: &RoundRequest) -> bool {
+    request.params.get("freespin").and_then(Value::as_bool).unwrap_or(false)
+}
+
+async fn play(state: &AppState, sysname: &str, request: RoundRequest) -> Result<Value, Response> {
+    // The session and a paid bet are checked before the round is queued, so a bad request never
+    // costs a batch a rollback; the round checks them again in its transaction.
+    let session = session_before(state, &request.token, sysname).await?;
+    let currency = Currency::parse(&session.currency).ok_or_else(|| internal(&"bad currency"))?;
+    if !is_free_spin(&request) {
+        paid_bet(sysname, &request, currency)?;
     }
-    let seed = active_seed(&mut tx, session.user_id).await.map_err(|e| internal(&e))?;
+    let (owned, sysname, request) = (state.clone(), sysname.to_owned(), std::sync::Arc::new(request));
+    on_lane(state, session.user_id, move |conn| {
+        let (state, sysname, request) = (owned.clone(), sysname.clone(), std::sync::Arc::clone(&request));
+        Box::pin(async move { play_in(conn, &state, &sysname, &request).await })
+    })
+    .await
+}
+
+/// One round, in the group committer's transaction.
+async fn play_in(
+    tx: &mut AnyConnection,
+    state: &AppState,
+    sysname: &str,
+    request: &RoundRequest,
+) -> Result<Value, Refused> {
+    let db = state.db();
+    let session = live_session(tx, &request.token, sysname).await?;
+    let currency = Currency::parse(&session.currency).ok_or_else(|| internal(&"bad currency"))?;
+    let limits =
+        limits(sysname).ok_or_else(|| refuse(StatusCode::NOT_FOUND, "unknown_game", "This game does not exist."))?;
+    let (min, _) = limits.bets(currency);
+    db.lock_user(tx, session.user_id).await?;
+    // A free spin of a pack: the pack's bet, no debit.
+    let pack = if is_free_spin(request) {
+        let pack = if session.mode == "real" {
+            freespins::usable(tx, session.user_id, session.game_id, &session.currency).await?
+        } else {
+            None
+        };
+        Some(pack.ok_or_else(|| refuse(StatusCode::CONFLICT, "no_free_spins", "No free spins left for this game."))?)
+    } else {
+        None
+    };
+    if pack.is_some() && sysname == "mines" {
+        return Err(invalid_params("Free spins are for one-step games.").into());
+    }
+    let (bet, game) = match &pack {
+        Some(p) => {
+            let bet = Money::from_minor(p.bet, currency);
+            (bet, Play::parse(sysname, &request.params, currency, min, bet.minor()).map_err(|e| *e)?)
+        }
+        None => paid_bet(sysname, request, currency)?,
+    };
+    if matches!(game, Play::Mines(_)) && open_mines(&mut *tx, &session).await?.is_some() {
+        return Err(refuse(StatusCode::CONFLICT, "round_open", "Finish the round in play first.").into());
+    }
+    let seed = active_seed(&mut *tx, session.user_id).await.map_err(|e| internal(&e))?;
     let nonce = seed.nonce + 1;
     let floats = fair::floats(&seed.server_seed, &seed.client_seed, nonce, game.floats());
     let (raw_win, mut outcome) = game.resolve(&floats, bet.minor(), currency);
@@ -364,14 +435,14 @@ async fn play(state: &AppState, sysname: &str, request: &RoundRequest) -> Result
         .map_err(|e| internal(&e))?;
     let round_id = uuid::Uuid::new_v4().to_string();
     let staked = if pack.is_some() { 0 } else { bet.minor() };
-    let placed = wallet::bet(&mut tx, "house", &wallet_request(&round_id, &session, &request.token, staked))
+    let placed = wallet::bet(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked))
         .await
         .map_err(wallet_refusal)?;
     let to_bonus = pack.as_ref().is_some_and(|p| p.win_account == "bonus");
     let mut balance = if matches!(game, Play::Mines(_)) {
         placed.balance.unwrap_or(0)
     } else {
-        settle(&mut tx, &round_id, &session, &request.token, if to_bonus { 0 } else { win }).await?
+        settle(&mut *tx, &round_id, &session, &request.token, if to_bonus { 0 } else { win }).await?
     };
     if let Some(p) = &pack {
         if to_bonus && win > 0 {
@@ -386,16 +457,16 @@ async fn play(state: &AppState, sysname: &str, request: &RoundRequest) -> Result
                 win,
             )
             .by(Some(session.user_id));
-            ledger::post(&mut tx, &entry).await.map_err(|e| internal(&format!("{e:?}")))?;
+            ledger::post(&mut *tx, &entry).await.map_err(|e| internal(&format!("{e:?}")))?;
             sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE provider = 'house' AND round = $2")
                 .bind(win)
                 .bind(&round_id)
                 .execute(&mut *tx)
                 .await
                 .map_err(|e| internal(&e))?;
-            balance = ledger::balance(&mut tx, player_account(&session), currency).await.map_err(|e| internal(&e))?;
+            balance = ledger::balance(&mut *tx, player_account(&session), currency).await.map_err(|e| internal(&e))?;
         }
-        freespins::consume(&mut tx, p, win).await.map_err(|e| internal(&e))?;
+        freespins::consume(&mut *tx, p, win).await.map_err(|e| internal(&e))?;
         outcome["freespin"] = json!({ "remaining": p.remaining_count - 1, "win_account": p.win_account });
     }
     let game_round: i64 = sqlx::query_scalar("SELECT id FROM game_rounds WHERE provider = 'house' AND round = $1")
@@ -412,7 +483,6 @@ async fn play(state: &AppState, sysname: &str, request: &RoundRequest) -> Result
         .execute(&mut *tx)
         .await
         .map_err(|e| internal(&e))?;
-    tx.commit().await.map_err(|e| internal(&e))?;
     outcome["nonce"] = json!(nonce);
     Ok(json!({
         "round": round_id,
@@ -499,12 +569,27 @@ pub async fn mines_cashout(
 }
 
 async fn mines_step(state: &AppState, token: &str, reveal: Option<usize>) -> Result<Value, Response> {
+    let session = session_before(state, token, "mines").await?;
+    let (owned, token) = (state.clone(), token.to_owned());
+    on_lane(state, session.user_id, move |conn| {
+        let (state, token) = (owned.clone(), token.clone());
+        Box::pin(async move { mines_step_in(conn, &state, &token, reveal).await })
+    })
+    .await
+}
+
+/// One mines step, in the group committer's transaction.
+async fn mines_step_in(
+    tx: &mut AnyConnection,
+    state: &AppState,
+    token: &str,
+    reveal: Option<usize>,
+) -> Result<Value, Refused> {
     let db = state.db();
-    let mut tx = db.begin().await.map_err(|e| internal(&e))?;
-    let session = live_session(&mut tx, token, "mines").await?;
+    let session = live_session(tx, token, "mines").await?;
     let currency = Currency::parse(&session.currency).ok_or_else(|| internal(&"bad currency"))?;
-    db.lock_user(&mut tx, session.user_id).await.map_err(|e| internal(&e))?;
-    let open = open_mines(&mut tx, &session)
+    db.lock_user(&mut *tx, session.user_id).await.map_err(|e| internal(&e))?;
+    let open = open_mines(&mut *tx, &session)
         .await?
         .ok_or_else(|| refuse(StatusCode::CONFLICT, "no_round", "Place a bet to start a round."))?;
     let saved: Value = serde_json::from_str(&open.outcome).map_err(|e| internal(&e))?;
@@ -517,7 +602,7 @@ async fn mines_step(state: &AppState, token: &str, reveal: Option<usize>) -> Res
     let limits = limits("mines").ok_or_else(|| internal(&"mines limits"))?;
     let mut win = 0;
     let status = match reveal {
-        Some(cell) if revealed.contains(&cell) => return Err(invalid_params("This cell is already open.")),
+        Some(cell) if revealed.contains(&cell) => return Err(invalid_params("This cell is already open.").into()),
         Some(cell) if layout.contains(&cell) => {
             revealed.push(cell);
             "busted"
@@ -526,7 +611,7 @@ async fn mines_step(state: &AppState, token: &str, reveal: Option<usize>) -> Res
             revealed.push(cell);
             if revealed.len() == mines::CELLS - count { "cashed" } else { "open" }
         }
-        None if revealed.is_empty() => return Err(invalid_params("Open at least one cell before cashing out.")),
+        None if revealed.is_empty() => return Err(invalid_params("Open at least one cell before cashing out.").into()),
         None => "cashed",
     };
     if status == "cashed" {
@@ -539,9 +624,9 @@ async fn mines_step(state: &AppState, token: &str, reveal: Option<usize>) -> Res
         outcome["multiplier"] = json!(mines::fmt_e4(0));
     }
     let balance = if status == "open" {
-        ledger::balance(&mut tx, player_account(&session), currency).await.map_err(|e| internal(&e))?
+        ledger::balance(&mut *tx, player_account(&session), currency).await.map_err(|e| internal(&e))?
     } else {
-        settle(&mut tx, &open.round, &session, token, win).await?
+        settle(&mut *tx, &open.round, &session, token, win).await?
     };
     sqlx::query("UPDATE house_rounds SET outcome = $1 WHERE round_id = $2")
         .bind(outcome.to_string())
@@ -549,7 +634,6 @@ async fn mines_step(state: &AppState, token: &str, reveal: Option<usize>) -> Res
         .execute(&mut *tx)
         .await
         .map_err(|e| internal(&e))?;
-    tx.commit().await.map_err(|e| internal(&e))?;
     outcome["nonce"] = json!(open.nonce);
     Ok(json!({
         "round": open.round,
