@@ -340,14 +340,14 @@ where
 }
 
 /// A paid round's bet (not a free spin), within the game's limits, and its parameters.
-fn paid_bet(sysname: &str, request: &RoundRequest, currency: Currency) -> Result<(Money, Play), Response> {
-    let limits =
-        limits(sysname).ok_or_else(|| refuse(StatusCode::NOT_FOUND, "unknown_game", "This game does not exist."))?;
+fn paid_bet(sysname: &str, request: &RoundRequest, currency: Currency) -> Result<(Money, Play), Box<Response>> {
+    let limits = limits(sysname)
+        .ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, "unknown_game", "This game does not exist.")))?;
     let (min, max) = limits.bets(currency);
     let bet = Money::parse_major(request.bet.trim(), currency)
-        .map_err(|_| refuse(StatusCode::UNPROCESSABLE_ENTITY, "invalid_bet", "The bet is not an amount."))?;
+        .map_err(|_| Box::new(refuse(StatusCode::UNPROCESSABLE_ENTITY, "invalid_bet", "The bet is not an amount.")))?;
     if bet.minor() < min || bet.minor() > max {
-        return Err(refuse(
+        return Err(Box::new(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             "bet_limits",
             &format!(
@@ -355,9 +355,9 @@ fn paid_bet(sysname: &str, request: &RoundRequest, currency: Currency) -> Result
                 Money::from_minor(min, currency).to_decimal_string(),
                 Money::from_minor(max, currency).to_decimal_string()
             ),
-        ));
+        )));
     }
-    let game = Play::parse(sysname, &request.params, currency, min, bet.minor()).map_err(|e| *e)?;
+    let game = Play::parse(sysname, &request.params, currency, min, bet.minor())?;
     Ok((bet, game))
 }
 
@@ -371,7 +371,7 @@ async fn play(state: &AppState, sysname: &str, request: RoundRequest) -> Result<
     let session = session_before(state, &request.token, sysname).await?;
     let currency = Currency::parse(&session.currency).ok_or_else(|| internal(&"bad currency"))?;
     if !is_free_spin(&request) {
-        paid_bet(sysname, &request, currency)?;
+        paid_bet(sysname, &request, currency).map_err(|e| *e)?;
     }
     let (owned, sysname, request) = (state.clone(), sysname.to_owned(), std::sync::Arc::new(request));
     on_lane(state, session.user_id, move |conn| {
@@ -414,7 +414,7 @@ async fn play_in(
             let bet = Money::from_minor(p.bet, currency);
             (bet, Play::parse(sysname, &request.params, currency, min, bet.minor()).map_err(|e| *e)?)
         }
-        None => paid_bet(sysname, request, currency)?,
+        None => paid_bet(sysname, request, currency).map_err(|e| *e)?,
     };
     if matches!(game, Play::Mines(_)) && open_mines(&mut *tx, &session).await?.is_some() {
         return Err(refuse(StatusCode::CONFLICT, "round_open", "Finish the round in play first.").into());
