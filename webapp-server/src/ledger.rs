@@ -7,9 +7,9 @@
 //! causes it (a deposit's status, a withdrawal's row) commit together or not at all. Every entry
 //! carries an idempotency key: posting the same key again answers the first transaction and
 //! moves nothing; the same key with other postings is refused. A player account can never go
-//! below zero: the balance is updated in the same statement that reads it, so two concurrent
-//! movements cannot both spend the same money (PostgreSQL locks the player rows it checks;
-//! SQLite has one writer at a time).
+//! below zero: the funds are checked in the transaction that moves them, with the row locked
+//! until it commits (PostgreSQL locks the player rows it checks; SQLite has one writer at a
+//! time), so two concurrent movements cannot both spend the same money.
 //!
 //! House accounts are split into [`HOUSE_SHARDS`] rows each (`user_id` -1 … -16; the migration's
 //! "0 for house accounts" predates this), chosen by the entry's player (`player mod 16`; by the
