@@ -5,6 +5,7 @@
 
 use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, limits, method, parse_amount, player_currency, provider};
 use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
+use crate::db::group::job;
 use crate::db::now_ms;
 use crate::features::account::store::field_error;
 use crate::features::notify::{self, Notice};
@@ -20,6 +21,7 @@ use croupier_shared::{Currency, ErrorType, FieldCode};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::sync::Arc;
 
 pub fn register(api: &mut Registry) {
     api.write("cashier.makedeposit", "Starts a deposit; answers where to pay.", make_deposit);
@@ -123,11 +125,25 @@ async fn deposit_info(ctx: Ctx, query: InfoQuery) -> Result<PaymentInfo, ApiErro
 
 /// Applies a provider's outcome to a pending deposit: success credits the player (once),
 /// fail and cancel close it, pending leaves it open. A finished deposit does not change again.
+/// It runs through the group committer on the player's lane (`db::group`), like every other
+/// change that moves a player's money in the background, so on PostgreSQL it never waits on
+/// another lane's rows; the payment's player is read first to pick the lane.
 pub async fn finish(state: &AppState, payment_id: &str, outcome: Outcome) -> Result<(), ApiError> {
-    let mut tx = state.db().begin().await?;
-    finish_in(&mut tx, payment_id, outcome).await?;
-    tx.commit().await?;
-    Ok(())
+    let player: Option<i64> = sqlx::query_scalar("SELECT user_id FROM payments WHERE id = $1")
+        .bind(payment_id)
+        .fetch_optional(state.db().pool())
+        .await?;
+    let payment_id = Arc::new(payment_id.to_owned());
+    state
+        .db()
+        .group(
+            player.unwrap_or(0),
+            job(move |conn| {
+                let payment_id = Arc::clone(&payment_id);
+                Box::pin(async move { finish_in(conn, &payment_id, outcome).await })
+            }),
+        )
+        .await
 }
 
 /// [`finish`] inside the caller's transaction.
@@ -232,33 +248,45 @@ enum EventResult {
 
 async fn handle_event(state: &AppState, provider: &str, event: &WebhookEvent) -> Result<EventResult, ApiError> {
     let Some(outcome) = Outcome::parse(&event.status) else { return Ok(EventResult::Rejected("unknown status")) };
-    let row: Option<(i64, String, String)> =
-        sqlx::query_as("SELECT amount, currency, provider FROM payments WHERE id = $1")
+    let row: Option<(i64, String, String, i64)> =
+        sqlx::query_as("SELECT amount, currency, provider, user_id FROM payments WHERE id = $1")
             .bind(&event.payment_id)
             .fetch_optional(state.db().pool())
             .await?;
-    let Some((amount, currency, owner)) = row else { return Ok(EventResult::Rejected("unknown payment")) };
+    let Some((amount, currency, owner, player)) = row else { return Ok(EventResult::Rejected("unknown payment")) };
     if owner != provider || amount != event.amount || !currency.eq_ignore_ascii_case(&event.currency) {
         tracing::error!(payment_id = %event.payment_id, "webhook disagrees with the payment; ignored");
         return Ok(EventResult::Rejected("payment mismatch"));
     }
     // The event is recorded in the transaction that applies it: either both happen or neither,
-    // so a provider's retry after a failure is handled, never taken for a replay.
-    let mut tx = state.db().begin().await?;
-    let first = sqlx::query(
-        "INSERT INTO webhook_events (provider, event_id, received_at) VALUES ($1, $2, $3) ON CONFLICT (provider, event_id) DO NOTHING",
-    )
-    .bind(provider)
-    .bind(&event.event_id)
-    .bind(now_ms())
-    .execute(&mut *tx)
-    .await?;
-    if first.rows_affected() == 0 {
-        return Ok(EventResult::Duplicate);
-    }
-    finish_in(&mut tx, &event.payment_id, outcome).await?;
-    tx.commit().await?;
-    Ok(EventResult::Handled)
+    // so a provider's retry after a failure is handled, never taken for a replay. It runs through
+    // the group committer on the player's lane, as `finish` does.
+    let event = Arc::new((provider.to_owned(), event.event_id.clone(), event.payment_id.clone()));
+    state
+        .db()
+        .group(
+            player,
+            job(move |conn| {
+                let event = Arc::clone(&event);
+                Box::pin(async move {
+                    let (provider, event_id, payment_id) = &*event;
+                    let first = sqlx::query(
+                        "INSERT INTO webhook_events (provider, event_id, received_at) VALUES ($1, $2, $3) ON CONFLICT (provider, event_id) DO NOTHING",
+                    )
+                    .bind(provider)
+                    .bind(event_id)
+                    .bind(now_ms())
+                    .execute(&mut *conn)
+                    .await?;
+                    if first.rows_affected() == 0 {
+                        return Ok(EventResult::Duplicate);
+                    }
+                    finish_in(conn, payment_id, outcome).await?;
+                    Ok(EventResult::Handled)
+                })
+            }),
+        )
+        .await
 }
 
 /// The job behind pending deposits: asks each provider about deposits pending for more than a
