@@ -253,11 +253,13 @@ async fn live_session(conn: &mut AnyConnection, token: &str, sysname: &str) -> R
     Ok(session)
 }
 
+fn not_enough_money() -> Response {
+    refuse(StatusCode::PAYMENT_REQUIRED, "not_enough_money", "Not enough money for this bet.")
+}
+
 fn wallet_refusal(e: WalletError) -> Response {
     match e {
-        WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY") => {
-            refuse(StatusCode::PAYMENT_REQUIRED, "not_enough_money", "Not enough money for this bet.")
-        }
+        WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY") => not_enough_money(),
         WalletError::Status("RS_ERROR_USER_DISABLED") => {
             refuse(StatusCode::FORBIDDEN, "user_disabled", "This account cannot play.")
         }
@@ -371,7 +373,14 @@ async fn play(state: &AppState, sysname: &str, request: RoundRequest) -> Result<
     let session = session_before(state, &request.token, sysname).await?;
     let currency = Currency::parse(&session.currency).ok_or_else(|| internal(&"bad currency"))?;
     if !is_free_spin(&request) {
-        paid_bet(sysname, &request, currency).map_err(|e| *e)?;
+        let (bet, _) = paid_bet(sysname, &request, currency).map_err(|e| *e)?;
+        // So is a bet the balance cannot cover at this moment: a refused round would make its
+        // batch roll back and run again without it.
+        let mut conn = state.db().pool().acquire().await.map_err(|e| internal(&e))?;
+        let balance = ledger::balance(&mut conn, player_account(&session), currency).await.map_err(|e| internal(&e))?;
+        if balance < bet.minor() {
+            return Err(not_enough_money());
+        }
     }
     let (owned, sysname, request) = (state.clone(), sysname.to_owned(), std::sync::Arc::new(request));
     on_lane(state, session.user_id, move |conn| {
