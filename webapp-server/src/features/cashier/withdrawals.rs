@@ -3,11 +3,14 @@
 //! pays it out and the hold goes to payment clearing) or rejects it (the hold returns). The
 //! operator acts through `/admin/withdrawals` (bearer `CROUPIER_ADMIN_TOKEN`) or the
 //! `croupier-server admin withdrawals` command. Responsible-gaming blocks never stop a withdrawal.
+//! Every change that moves a withdrawal's money runs through the group committer on the player's
+//! lane (`db::group`), like the wallet's and the deposits' changes.
 
 use super::{
     PAYMENT_COLUMNS, PaymentInfo, PaymentRow, major, method, method_view, parse_amount, player_currency, provider,
 };
 use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
+use crate::db::group::job;
 use crate::db::now_ms;
 use crate::features::account::profile::FORM;
 use crate::features::account::{MoneyView, store};
@@ -24,6 +27,7 @@ use croupier_shared::{Currency, ErrorType, FieldCode, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::sync::Arc;
 
 /// Most a player may withdraw in 24 hours, in major units of their currency.
 pub const DAILY_MAX_MAJOR: i64 = 10_000;
@@ -175,56 +179,92 @@ async fn make_withdrawal(ctx: Ctx, input: WithdrawInput) -> Result<PaymentInfo, 
         return Err(ApiError::new(ErrorType::KycWithdrawalException));
     }
     let id = uuid::Uuid::new_v4().to_string();
-    let db = ctx.state.db();
-    let mut tx = db.begin().await?;
-    db.lock_user(&mut tx, user_id).await?;
-    let used = withdrawn_today(&mut tx, user_id, currency, now).await?;
-    let limit = major(DAILY_MAX_MAJOR, currency).minor();
-    if used.saturating_add(amount.minor()) > limit {
+    let request = Arc::new(HoldRequest {
+        id: id.clone(),
+        user_id,
+        currency,
+        amount: amount.minor(),
+        method: m.sysname,
+        provider: provider.name(),
+        requisites: Some(input.requisites.clone()).filter(|r| !r.is_empty()),
+        now,
+    });
+    let db = ctx.state.db().clone();
+    ctx.state
+        .db()
+        .group(
+            user_id,
+            job(move |conn| {
+                let (db, request) = (db.clone(), Arc::clone(&request));
+                Box::pin(async move {
+                    db.lock_user(conn, request.user_id).await?;
+                    hold(conn, &request).await
+                })
+            }),
+        )
+        .await?;
+    load(&ctx.state, &id).await.map(|r| r.info())
+}
+
+/// A withdrawal request, checked outside and held in [`hold`].
+struct HoldRequest {
+    id: String,
+    user_id: i64,
+    currency: Currency,
+    amount: i64,
+    method: &'static str,
+    provider: &'static str,
+    requisites: Option<String>,
+    now: i64,
+}
+
+/// Records the withdrawal and moves its amount to the holds, in the group committer's
+/// transaction on the player's lane (`db::group`; re-runnable): refused over the 24-hour limit or
+/// the balance.
+async fn hold(conn: &mut sqlx::AnyConnection, r: &HoldRequest) -> Result<(), ApiError> {
+    let used = withdrawn_today(conn, r.user_id, r.currency, r.now).await?;
+    let limit = major(DAILY_MAX_MAJOR, r.currency).minor();
+    if used.saturating_add(r.amount) > limit {
         return Err(ApiError::new(ErrorType::WithdrawalLimitsPeriodExceededException)
-            .with_data("available_amount", Money::from_minor((limit - used).max(0), currency).to_decimal_string()));
+            .with_data("available_amount", Money::from_minor((limit - used).max(0), r.currency).to_decimal_string()));
     }
     sqlx::query(
         "INSERT INTO payments (id, user_id, direction, method, provider, amount, currency, status, requisites, created_at, updated_at) \
          VALUES ($1, $2, 'withdrawal', $3, $4, $5, $6, 'pending', $7, $8, $8)",
     )
-    .bind(&id)
-    .bind(user_id)
-    .bind(m.sysname)
-    .bind(provider.name())
-    .bind(amount.minor())
-    .bind(currency.code())
-    .bind(Some(input.requisites.as_str()).filter(|r| !r.is_empty()))
-    .bind(now)
-    .execute(&mut *tx)
+    .bind(&r.id)
+    .bind(r.user_id)
+    .bind(r.method)
+    .bind(r.provider)
+    .bind(r.amount)
+    .bind(r.currency.code())
+    .bind(r.requisites.as_deref())
+    .bind(r.now)
+    .execute(&mut *conn)
     .await?;
-    let key = format!("withdrawal:{id}");
+    let key = format!("withdrawal:{}", r.id);
     let entry = Entry::transfer(
         &key,
         "withdrawal_hold",
-        currency,
-        Account::main(user_id),
+        r.currency,
+        Account::main(r.user_id),
         Account::House(HouseAccount::WithdrawalHolds),
-        amount.minor(),
+        r.amount,
     )
-    .by(Some(user_id))
-    .about(Some(&id));
-    match ledger::post(&mut tx, &entry).await {
-        Ok(_) => {}
+    .by(Some(r.user_id))
+    .about(Some(&r.id));
+    match ledger::post(conn, &entry).await {
+        Ok(_) => Ok(()),
         Err(LedgerError::InsufficientFunds) => {
-            drop(tx);
-            let mut conn = db.pool().acquire().await?;
-            let balance = ledger::balance(&mut conn, Account::main(user_id), currency).await?;
-            return Err(crate::api::ApiError::invalid(vec![crate::api::error::FieldError {
+            let balance = ledger::balance(conn, Account::main(r.user_id), r.currency).await?;
+            Err(crate::api::ApiError::invalid(vec![crate::api::error::FieldError {
                 field: "amount".into(),
                 code: FieldCode::MaxValue,
-                params: vec![("max", Money::from_minor(balance, currency).to_decimal_string())],
-            }]));
+                params: vec![("max", Money::from_minor(balance, r.currency).to_decimal_string())],
+            }]))
         }
-        Err(e) => return Err(ledger_error(e)),
+        Err(e) => Err(ledger_error(e)),
     }
-    tx.commit().await?;
-    load(&ctx.state, &id).await.map(|r| r.info())
 }
 
 async fn load(state: &AppState, id: &str) -> Result<PaymentRow, ApiError> {
@@ -265,34 +305,44 @@ async fn cancel_withdrawal(ctx: Ctx, input: CancelInput) -> Result<One, ApiError
 
 /// Returns a waiting withdrawal's hold to the player and closes it with `status`; false when it
 /// was no longer waiting.
-async fn release(state: &AppState, row: &PaymentRow, status: &str) -> Result<bool, ApiError> {
+async fn release(state: &AppState, row: &PaymentRow, status: &'static str) -> Result<bool, ApiError> {
     let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
-    let mut tx = state.db().begin().await?;
-    let changed = sqlx::query(
-        "UPDATE payments SET status = $1, updated_at = $2 WHERE id = $3 AND status IN ('pending', 'processing')",
-    )
-    .bind(status)
-    .bind(now_ms())
-    .bind(&row.id)
-    .execute(&mut *tx)
-    .await?;
-    if changed.rows_affected() == 0 {
-        return Ok(false);
-    }
-    let key = format!("withdrawal-return:{}", row.id);
-    let entry = Entry::transfer(
-        &key,
-        "withdrawal_return",
-        currency,
-        Account::House(HouseAccount::WithdrawalHolds),
-        Account::main(row.user_id),
-        row.amount,
-    )
-    .by(Some(row.user_id))
-    .about(Some(&row.id));
-    ledger::post(&mut tx, &entry).await.map_err(ledger_error)?;
-    tx.commit().await?;
-    Ok(true)
+    let (id, user_id, amount) = (Arc::new(row.id.clone()), row.user_id, row.amount);
+    state
+        .db()
+        .group(
+            user_id,
+            job(move |conn| {
+                let id = Arc::clone(&id);
+                Box::pin(async move {
+                    let changed = sqlx::query(
+                        "UPDATE payments SET status = $1, updated_at = $2 WHERE id = $3 AND status IN ('pending', 'processing')",
+                    )
+                    .bind(status)
+                    .bind(now_ms())
+                    .bind(id.as_str())
+                    .execute(&mut *conn)
+                    .await?;
+                    if changed.rows_affected() == 0 {
+                        return Ok(false);
+                    }
+                    let key = format!("withdrawal-return:{id}");
+                    let entry = Entry::transfer(
+                        &key,
+                        "withdrawal_return",
+                        currency,
+                        Account::House(HouseAccount::WithdrawalHolds),
+                        Account::main(user_id),
+                        amount,
+                    )
+                    .by(Some(user_id))
+                    .about(Some(&id));
+                    ledger::post(conn, &entry).await.map_err(ledger_error)?;
+                    Ok(true)
+                })
+            }),
+        )
+        .await
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -325,32 +375,42 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
         return Ok(Decision::Failed);
     }
     let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
-    let mut tx = state.db().begin().await?;
-    sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
-        .bind(now_ms())
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-    let key = format!("withdrawal-payout:{id}");
-    let entry = Entry::transfer(
-        &key,
-        "withdrawal_payout",
-        currency,
-        Account::House(HouseAccount::WithdrawalHolds),
-        Account::House(HouseAccount::PaymentClearing),
-        row.amount,
-    )
-    .by(Some(row.user_id))
-    .about(Some(id));
-    ledger::post(&mut tx, &entry).await.map_err(ledger_error)?;
-    let notice = notify::Notice::WithdrawalPaid {
-        payment_id: id.to_owned(),
-        amount: notify::amount(row.amount, currency),
-        currency: currency.code().to_owned(),
-    };
-    notify::enqueue(&mut tx, row.user_id, &format!("withdrawal:{id}:paid"), &notice).await?;
-    tx.commit().await?;
-    Ok(Decision::Paid)
+    let (id, user_id, amount) = (Arc::new(id.to_owned()), row.user_id, row.amount);
+    state
+        .db()
+        .group(
+            user_id,
+            job(move |conn| {
+                let id = Arc::clone(&id);
+                Box::pin(async move {
+                    sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
+                        .bind(now_ms())
+                        .bind(id.as_str())
+                        .execute(&mut *conn)
+                        .await?;
+                    let key = format!("withdrawal-payout:{id}");
+                    let entry = Entry::transfer(
+                        &key,
+                        "withdrawal_payout",
+                        currency,
+                        Account::House(HouseAccount::WithdrawalHolds),
+                        Account::House(HouseAccount::PaymentClearing),
+                        amount,
+                    )
+                    .by(Some(user_id))
+                    .about(Some(&id));
+                    ledger::post(conn, &entry).await.map_err(ledger_error)?;
+                    let notice = notify::Notice::WithdrawalPaid {
+                        payment_id: id.to_string(),
+                        amount: notify::amount(amount, currency),
+                        currency: currency.code().to_owned(),
+                    };
+                    notify::enqueue(conn, user_id, &format!("withdrawal:{id}:paid"), &notice).await?;
+                    Ok(Decision::Paid)
+                })
+            }),
+        )
+        .await
 }
 
 pub async fn reject(state: &AppState, id: &str) -> Result<Decision, ApiError> {
