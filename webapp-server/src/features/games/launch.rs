@@ -9,7 +9,8 @@
 use super::catalogue::{self, GameRow};
 use super::wallet::token_hash;
 use crate::api::ApiError;
-use crate::db::now_ms;
+use crate::db::group::job;
+use crate::db::{Db, now_ms};
 use crate::features::account::store;
 use crate::ledger::{self, Account, Entry, HouseAccount, PlayerAccount};
 use crate::state::AppState;
@@ -20,6 +21,7 @@ use axum::http::{Extensions, HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use croupier_shared::{Currency, ErrorType, Locale};
 use serde::Serialize;
+use sqlx::AnyConnection;
 use std::net::{IpAddr, SocketAddr};
 
 pub const SESSION_TTL_MS: i64 = 4 * 3600 * 1000;
@@ -249,26 +251,40 @@ pub async fn sweep_guests(state: AppState) -> anyhow::Result<()> {
     .await?;
     for (user_id, currency) in idle {
         let currency = currency.as_deref().and_then(Currency::parse).unwrap_or(state.config().default_currency);
-        let mut tx = state.db().begin().await?;
-        state.db().lock_user(&mut tx, user_id).await?;
-        let fun = Account::Player { user_id, kind: PlayerAccount::Fun };
-        let left = ledger::balance(&mut tx, fun, currency).await?;
-        if left > 0 {
-            let key = format!("guest-expired:{user_id}:{}", currency.code());
-            let entry =
-                Entry::transfer(&key, "fun_expiry", currency, fun, Account::House(HouseAccount::FunSupply), left);
-            ledger::post(&mut tx, &entry).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
-        }
-        sqlx::query("DELETE FROM game_sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
-        sqlx::query("UPDATE users SET status = $1, updated_at = $2 WHERE id = $3 AND status = $4")
-            .bind(GUEST_EXPIRED)
-            .bind(now_ms())
-            .bind(user_id)
-            .bind(GUEST)
-            .execute(&mut *tx)
+        let db = state.db().clone();
+        // On the guest's lane of the group committer, like every change that moves money.
+        state
+            .db()
+            .group(
+                user_id,
+                job(move |conn| {
+                    let db = db.clone();
+                    Box::pin(async move { sweep_guest(conn, &db, user_id, currency).await })
+                }),
+            )
             .await?;
-        tx.commit().await?;
     }
+    Ok(())
+}
+
+/// One idle guest's sweep (see [`sweep_guests`]), in the committer's transaction.
+async fn sweep_guest(conn: &mut AnyConnection, db: &Db, user_id: i64, currency: Currency) -> anyhow::Result<()> {
+    db.lock_user(conn, user_id).await?;
+    let fun = Account::Player { user_id, kind: PlayerAccount::Fun };
+    let left = ledger::balance(conn, fun, currency).await?;
+    if left > 0 {
+        let key = format!("guest-expired:{user_id}:{}", currency.code());
+        let entry = Entry::transfer(&key, "fun_expiry", currency, fun, Account::House(HouseAccount::FunSupply), left);
+        ledger::post(conn, &entry).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    }
+    sqlx::query("DELETE FROM game_sessions WHERE user_id = $1").bind(user_id).execute(&mut *conn).await?;
+    sqlx::query("UPDATE users SET status = $1, updated_at = $2 WHERE id = $3 AND status = $4")
+        .bind(GUEST_EXPIRED)
+        .bind(now_ms())
+        .bind(user_id)
+        .bind(GUEST)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
@@ -300,15 +316,24 @@ fn game_url(state: &AppState, game: &GameRow, token: &str, mode: &str, currency:
 /// Demo money refills itself: below a tenth of the starting fun balance it is brought back up.
 async fn top_up_fun(state: &AppState, user_id: i64, currency: Currency) -> Result<(), ApiError> {
     let full = super::major_minor(FUN_BALANCE_MAJOR, currency);
-    let mut tx = state.db().begin().await?;
-    let fun = Account::Player { user_id, kind: PlayerAccount::Fun };
-    let balance = ledger::balance(&mut tx, fun, currency).await?;
-    if balance < full / 10 {
-        let key = format!("fun-top-up:{user_id}:{}", uuid::Uuid::new_v4());
-        let entry =
-            Entry::transfer(&key, "fun_top_up", currency, Account::House(HouseAccount::FunSupply), fun, full - balance);
-        ledger::post(&mut tx, &entry).await.map_err(crate::features::cashier::deposits::ledger_error)?;
-    }
-    tx.commit().await?;
-    Ok(())
+    // On the player's lane of the group committer, like every change that moves money.
+    state
+        .db()
+        .group(
+            user_id,
+            job(move |conn| {
+                Box::pin(async move {
+                    let fun = Account::Player { user_id, kind: PlayerAccount::Fun };
+                    let balance = ledger::balance(conn, fun, currency).await?;
+                    if balance < full / 10 {
+                        let key = format!("fun-top-up:{user_id}:{}", uuid::Uuid::new_v4());
+                        let from = Account::House(HouseAccount::FunSupply);
+                        let entry = Entry::transfer(&key, "fun_top_up", currency, from, fun, full - balance);
+                        ledger::post(conn, &entry).await.map_err(crate::features::cashier::deposits::ledger_error)?;
+                    }
+                    Ok(())
+                })
+            }),
+        )
+        .await
 }
