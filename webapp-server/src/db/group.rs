@@ -11,9 +11,11 @@
 //! of the player whose money it moves (`player mod lanes`), and the ledger puts a player's house
 //! postings on house shard `player mod 16` (`ledger::HOUSE_SHARDS`); the number of lanes divides
 //! 16, so two lanes never touch the same player row or house shard and their batches cannot wait
-//! for one another. A transaction outside the committer (a deposit's webhook, a withdrawal) can
-//! still meet a batch on a player's row; PostgreSQL then detects the rare deadlock and fails one
-//! side — when it is the batch, its jobs are simply run again as below.
+//! for one another. Every change that moves money runs here — the wallet's calls, house rounds,
+//! deposits finishing, withdrawals, fun-money top-ups, guest sweeps — so no transaction outside
+//! the committer holds a ledger row a batch needs. Outside transactions that lock a player's
+//! `users` row (a deposit's request, a seed change) take nothing a batch holds after it, so they
+//! may wait for a batch but never deadlock with one.
 //!
 //! Bare movements of money ([`Db::post`](super::Db::post)) are queued as data, not as functions:
 //! a lane posts each run of them in its batch with one `ledger::post_many` call, one round trip
@@ -21,7 +23,7 @@
 //! rolls its batch back.
 //!
 //! Isolation between the jobs of a batch: a job that fails may have written half of its change
-//! (the ledger applies a posting and then refuses a negative balance), so on a failure the whole
+//! (a wallet bet opens its round before the ledger refuses the money), so on a failure the whole
 //! batch is rolled back; the failing job is set aside and the others are run together again, up
 //! to [`MAX_RETRIES`] times, after which every remaining job runs alone. Each job set aside then
 //! runs alone, in its own transaction, so it fails alone and the others succeed as they would
