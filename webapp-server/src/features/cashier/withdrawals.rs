@@ -383,11 +383,13 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
             job(move |conn| {
                 let id = Arc::clone(&id);
                 Box::pin(async move {
-                    sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
-                        .bind(now_ms())
-                        .bind(id.as_str())
-                        .execute(&mut *conn)
-                        .await?;
+                    sqlx::query(
+                        "UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'",
+                    )
+                    .bind(now_ms())
+                    .bind(id.as_str())
+                    .execute(&mut *conn)
+                    .await?;
                     let key = format!("withdrawal-payout:{id}");
                     let entry = Entry::transfer(
                         &key,
