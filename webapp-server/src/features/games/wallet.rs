@@ -122,8 +122,12 @@ fn settlement(session: &GameSession) -> Account {
     Account::House(if session.mode == "demo" { HouseAccount::FunSupply } else { HouseAccount::GameSettlement })
 }
 
+fn currency_of(session: &GameSession) -> Result<Currency, WalletError> {
+    Currency::parse(&session.currency).ok_or(WalletError::Status("RS_ERROR_WRONG_CURRENCY"))
+}
+
 async fn balance_of(conn: &mut AnyConnection, session: &GameSession) -> Result<(i64, Currency), WalletError> {
-    let currency = Currency::parse(&session.currency).ok_or(WalletError::Status("RS_ERROR_WRONG_CURRENCY"))?;
+    let currency = currency_of(session)?;
     Ok((ledger::balance(conn, player_account(session), currency).await?, currency))
 }
 
@@ -302,7 +306,7 @@ pub async fn bet(
     if status != "open" {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
-    let (_, currency) = balance_of(conn, &session).await?;
+    let currency = currency_of(&session)?;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         match ledger::post(conn, &move_money(&key, "bet", &session, currency, false, request.amount)).await {
@@ -344,7 +348,7 @@ pub async fn win(
             .fetch_optional(&mut *conn)
             .await?;
     let Some((round_id, _)) = round else { return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")) };
-    let (_, currency) = balance_of(conn, &session).await?;
+    let currency = currency_of(&session)?;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         ledger::post(conn, &move_money(&key, "win", &session, currency, true, request.amount))
@@ -389,7 +393,7 @@ pub async fn rollback(
     if won > 0 {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
-    let (_, currency) = balance_of(conn, &session).await?;
+    let currency = currency_of(&session)?;
     if rolled_back == 0 && amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         ledger::post(conn, &move_money(&key, "rollback", &session, currency, true, amount))
