@@ -32,6 +32,18 @@ async fn apply(db: &Db, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
     Ok(posted)
 }
 
+/// A posting's result in one word (a database error fails the test).
+fn outcome(result: &Result<Posted, LedgerError>) -> &'static str {
+    match result {
+        Ok(Posted::Applied { .. }) => "applied",
+        Ok(Posted::Replayed { .. }) => "replayed",
+        Err(LedgerError::InsufficientFunds) => "short",
+        Err(LedgerError::KeyReused) => "reused",
+        Err(LedgerError::Unbalanced) => "unbalanced",
+        Err(LedgerError::Db(e)) => panic!("{e}"),
+    }
+}
+
 async fn main_balance(db: &Db, user: i64) -> i64 {
     let mut conn = db.pool().acquire().await.unwrap();
     ledger::balance(&mut conn, Account::main(user), usd()).await.unwrap()
@@ -308,18 +320,8 @@ db_test!(async fn post_many_refuses_an_entry_alone(app) {
     let mut tx = db.begin().await.unwrap();
     let results = ledger::post_many(&mut tx, &entries).await.unwrap();
     tx.commit().await.unwrap();
-    let outcome: Vec<&str> = results
-        .iter()
-        .map(|r| match r {
-            Ok(Posted::Applied { .. }) => "applied",
-            Ok(Posted::Replayed { .. }) => "replayed",
-            Err(LedgerError::InsufficientFunds) => "short",
-            Err(LedgerError::KeyReused) => "reused",
-            Err(LedgerError::Unbalanced) => "unbalanced",
-            Err(LedgerError::Db(e)) => panic!("{e}"),
-        })
-        .collect();
-    assert_eq!(outcome, ["applied", "short", "applied", "replayed", "reused", "unbalanced", "short", "applied"]);
+    let outcomes: Vec<&str> = results.iter().map(outcome).collect();
+    assert_eq!(outcomes, ["applied", "short", "applied", "replayed", "reused", "unbalanced", "short", "applied"]);
     assert_eq!((main_balance(db, a).await, main_balance(db, b).await), (0, 50));
     let written: Vec<String> =
         sqlx::query_scalar("SELECT idempotency_key FROM ledger_transactions WHERE idempotency_key LIKE 'many-%' ORDER BY idempotency_key")
@@ -386,14 +388,6 @@ db_test!(async fn post_many_matches_posting_one_by_one(app) {
             _ => (key, player, deposit, amount),
         });
     }
-    let outcome = |r: &Result<Posted, LedgerError>| match r {
-        Ok(Posted::Applied { .. }) => "applied",
-        Ok(Posted::Replayed { .. }) => "replayed",
-        Err(LedgerError::InsufficientFunds) => "short",
-        Err(LedgerError::KeyReused) => "reused",
-        Err(LedgerError::Unbalanced) => "unbalanced",
-        Err(LedgerError::Db(e)) => panic!("{e}"),
-    };
     let entries = |prefix: &str, base: i64| -> Vec<(String, Account, Account, i64)> {
         script
             .iter()
