@@ -24,6 +24,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use croupier_shared::{Currency, ErrorType, FieldCode, Money};
+use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -303,18 +304,35 @@ async fn cancel_withdrawal(ctx: Ctx, input: CancelInput) -> Result<One, ApiError
     Ok(One)
 }
 
+/// A withdrawal as its changes on the committer see it.
+struct Withdrawal {
+    id: String,
+    user_id: i64,
+    amount: i64,
+    currency: Currency,
+}
+
+/// Runs `change` — one change of the withdrawal `row`, re-runnable — through the group committer
+/// on its player's lane (`db::group`).
+async fn on_lane<T, F>(state: &AppState, row: &PaymentRow, change: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: for<'c> Fn(&'c mut sqlx::AnyConnection, Arc<Withdrawal>) -> BoxFuture<'c, Result<T, ApiError>>
+        + Send
+        + Sync
+        + 'static,
+{
+    let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
+    let withdrawal = Arc::new(Withdrawal { id: row.id.clone(), user_id: row.user_id, amount: row.amount, currency });
+    state.db().group(row.user_id, job(move |conn| change(conn, Arc::clone(&withdrawal)))).await
+}
+
 /// Returns a waiting withdrawal's hold to the player and closes it with `status`; false when it
 /// was no longer waiting.
 async fn release(state: &AppState, row: &PaymentRow, status: &'static str) -> Result<bool, ApiError> {
-    let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
-    let (id, user_id, amount) = (Arc::new(row.id.clone()), row.user_id, row.amount);
-    state
-        .db()
-        .group(
-            user_id,
-            job(move |conn| {
-                let id = Arc::clone(&id);
-                Box::pin(async move {
+    on_lane(state, row, move |conn, w| {
+        Box::pin(async move {
+                    let (id, user_id, amount, currency) = (&w.id, w.user_id, w.amount, w.currency);
                     let changed = sqlx::query(
                         "UPDATE payments SET status = $1, updated_at = $2 WHERE id = $3 AND status IN ('pending', 'processing')",
                     )
@@ -339,10 +357,9 @@ async fn release(state: &AppState, row: &PaymentRow, status: &'static str) -> Re
                     .about(Some(&id));
                     ledger::post(conn, &entry).await.map_err(ledger_error)?;
                     Ok(true)
-                })
-            }),
-        )
-        .await
+        })
+    })
+    .await
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -374,45 +391,36 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
         release(state, &row, "failed").await?;
         return Ok(Decision::Failed);
     }
-    let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
-    let (id, user_id, amount) = (Arc::new(id.to_owned()), row.user_id, row.amount);
-    state
-        .db()
-        .group(
-            user_id,
-            job(move |conn| {
-                let id = Arc::clone(&id);
-                Box::pin(async move {
-                    sqlx::query(
-                        "UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'",
-                    )
-                    .bind(now_ms())
-                    .bind(id.as_str())
-                    .execute(&mut *conn)
-                    .await?;
-                    let key = format!("withdrawal-payout:{id}");
-                    let entry = Entry::transfer(
-                        &key,
-                        "withdrawal_payout",
-                        currency,
-                        Account::House(HouseAccount::WithdrawalHolds),
-                        Account::House(HouseAccount::PaymentClearing),
-                        amount,
-                    )
-                    .by(Some(user_id))
-                    .about(Some(&id));
-                    ledger::post(conn, &entry).await.map_err(ledger_error)?;
-                    let notice = notify::Notice::WithdrawalPaid {
-                        payment_id: id.to_string(),
-                        amount: notify::amount(amount, currency),
-                        currency: currency.code().to_owned(),
-                    };
-                    notify::enqueue(conn, user_id, &format!("withdrawal:{id}:paid"), &notice).await?;
-                    Ok(Decision::Paid)
-                })
-            }),
-        )
-        .await
+    on_lane(state, &row, move |conn, w| {
+        Box::pin(async move {
+            let (id, user_id, amount, currency) = (&w.id, w.user_id, w.amount, w.currency);
+            sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
+                .bind(now_ms())
+                .bind(id.as_str())
+                .execute(&mut *conn)
+                .await?;
+            let key = format!("withdrawal-payout:{id}");
+            let entry = Entry::transfer(
+                &key,
+                "withdrawal_payout",
+                currency,
+                Account::House(HouseAccount::WithdrawalHolds),
+                Account::House(HouseAccount::PaymentClearing),
+                amount,
+            )
+            .by(Some(user_id))
+            .about(Some(&id));
+            ledger::post(conn, &entry).await.map_err(ledger_error)?;
+            let notice = notify::Notice::WithdrawalPaid {
+                payment_id: id.to_string(),
+                amount: notify::amount(amount, currency),
+                currency: currency.code().to_owned(),
+            };
+            notify::enqueue(conn, user_id, &format!("withdrawal:{id}:paid"), &notice).await?;
+            Ok(Decision::Paid)
+        })
+    })
+    .await
 }
 
 pub async fn reject(state: &AppState, id: &str) -> Result<Decision, ApiError> {
