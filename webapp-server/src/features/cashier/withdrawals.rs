@@ -354,7 +354,7 @@ async fn release(state: &AppState, row: &PaymentRow, status: &'static str) -> Re
                         amount,
                     )
                     .by(Some(user_id))
-                    .about(Some(&id));
+                    .about(Some(id));
                     ledger::post(conn, &entry).await.map_err(ledger_error)?;
                     Ok(true)
         })
@@ -409,7 +409,7 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
                 amount,
             )
             .by(Some(user_id))
-            .about(Some(&id));
+            .about(Some(id));
             ledger::post(conn, &entry).await.map_err(ledger_error)?;
             let notice = notify::Notice::WithdrawalPaid {
                 payment_id: id.to_string(),
