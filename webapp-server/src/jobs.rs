@@ -1,7 +1,7 @@
 //! Background jobs. Each runs under a lease in the coordination store, so with several replicas
 //! exactly one runs it at a time; a replica that dies lets its lease expire and another takes over.
 
-use crate::state::AppState;
+use crate::AppState;
 use std::time::Duration;
 
 const TICK: Duration = Duration::from_secs(15);

@@ -1,39 +1,48 @@
 //! `croupier-server`: the HTTP server behind every call of the Croupier site.
 //!
-//! [`app`] builds the router from an [`AppState`]; [`serve`] runs it on a listener until a
+//! The layers (DESIGN.md "Layers inside croupier-server"), each importing only downwards:
+//!
+//! 1. `croupier-platform` (its own crate, `webapp-server/platform`): configuration, the
+//!    database seam, the ledger, coordination, keys, metrics, the `/api` framework and the ports
+//!    of external parties. It knows no feature; the compiler refuses an upward import.
+//! 2. [`features`]: the product, one folder per API prefix. A feature imports the platform and,
+//!    where it must, another feature's public items (listed in the architecture notes).
+//! 3. [`web`]: the single-page app's files and server-rendered heads.
+//! 4. This file: [`App`], the one place that knows every feature. It assembles the API registry,
+//!    the routes, the web assets and each feature's own state.
+//!
+//! [`app`] builds the router from an [`App`]; [`serve`] runs it on a listener until a
 //! shutdown future resolves. `main.rs` and the tests both go through these two functions.
 
-pub mod api;
-pub mod config;
-pub mod coord;
-pub mod db;
 pub mod features;
 pub mod jobs;
-pub mod keys;
-pub mod ledger;
-pub mod messaging;
-pub mod metrics;
-pub mod ops;
-pub mod payments;
-pub mod state;
-pub mod telemetry;
 pub mod web;
 
-pub use config::Config;
-pub use state::AppState;
+pub use croupier_platform::ports::{messaging, payments};
+pub use croupier_platform::{AppState, Config};
+/// The platform's modules, under the names the features use.
+pub use croupier_platform::{
+    api, config, coord, db, http as http_util, keys, ledger, metrics, ops, session, telemetry,
+};
 
+use anyhow::Context as _;
 use axum::Router;
+use axum::extract::FromRef;
 use axum::http::{HeaderName, HeaderValue, Request, header};
-use axum::response::{IntoResponse, Json, Response};
-use axum::routing::{any, get};
+use axum::response::{IntoResponse, Response};
 use croupier_shared::ErrorType;
+use features::auth::oauth::OAuth;
+use features::content::Cache;
+use features::games::index::Index;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
+use web::WebAssets;
 
 /// The site runs inside Telegram's web clients, which frame it, so framing is allowed for
 /// Telegram's origins only (CSP `frame-ancestors`; `X-Frame-Options` cannot express that).
@@ -53,19 +62,139 @@ pub(crate) fn csp_with_nonce(nonce: &str) -> String {
     )
 }
 
-pub fn app(state: AppState) -> Router {
+/// The server's top-level state: the platform's [`AppState`] plus what the top assembles — the
+/// API registry, the client's files — and each feature's own state. Handlers never see `App`:
+/// they ask for the part they need (`State<AppState>`, `State<Arc<Cache>>`, …) and axum hands it
+/// over through the `FromRef` impls below.
+#[derive(Clone)]
+pub struct App {
+    platform: AppState,
+    api: Arc<api::Registry>,
+    web: Arc<WebAssets>,
+    content: Arc<Cache>,
+    games: Arc<Index>,
+    oauth: Arc<OAuth>,
+}
+
+impl App {
+    /// Opens the stores the configuration names and assembles the app over them.
+    pub async fn build(config: Config) -> anyhow::Result<App> {
+        let (db, coord) = AppState::open_stores(&config).await?;
+        App::from_parts(config, db, coord).await
+    }
+
+    /// Assembles the app from already-open stores.
+    pub async fn from_parts(config: Config, db: db::Db, coord: coord::Coord) -> anyhow::Result<App> {
+        App::from_parts_with(config, db, coord, |_| {}).await
+    }
+
+    /// Like [`App::from_parts`], with more API methods registered after the features' own
+    /// (tests use it to exercise the dispatcher with methods of their own).
+    pub async fn from_parts_with(
+        config: Config,
+        db: db::Db,
+        coord: coord::Coord,
+        extra: impl FnOnce(&mut api::Registry),
+    ) -> anyhow::Result<App> {
+        let web = Arc::new(WebAssets::load(&config));
+        features::games::catalogue::seed(&db, &config.game_providers).await.context("game catalogue")?;
+        features::content::store::seed_demo(&db).await.context("demo content")?;
+        let oauth = Arc::new(OAuth::new(&config.oauth_providers).context("social sign-in")?);
+        let platform = AppState::new(config, db, coord).await?;
+        let content = Arc::new(Cache::default());
+        let games = Arc::new(Index::default());
+        let mut api = api::Registry::default();
+        register_methods(&mut api, &content, &games);
+        extra(&mut api);
+        Ok(App { platform, api: Arc::new(api), web, content, games, oauth })
+    }
+
+    /// The platform's state (configuration, database, ports, …).
+    pub fn platform(&self) -> &AppState {
+        &self.platform
+    }
+
+    pub fn api(&self) -> &api::Registry {
+        &self.api
+    }
+
+    pub fn web(&self) -> &WebAssets {
+        &self.web
+    }
+
+    /// This replica's cached copy of the content (see `features::content::store`).
+    pub fn content(&self) -> &Cache {
+        &self.content
+    }
+
+    /// This replica's in-memory index of the game catalogue (see `features::games::index`).
+    pub fn games(&self) -> &Index {
+        &self.games
+    }
+}
+
+impl std::ops::Deref for App {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.platform
+    }
+}
+
+impl FromRef<App> for AppState {
+    fn from_ref(app: &App) -> AppState {
+        app.platform.clone()
+    }
+}
+
+impl FromRef<App> for Arc<api::Registry> {
+    fn from_ref(app: &App) -> Arc<api::Registry> {
+        Arc::clone(&app.api)
+    }
+}
+
+impl FromRef<App> for Arc<Cache> {
+    fn from_ref(app: &App) -> Arc<Cache> {
+        Arc::clone(&app.content)
+    }
+}
+
+impl FromRef<App> for Arc<OAuth> {
+    fn from_ref(app: &App) -> Arc<OAuth> {
+        Arc::clone(&app.oauth)
+    }
+}
+
+/// Every feature's `/api` methods, in one registry.
+fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<Index>) {
+    use features::*;
+    metadata::register(api);
+    auth::register(api);
+    account::register(api);
+    cashier::register(api);
+    games::register(api, games);
+    content::register(api, content);
+    player_storage::register(api);
+    cashbacks::register(api);
+}
+
+pub fn app(app: App) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
-    let router = Router::new()
-        .route("/api/openapi.json", get(openapi))
-        .route("/api/{method}", any(api::dispatch))
-        .merge(ops::routes())
-        .merge(messaging::routes(state.config()))
-        .merge(features::routes())
-        .merge(web::routes(&state));
+    let platform = app.platform.clone();
+    let site = web::Site { platform: platform.clone(), web: Arc::clone(&app.web), content: Arc::clone(&app.content) };
+    let router: Router<App> = Router::new()
+        .merge(api::routes())
+        .merge(ops::routes().with_state(platform.clone()))
+        .merge(messaging::routes(platform.config()).with_state(platform.clone()))
+        .merge(payments::sandbox::routes().with_state(platform.clone()))
+        .merge(features::routes().with_state(platform.clone()))
+        .merge(features::content::routes())
+        .merge(features::auth::oauth::routes())
+        .merge(web::routes(site));
     #[cfg(feature = "bench")]
-    let router = router.route("/bench/ceiling", get(bench_ceiling));
-    let hsts = state.config().env == config::Env::Prod;
-    router.with_state(state).layer(
+    let router = router.route("/bench/ceiling", axum::routing::get(bench_ceiling));
+    let hsts = platform.config().env == config::Env::Prod;
+    router.with_state(app).layer(
         ServiceBuilder::new()
             .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
             .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
@@ -103,29 +232,26 @@ fn panic_response() -> Response {
     api::ApiError::new(ErrorType::InternalServerErrorException).into_response()
 }
 
-async fn openapi(axum::extract::State(state): axum::extract::State<AppState>) -> Json<serde_json::Value> {
-    Json(api::openapi::document(state.api()))
-}
-
 /// The framework ceiling of `make bench`: the cheapest JSON answer this binary can give.
 #[cfg(feature = "bench")]
-async fn bench_ceiling() -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "status": "ok", "data": { "ok": true } }))
+async fn bench_ceiling() -> axum::Json<serde_json::Value> {
+    axum::Json(serde_json::json!({ "status": "ok", "data": { "ok": true } }))
 }
 
-/// Serves `state` on `listener` until `shutdown` resolves, then finishes in-flight requests.
+/// Serves `app` on `listener` until `shutdown` resolves, then finishes in-flight requests.
 pub async fn serve(
     listener: tokio::net::TcpListener,
-    state: AppState,
+    app: App,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let state = app.platform.clone();
     let db = state.db().clone();
     if let Ok(addr) = listener.local_addr() {
         state.set_local_addr(addr);
     }
     let jobs = jobs::spawn(state.clone());
     let telegram = features::notify::spawn(&state);
-    let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let service = self::app(app).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, service).with_graceful_shutdown(shutdown).await;
     jobs.abort();
     for task in telegram {

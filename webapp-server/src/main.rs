@@ -1,6 +1,6 @@
 //! `croupier-server`: reads the configuration, opens the stores and serves until SIGTERM.
 
-use croupier_server::{AppState, Config};
+use croupier_server::{App, Config};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS]]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
@@ -66,7 +66,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         web_dir = %config.web_dir.display(),
         "starting croupier-server"
     );
-    let state = AppState::build(config).await?;
+    let state = App::build(config).await?;
     let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
     tracing::info!(url = %format!("http://{}", listener.local_addr()?), "listening");
     croupier_server::serve(listener, state, croupier_server::shutdown_signal()).await.context("server error")
@@ -165,7 +165,7 @@ async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
         win_account: rest.first().map(|w| (*w).to_owned()),
         valid_days,
     };
-    let state = match AppState::build(config).await {
+    let state = match App::build(config).await {
         Ok(state) => state,
         Err(e) => {
             eprintln!("croupier-server: {e:#}");
@@ -189,7 +189,7 @@ async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
 #[allow(clippy::print_stdout)]
 async fn admin(config: Config, args: &[&str]) -> ExitCode {
     use croupier_server::features::cashier::withdrawals;
-    let state = match AppState::build(config).await {
+    let state = match App::build(config).await {
         Ok(state) => state,
         Err(e) => {
             eprintln!("croupier-server: {e:#}");

@@ -22,18 +22,21 @@
 //! `/builds/meta/{id}.json` answers the build's metadata for the current id and 404 for any
 //! other, which tells a client running an old build to reload.
 
+use crate::AppState;
 use crate::config::Config;
+use crate::features::content::Cache;
 use crate::features::content::seo::{self, Head};
-use crate::state::AppState;
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{Html, IntoResponse, Json, Response};
 use axum::routing::get;
+use croupier_platform::http::escape_html;
 use croupier_shared::Locale;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
+use std::sync::Arc;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -316,44 +319,49 @@ fn set_title(html: &str, title: &str) -> String {
     }
 }
 
-pub fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 fn host(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::HOST).and_then(|h| h.to_str().ok())
 }
 
+/// What the site's pages need: the platform, the client's files and the content (for the head).
+#[derive(Clone)]
+pub struct Site {
+    pub platform: AppState,
+    pub web: Arc<WebAssets>,
+    pub content: Arc<Cache>,
+}
+
 /// A content-defined redirect for this request, if one applies.
-async fn redirect(state: &AppState, uri: &Uri) -> Option<Response> {
-    let snapshot = state.content().snapshot(state.db()).await.ok()?;
+async fn redirect(site: &Site, uri: &Uri) -> Option<Response> {
+    let snapshot = site.content.snapshot(site.platform.db()).await.ok()?;
     let target = seo::redirect_for(&snapshot, uri.path(), uri.query())?;
     let mut response = (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, target)]).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(SHORT));
     Some(response)
 }
 
-async fn spa(State(state): State<AppState>, uri: Uri, headers: HeaderMap) -> Response {
-    if let Some(response) = redirect(&state, &uri).await {
+async fn spa(State(site): State<Site>, uri: Uri, headers: HeaderMap) -> Response {
+    if let Some(response) = redirect(&site, &uri).await {
         return response;
     }
-    page(&state, &uri, &headers).await
+    page(&site, &uri, &headers).await
 }
 
 /// `index.html` for the request's path, with its head and status.
-async fn page(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
+async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
+    let state = &site.platform;
     let path = uri.path();
     let path = path.strip_suffix("index.html").unwrap_or(path);
     let nonce = hex::encode(rand::random::<[u8; 16]>());
-    let (status, html) = match state.content().snapshot(state.db()).await {
+    let (status, html) = match site.content.snapshot(state.db()).await {
         Ok(snapshot) => {
             let head = seo::resolve(&snapshot, state.config(), path, host(headers));
             let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
-            (status, state.web().render(&head, &nonce))
+            (status, site.web.render(&head, &nonce))
         }
         Err(e) => {
             tracing::warn!(error = %e, "content unavailable; serving the page without its SEO head");
-            (StatusCode::OK, state.web().render_plain(path, &state.config().site_name))
+            (StatusCode::OK, site.web.render_plain(path, &state.config().site_name))
         }
     };
     let mut response = (status, Html(html)).into_response();
@@ -371,16 +379,18 @@ fn text_response(content_type: &'static str, body: String) -> Response {
     response
 }
 
-async fn robots_txt(State(state): State<AppState>) -> Response {
-    match state.content().snapshot(state.db()).await {
-        Ok(snapshot) => text_response("text/plain; charset=utf-8", seo::robots_txt(&snapshot, state.config())),
+async fn robots_txt(State(site): State<Site>) -> Response {
+    match site.content.snapshot(site.platform.db()).await {
+        Ok(snapshot) => text_response("text/plain; charset=utf-8", seo::robots_txt(&snapshot, site.platform.config())),
         Err(e) => crate::api::ApiError::from(e).into_response(),
     }
 }
 
-async fn sitemap_xml(State(state): State<AppState>) -> Response {
-    match state.content().snapshot(state.db()).await {
-        Ok(snapshot) => text_response("application/xml; charset=utf-8", seo::sitemap_xml(&snapshot, state.config())),
+async fn sitemap_xml(State(site): State<Site>) -> Response {
+    match site.content.snapshot(site.platform.db()).await {
+        Ok(snapshot) => {
+            text_response("application/xml; charset=utf-8", seo::sitemap_xml(&snapshot, site.platform.config()))
+        }
         Err(e) => crate::api::ApiError::from(e).into_response(),
     }
 }
@@ -391,14 +401,14 @@ fn no_cache(mut response: Response) -> Response {
 }
 
 /// `/builds/latest.json`: the build the server serves now.
-async fn build_latest(State(state): State<AppState>) -> Response {
-    let web = state.web();
+async fn build_latest(State(site): State<Site>) -> Response {
+    let web = &site.web;
     no_cache(Json(json!({ "id": web.build_id, "timestamp": web.built_at })).into_response())
 }
 
 /// `/builds/meta/{id}.json`: the metadata of the current build; any other id is gone (404).
-async fn build_meta(State(state): State<AppState>, Path(file): Path<String>) -> Response {
-    let web = state.web();
+async fn build_meta(State(site): State<Site>, Path(file): Path<String>) -> Response {
+    let web = &site.web;
     if file.strip_suffix(".json") != Some(web.build_id.as_str()) {
         return no_cache((StatusCode::NOT_FOUND, Json(json!({ "error": "unknown build" }))).into_response());
     }
@@ -411,10 +421,10 @@ async fn build_meta(State(state): State<AppState>, Path(file): Path<String>) -> 
     no_cache(Json(meta).into_response())
 }
 
-pub fn routes(state: &AppState) -> Router<AppState> {
-    let dir = &state.web().dir;
+pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
+    let dir = &site.web.dir;
     let assets = ServeDir::new(dir.join("assets")).append_index_html_on_directories(false);
-    let files = ServeDir::new(dir).append_index_html_on_directories(false).fallback(get(spa).with_state(state.clone()));
+    let files = ServeDir::new(dir).append_index_html_on_directories(false).fallback(get(spa).with_state(site.clone()));
     let files = tower::ServiceBuilder::new()
         .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(SHORT)))
         .service(files);
@@ -434,11 +444,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
                 ))
                 .service(assets),
         )
-        .fallback(move |State(state): State<AppState>, request: Request| {
+        .fallback(move |State(site): State<Site>, request: Request| {
             let mut files = files.clone();
             async move {
                 let uri = request.uri().clone();
-                if let Some(response) = redirect(&state, &uri).await {
+                if let Some(response) = redirect(&site, &uri).await {
                     return response;
                 }
                 // Client routes have no extension in their last segment: skip the file lookup.
@@ -448,10 +458,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
                         Err(never) => match never {},
                     }
                 } else {
-                    page(&state, &uri, request.headers()).await
+                    page(&site, &uri, request.headers()).await
                 }
             }
         })
+        .with_state(site)
 }
 
 fn looks_like_file(path: &str) -> bool {

@@ -395,7 +395,7 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
         let db = db.clone();
         async move {
             let entry = Entry::transfer(&key, kind, usd, from, to, amount);
-            db.post(&entry).await.map(|_| ()).map_err(|e| anyhow::anyhow!("{e:?}"))
+            croupier_server::ledger::queue(&db, &entry).await.map(|_| ()).map_err(|e| anyhow::anyhow!("{e:?}"))
         }
     };
     let run = uuid::Uuid::new_v4().simple().to_string();

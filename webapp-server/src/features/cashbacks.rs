@@ -7,7 +7,7 @@
 //! losses and paying them out (`cashbacks.payout`, which moves the money through the ledger and
 //! sets `paid_out_at` and `receiving_expired_at`) are a later issue: nothing here moves money.
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::{Db, now_ms};
 use crate::features::account::store::field_error;
 use croupier_shared::{Currency, FieldCode, Locale, Money};
@@ -149,8 +149,8 @@ impl CashbackRow {
 /// Filters on the owner and on each status being asked for ($2 active, $3 paid_out as 1 or 0).
 const FILTER: &str = "user_id = $1 AND ((status = 'active' AND $2 = 1) OR (status = 'paid_out' AND $3 = 1))";
 
-async fn get(ctx: Ctx, query: CashbacksQuery) -> Result<Cashbacks, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn get(ctx: Ctx, user: AuthUser, query: CashbacksQuery) -> Result<Cashbacks, ApiError> {
+    let user_id = user.id;
     let db = ctx.state.db();
     let active = i64::from(query.wants("active"));
     let paid_out = i64::from(query.wants("paid_out"));
@@ -247,14 +247,11 @@ impl CreateRequest {
 }
 
 pub async fn admin_create(
-    axum::extract::State(state): axum::extract::State<crate::state::AppState>,
-    headers: axum::http::HeaderMap,
+    axum::extract::State(state): axum::extract::State<crate::AppState>,
+    _: crate::api::Operator,
     body: axum::body::Bytes,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    if !crate::features::cashier::withdrawals::authorized(&state, &headers) {
-        return ApiError::new(croupier_shared::ErrorType::AuthorizationException).into_response();
-    }
     let request: CreateRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(_) => return ApiError::bad_request(Some(("body", FieldCode::Invalid))).into_response(),

@@ -3,7 +3,7 @@
 //! id of the last cashback whose popup the player has seen (`already_seen_cashback_id`, SPEC §4).
 //! Signed-in players only; a full store answers `StorageQuotaExceededException`.
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::now_ms;
 use croupier_shared::{ErrorType, FieldCode};
 use schemars::JsonSchema;
@@ -60,8 +60,8 @@ impl Input for SetRequest {
     }
 }
 
-async fn get(ctx: Ctx, query: KeyQuery) -> Result<Option<String>, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn get(ctx: Ctx, user: AuthUser, query: KeyQuery) -> Result<Option<String>, ApiError> {
+    let user_id = user.id;
     let value = sqlx::query_scalar("SELECT value FROM player_storage WHERE user_id = $1 AND key = $2")
         .bind(user_id)
         .bind(&query.key)
@@ -70,8 +70,8 @@ async fn get(ctx: Ctx, query: KeyQuery) -> Result<Option<String>, ApiError> {
     Ok(value)
 }
 
-async fn set(ctx: Ctx, request: SetRequest) -> Result<crate::api::One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn set(ctx: Ctx, user: AuthUser, request: SetRequest) -> Result<crate::api::One, ApiError> {
+    let user_id = user.id;
     let db = ctx.state.db();
     let mut tx = db.begin().await?;
     // Two new keys written at once must not both pass the count below.
@@ -104,8 +104,8 @@ async fn set(ctx: Ctx, request: SetRequest) -> Result<crate::api::One, ApiError>
     Ok(crate::api::One)
 }
 
-async fn get_keys(ctx: Ctx, _: crate::api::NoInput) -> Result<Vec<String>, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn get_keys(ctx: Ctx, user: AuthUser, _: crate::api::NoInput) -> Result<Vec<String>, ApiError> {
+    let user_id = user.id;
     let mut keys: Vec<String> = sqlx::query_scalar("SELECT key FROM player_storage WHERE user_id = $1")
         .bind(user_id)
         .fetch_all(ctx.state.db().pool())

@@ -10,9 +10,9 @@
 //! is never stored, only a keyed hash of it (`visitor`) to count unique visitors; rows older than
 //! [`RETENTION_DAYS`] are deleted by a job.
 
-use crate::api::ApiError;
+use crate::AppState;
+use crate::api::{ApiError, MaybeUser};
 use crate::db::now_ms;
-use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -68,8 +68,8 @@ pub fn parse(query: &str) -> Result<Hit, ApiError> {
     Ok(hit)
 }
 
-pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
-    let locale = crate::features::games::launch::cookie_locale(request.headers()).unwrap_or_default();
+pub async fn hit(State(state): State<AppState>, user: MaybeUser, request: Request) -> Response {
+    let locale = croupier_platform::http::cookie_locale(request.headers()).unwrap_or_default();
     let hit = match parse(request.uri().query().unwrap_or("")) {
         Ok(hit) => hit,
         Err(e) => return e.render(locale),
@@ -87,7 +87,7 @@ pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
         None => true,
     };
     if allowed {
-        let user_id = crate::features::games::wallet::signed_in_user(&state, request.headers()).await;
+        let user_id = user.id();
         let written = sqlx::query(
             "INSERT INTO visit_hits (at, track_id, referer, seon_session, user_id, visitor) VALUES ($1, $2, $3, $4, $5, $6)",
         )

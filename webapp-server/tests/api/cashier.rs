@@ -131,9 +131,9 @@ db_test!(async fn a_lost_webhook_is_made_good_by_the_status_poll(app) {
     // The provider says success but its webhook never arrives.
     sqlx::query("UPDATE sandbox_payments SET status = 'success' WHERE id = $1").bind(&id).execute(app.state.db().pool()).await.unwrap();
     sqlx::query("UPDATE payments SET updated_at = updated_at - 120000 WHERE id = $1").bind(&id).execute(app.state.db().pool()).await.unwrap();
-    croupier_server::features::cashier::deposits::poll_pending(app.state.clone()).await.unwrap();
+    croupier_server::features::cashier::deposits::poll_pending(app.state.platform().clone()).await.unwrap();
     assert_eq!(balance(app, &client).await, "40.00");
-    croupier_server::features::cashier::deposits::poll_pending(app.state.clone()).await.unwrap();
+    croupier_server::features::cashier::deposits::poll_pending(app.state.platform().clone()).await.unwrap();
     assert_eq!(balance(app, &client).await, "40.00", "polling again credits nothing more");
 });
 
@@ -153,11 +153,10 @@ async fn send_webhook(app: &TestApp, event: &Value, timestamp: i64, secret: &[u8
 }
 
 db_test!(async fn webhooks_must_be_signed_fresh_consistent_and_are_handled_once(app) {
-    use croupier_server::payments::PaymentProvider;
     let client = app.browser();
     app.register(&client, "hook@example.com").await;
     let (id, _) = start_deposit(app, &client, "sandbox_card", "25").await;
-    let secret = croupier_server::payments::sandbox::Sandbox.webhook_secret(&app.state);
+    let secret = app.state.payments().provider("sandbox").expect("the sandbox runs").webhook_secret();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     let event = json!({"event_id": "evt-1", "payment_id": id, "status": "success", "amount": 2500, "currency": "USD"});
 

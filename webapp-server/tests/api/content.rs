@@ -4,7 +4,7 @@
 
 use crate::db_test;
 use crate::helpers::{Backend, TestApp, TestDb, expect_error, read_json};
-use croupier_server::AppState;
+use croupier_server::App;
 use croupier_server::coord::Coord;
 use croupier_server::db::Db;
 use croupier_server::features::content::store;
@@ -362,7 +362,7 @@ cms_test!(async fn writes_are_refused_without_a_token_and_seen_at_once_with_one(
 cms_test!(async fn a_write_is_seen_by_another_replica_on_its_next_read(app) {
     let other_db = Db::connect(app.database_url(), 2).await.unwrap();
     let config = app.state.config().clone();
-    let replica = AppState::from_parts(config, other_db.clone(), Coord::in_process()).await.unwrap();
+    let replica = App::from_parts(config, other_db.clone(), Coord::in_process()).await.unwrap();
     let before = replica.content().snapshot(&other_db).await.unwrap();
     assert_eq!(before.collection("page", "en").len(), 5);
     let page = json!({"data": {"slug": "news", "title": "News"}});
@@ -604,7 +604,7 @@ cms_test!(async fn the_demo_content_is_loaded_once_and_never_again(app) {
     let (status, _) = cms_send(app, Method::DELETE, "/cms/api/pages/5", Some(TOKEN), json!({})).await;
     assert_eq!(status, StatusCode::OK);
     let config = app.state.config().clone();
-    let restarted = AppState::from_parts(config, db.clone(), Coord::in_process()).await.unwrap();
+    let restarted = App::from_parts(config, db.clone(), Coord::in_process()).await.unwrap();
     assert_eq!(entry_count(restarted.db()).await, loaded - 2, "a deleted page stays deleted after a restart");
 });
 

@@ -340,10 +340,10 @@ db_test!(async fn guests_play_demo_rounds_with_fun_money_that_refills(app) {
 
     // An idle guest is swept: fun money back to the house, sessions gone, a new guest next time.
     sqlx::query("UPDATE users SET reg_time = 0 WHERE status = 'guest'").execute(app.state.db().pool()).await.unwrap();
-    croupier_server::features::games::launch::sweep_guests(app.state.clone()).await.unwrap();
+    croupier_server::features::games::launch::sweep_guests(app.state.platform().clone()).await.unwrap();
     assert_eq!(guests().await, 1, "a guest with a recent launch stays");
     sqlx::query("UPDATE game_sessions SET created_at = 0 WHERE user_id = $1").bind(user).execute(app.state.db().pool()).await.unwrap();
-    croupier_server::features::games::launch::sweep_guests(app.state.clone()).await.unwrap();
+    croupier_server::features::games::launch::sweep_guests(app.state.platform().clone()).await.unwrap();
     assert_eq!(guests().await, 0);
     let mut conn = app.state.db().pool().acquire().await.unwrap();
     assert_eq!(croupier_server::ledger::balance(&mut conn, fun, usd()).await.unwrap(), 0);
@@ -357,7 +357,7 @@ db_test!(async fn guests_play_demo_rounds_with_fun_money_that_refills(app) {
     assert_eq!(guests().await, 1, "the same browser becomes a new guest");
     let new_user: i64 = sqlx::query_scalar("SELECT id FROM users WHERE status = 'guest'").fetch_one(app.state.db().pool()).await.unwrap();
     assert_ne!(new_user, user);
-    croupier_server::features::games::launch::sweep_guests(app.state.clone()).await.unwrap();
+    croupier_server::features::games::launch::sweep_guests(app.state.platform().clone()).await.unwrap();
     assert_eq!(guests().await, 1, "sweeping twice changes nothing");
 
     // A game whose config does not allow it keeps guests out.

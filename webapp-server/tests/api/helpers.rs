@@ -5,7 +5,7 @@
 use croupier_server::api::Registry;
 use croupier_server::coord::Coord;
 use croupier_server::db::Db;
-use croupier_server::{AppState, Config};
+use croupier_server::{App, Config};
 use reqwest::StatusCode;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -120,7 +120,7 @@ fn replace_database(url: &str, name: &str) -> String {
 pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
-    pub state: AppState,
+    pub state: App,
     pub backend: Backend,
     db: TestDb,
     _web: TempDir,
@@ -165,7 +165,7 @@ impl TestApp {
             }
             _ => Coord::in_process(),
         };
-        let state = AppState::from_parts_with(config, store, coord, methods).await.expect("app state");
+        let state = App::from_parts_with(config, store, coord, methods).await.expect("app state");
 
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");

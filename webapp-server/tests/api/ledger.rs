@@ -202,7 +202,8 @@ async fn overdraw_in_groups(db: Db, movements: bool) {
         });
         async move {
             if movement {
-                return db.post(&Entry::transfer(&key, "bet", usd(), from, to, amount)).await;
+                return croupier_server::ledger::queue(&db, &Entry::transfer(&key, "bet", usd(), from, to, amount))
+                    .await;
             }
             db.group(
                 player.unwrap_or(0),

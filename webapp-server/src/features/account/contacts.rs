@@ -1,11 +1,12 @@
 //! Contacts (SPEC §3 "Contact"): adding, confirming by code, subscriptions, unsubscribing from
 //! a signed link, and the phone settings of the contact form.
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
+use crate::AppState;
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, MaybeUser, NoInput, One, Registry};
 use crate::features::account::rules;
 use crate::features::account::store::{self, Login, field_error};
 use crate::features::auth::codes::{self, Purpose};
-use crate::state::AppState;
+use croupier_shared::ErrorType;
 use croupier_shared::FieldCode;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -79,8 +80,8 @@ impl Input for ContactInput {
 
 /// A player has at most one e-mail and one phone. Adding one of a kind the player already has
 /// replaces it (unconfirmed again); a contact another account uses is `TAKEN`.
-async fn add_contact(ctx: Ctx, input: ContactInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn add_contact(ctx: Ctx, user: AuthUser, input: ContactInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let login = input.login();
     let existing = store::contacts(ctx.state.db(), user_id).await?.into_iter().find(|c| c.kind == login.kind());
     let country_code = match &login {
@@ -123,8 +124,8 @@ async fn owned_contact(ctx: &Ctx, user_id: i64, input: &ContactInput) -> Result<
         .ok_or_else(|| field_error("contact", FieldCode::NotFound))
 }
 
-async fn send_confirmation(ctx: Ctx, input: ContactInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn send_confirmation(ctx: Ctx, user: AuthUser, input: ContactInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let contact = owned_contact(&ctx, user_id, &input).await?;
     let login = contact.login();
     ctx.limit("contact-code", &login.subject(), std::time::Duration::from_secs(3600), 10).await?;
@@ -164,8 +165,8 @@ impl Input for ConfirmInput {
     }
 }
 
-async fn confirm_contact(ctx: Ctx, input: ConfirmInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn confirm_contact(ctx: Ctx, user: AuthUser, input: ConfirmInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let as_contact =
         ContactInput { contact: input.contact.clone(), phone_country_code: input.phone_country_code.clone() };
     let contact = owned_contact(&ctx, user_id, &as_contact).await?;
@@ -210,8 +211,8 @@ impl Input for SubscriptionInput {
     }
 }
 
-async fn change_subscription(ctx: Ctx, input: SubscriptionInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn change_subscription(ctx: Ctx, user: AuthUser, input: SubscriptionInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let as_contact =
         ContactInput { contact: input.contact.clone(), phone_country_code: input.phone_country_code.clone() };
     let contact = owned_contact(&ctx, user_id, &as_contact).await?;
@@ -259,10 +260,10 @@ impl Input for UnsubscribeInput {
     }
 }
 
-async fn unsubscribe(ctx: Ctx, input: UnsubscribeInput) -> Result<One, ApiError> {
+async fn unsubscribe(ctx: Ctx, user: MaybeUser, input: UnsubscribeInput) -> Result<One, ApiError> {
     let token = input.token.trim();
     let contact_id = if token.is_empty() {
-        let user_id = ctx.user_id()?;
+        let user_id = user.id().ok_or_else(|| ApiError::new(ErrorType::AuthorizationException))?;
         let as_contact =
             ContactInput { contact: input.contact.clone(), phone_country_code: input.phone_country_code.clone() };
         owned_contact(&ctx, user_id, &as_contact).await?.id

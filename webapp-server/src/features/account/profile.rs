@@ -1,7 +1,7 @@
 //! Personal data: `account.getprofileinfo`, `account.saveProfileInfo`,
 //! `Account.getPersonalDataFields` (SPEC §3 "Profile", §5 rules).
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, One, Registry};
 use crate::db::now_ms;
 use crate::features::account::rules;
 use crate::features::account::store;
@@ -101,8 +101,8 @@ async fn load_profile(ctx: &Ctx, user_id: i64) -> Result<(ProfileFields, Option<
     Ok(row.map_or_else(|| (ProfileFields::default(), None, None), |r| (r.fields, r.document_type, r.document_number)))
 }
 
-async fn get_profile(ctx: Ctx, query: ProfileQuery) -> Result<ProfileInfo, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn get_profile(ctx: Ctx, user: AuthUser, query: ProfileQuery) -> Result<ProfileInfo, ApiError> {
+    let user_id = user.id;
     let wants: Vec<&str> = query.fields.split(',').map(str::trim).collect();
     let (fields, doc_type, doc_number) = load_profile(&ctx, user_id).await?;
     let user = store::load(ctx.state.db(), user_id).await?;
@@ -206,8 +206,8 @@ impl Input for SaveProfileInput {
     }
 }
 
-async fn save_profile(ctx: Ctx, input: SaveProfileInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn save_profile(ctx: Ctx, user: AuthUser, input: SaveProfileInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let trim = |v: &Option<String>| v.as_deref().map(str::trim).map(str::to_owned);
     let now = now_ms();
     let mut tx = ctx.state.db().begin().await?;
@@ -282,8 +282,8 @@ pub const FORM: [(&str, &str, bool, Option<u32>); 10] = [
     ("document_number", "documentNumber", false, Some(32)),
 ];
 
-async fn fields(ctx: Ctx, _: NoInput) -> Result<Vec<PersonalDataField>, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn fields(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Vec<PersonalDataField>, ApiError> {
+    let user_id = user.id;
     let (profile, _, doc_number) = load_profile(&ctx, user_id).await?;
     let user = store::load(ctx.state.db(), user_id).await?;
     let filled = |name: &str| match name {

@@ -1,11 +1,12 @@
 //! Account settings: password, fakename, language, currency and two-factor sign-in.
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, One, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, One, Registry};
 use crate::db::now_ms;
 use crate::features::account::rules;
 use crate::features::account::store::{self, field_error};
 use crate::features::auth::codes::{self, Purpose};
-use crate::features::auth::{password, session};
+use crate::features::auth::password;
+use crate::session;
 use croupier_shared::{FieldCode, Locale};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -51,8 +52,8 @@ impl Input for ChangePasswordInput {
     }
 }
 
-async fn change_password(ctx: Ctx, input: ChangePasswordInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn change_password(ctx: Ctx, user: AuthUser, input: ChangePasswordInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     ctx.limit("change-password", &user_id.to_string(), Duration::from_secs(900), 10).await?;
     let user = store::load(ctx.state.db(), user_id).await?;
     if !password::verify(&input.old_password, user.password_hash.as_deref()).await? {
@@ -83,8 +84,8 @@ impl Input for FakenameInput {
     }
 }
 
-async fn change_fakename(ctx: Ctx, input: FakenameInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn change_fakename(ctx: Ctx, user: AuthUser, input: FakenameInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let name = input.fakename.trim();
     sqlx::query("UPDATE users SET fakename = $1, fakename_key = $2, updated_at = $3 WHERE id = $4")
         .bind(name)
@@ -147,8 +148,8 @@ impl Input for CurrencyInput {
 
 /// The currency is fixed by the first money movement. An account whose registration is not
 /// complete (a social sign-up) completes it here, with the terms accepted.
-async fn set_currency(ctx: Ctx, input: CurrencyInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn set_currency(ctx: Ctx, user: AuthUser, input: CurrencyInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let config = ctx.state.config();
     let currency = config
         .currencies
@@ -196,8 +197,8 @@ pub struct CodeSent {
     pub resend_time: i64,
 }
 
-async fn change_two_factor(ctx: Ctx, input: TwoFactorInput) -> Result<CodeSent, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn change_two_factor(ctx: Ctx, user: AuthUser, input: TwoFactorInput) -> Result<CodeSent, ApiError> {
+    let user_id = user.id;
     let user = store::load(ctx.state.db(), user_id).await?;
     let enable = input.enable == "1";
     match (enable, user.two_factor_auth != 0) {
@@ -240,8 +241,8 @@ impl Input for ConfirmTwoFactorInput {
     }
 }
 
-async fn confirm_two_factor(ctx: Ctx, input: ConfirmTwoFactorInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn confirm_two_factor(ctx: Ctx, user: AuthUser, input: ConfirmTwoFactorInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let subject = format!("user:{user_id}");
     let checked = codes::check(&ctx.state, Purpose::ToggleTwoFactor, &subject, input.code.trim())
         .await?

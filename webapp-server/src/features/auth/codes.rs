@@ -3,11 +3,11 @@
 //! allows 5 tries, is compared in constant time, and a new one cannot be sent before the
 //! resend time has passed (SPEC §8's two-factor messages map onto [`CodeError`]).
 
+use crate::AppState;
 use crate::api::{ApiError, FieldErrors};
 use crate::db::now_ms;
 use crate::features::notify::Notice;
 use crate::messaging::{Channel, Outgoing};
-use crate::state::AppState;
 use croupier_shared::{FieldCode, Locale};
 use rand::RngExt;
 
@@ -130,7 +130,8 @@ pub async fn issue(
     state
         .messenger()
         .send(state.db(), Outgoing { channel, to: to.to_owned(), subject: title, body, code: Some(code) })
-        .await
+        .await?;
+    Ok(())
 }
 
 #[derive(sqlx::FromRow)]

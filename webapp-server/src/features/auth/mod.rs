@@ -4,7 +4,6 @@
 pub mod codes;
 pub mod oauth;
 pub mod password;
-pub mod session;
 pub mod telegram;
 
 use crate::api::{ApiError, Ctx, FieldErrors, Input, One, Registry};
@@ -13,6 +12,7 @@ use crate::features::account::rules;
 use crate::features::account::store::{self, Login};
 use crate::features::account::{AccountInfo, account_info};
 use crate::messaging::Channel;
+use crate::session;
 use codes::{CodeError, Purpose};
 use croupier_shared::FieldCode;
 use schemars::JsonSchema;

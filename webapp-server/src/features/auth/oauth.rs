@@ -15,22 +15,23 @@
 //! let a provider account take over ours) — the player signs in and links instead.
 //! The callback answers a page that tells the opener window and closes the popup.
 
+use crate::AppState;
 use crate::config::OAuthProvider;
 use crate::db::now_ms;
 use crate::features::account::rules;
-use crate::features::auth::session;
-use crate::state::AppState;
-use crate::web::escape_html;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use crate::session;
+use axum::extract::{ConnectInfo, FromRef, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use croupier_platform::http::escape_html;
 use croupier_shared::Locale;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::OnceCell;
 
@@ -146,10 +147,27 @@ fn callback_url(state: &AppState, provider: &str) -> String {
     format!("{}/oauth/callback/{provider}", state.config().public_url)
 }
 
+/// `/oauth/init` and `/oauth/callback/{provider}`, over any state that gives the platform and
+/// the OAuth client.
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    AppState: FromRef<S>,
+    Arc<OAuth>: FromRef<S>,
+{
+    axum::Router::new()
+        .route("/oauth/init", axum::routing::get(init))
+        .route("/oauth/callback/{provider}", axum::routing::get(callback))
+}
+
 /// `GET /oauth/init`: starts the flow and sends the browser to the provider.
-pub async fn init(State(state): State<AppState>, Query(query): Query<InitQuery>) -> Response {
+pub async fn init(
+    State(state): State<AppState>,
+    State(oauth): State<Arc<OAuth>>,
+    Query(query): Query<InitQuery>,
+) -> Response {
     let locale = Locale::parse_or_default(query.locale.as_deref());
-    let (provider, discovery) = match state.oauth().provider(&query.service).await {
+    let (provider, discovery) = match oauth.provider(&query.service).await {
         Ok(found) => found,
         Err(failure) => return finish_page(&state, locale, Err(failure), "/"),
     };
@@ -212,6 +230,7 @@ struct Claims {
 /// `GET /oauth/callback/{provider}`: finishes the flow and closes the popup.
 pub async fn callback(
     State(state): State<AppState>,
+    State(oauth): State<Arc<OAuth>>,
     Path(provider_name): Path<String>,
     Query(query): Query<CallbackQuery>,
     request: axum::extract::Request,
@@ -238,7 +257,7 @@ pub async fn callback(
     let Some(code) = query.code.as_deref() else {
         return finish_page(&state, locale, Err(Failure::Denied), &flow.redirect_url);
     };
-    let claims = match exchange(&state, &flow, code).await {
+    let claims = match exchange(&state, &oauth, &flow, code).await {
         Ok(claims) => claims,
         Err(failure) => return finish_page(&state, locale, Err(failure), &flow.redirect_url),
     };
@@ -260,8 +279,8 @@ pub async fn callback(
     }
 }
 
-async fn exchange(state: &AppState, flow: &Flow, code: &str) -> Result<Claims, Failure> {
-    let (provider, discovery) = state.oauth().provider(&flow.provider).await?;
+async fn exchange(state: &AppState, oauth: &OAuth, flow: &Flow, code: &str) -> Result<Claims, Failure> {
+    let (provider, discovery) = oauth.provider(&flow.provider).await?;
     let form = [
         ("grant_type", "authorization_code"),
         ("code", code),
@@ -270,7 +289,7 @@ async fn exchange(state: &AppState, flow: &Flow, code: &str) -> Result<Claims, F
         ("client_secret", provider.client_secret.expose()),
         ("code_verifier", &flow.verifier),
     ];
-    let response = state.oauth().http.post(&discovery.token_endpoint).form(&form).send().await.map_err(|e| {
+    let response = oauth.http.post(&discovery.token_endpoint).form(&form).send().await.map_err(|e| {
         tracing::warn!(error = %e, "token endpoint unreachable");
         Failure::Provider
     })?;

@@ -7,10 +7,10 @@
 //! promo code and tracking ids come from the deep-link payload. Wrong or stale data is an
 //! `AuthorizationException` and creates nothing.
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, One, Registry};
 use crate::db::now_ms;
 use crate::features::account::{AccountInfo, account_info, store};
-use crate::features::auth::session;
+use crate::session;
 use croupier_shared::telegram::deep_link::{self, DeepLink};
 use croupier_shared::telegram::{init_data, login_widget};
 use croupier_shared::{ErrorType, FieldCode, Locale};
@@ -180,8 +180,8 @@ impl Input for LinkInput {
 
 /// `account.linkTelegram`: one Telegram user belongs to one account, and an account has at most
 /// one Telegram user; linking the same pair again changes nothing.
-async fn link(ctx: Ctx, input: LinkInput) -> Result<AccountInfo, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn link(ctx: Ctx, user: AuthUser, input: LinkInput) -> Result<AccountInfo, ApiError> {
+    let user_id = user.id;
     ctx.limit("telegram-link:user", &user_id.to_string(), Duration::from_secs(900), 20).await?;
     let token = ctx.state.config().telegram_bot_token.as_ref().ok_or_else(|| refused("telegram_not_configured"))?;
     let given = [
@@ -237,8 +237,8 @@ async fn link(ctx: Ctx, input: LinkInput) -> Result<AccountInfo, ApiError> {
 }
 
 /// `account.unlinkTelegram`: refused when Telegram is the account's only way to sign in.
-async fn unlink(ctx: Ctx, _: NoInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn unlink(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let db = ctx.state.db();
     let mut tx = db.begin().await?;
     let linked: Option<String> =

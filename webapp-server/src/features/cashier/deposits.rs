@@ -3,15 +3,15 @@
 //! ledger credit carries the key `deposit:{id}`, so a deposit is credited exactly once however
 //! many times it is reported.
 
-use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, limits, method, parse_amount, player_currency, provider};
-use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
+use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, limits, parse_amount, player_currency};
+use crate::AppState;
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::group::job;
 use crate::db::now_ms;
 use crate::features::account::store::field_error;
 use crate::features::notify::{self, Notice};
-use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
+use crate::ledger::{self, Account, Entry, HouseAccount};
 use crate::payments::{self, Outcome, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookEvent};
-use crate::state::AppState;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -55,9 +55,12 @@ pub struct DepositStarted {
     pub redirect_url: String,
 }
 
-async fn make_deposit(ctx: Ctx, input: DepositInput) -> Result<DepositStarted, ApiError> {
-    let (user_id, currency) = player_currency(&ctx).await?;
-    let (provider, m) = method(&input.method)
+async fn make_deposit(ctx: Ctx, user: AuthUser, input: DepositInput) -> Result<DepositStarted, ApiError> {
+    let (user_id, currency) = player_currency(&ctx, &user).await?;
+    let (provider, m) = ctx
+        .state
+        .payments()
+        .method(&input.method)
         .filter(|(_, m)| m.deposit)
         .ok_or_else(|| field_error("method", FieldCode::Unsupported))?;
     let amount = parse_amount(&input.amount, m, currency)?;
@@ -85,7 +88,7 @@ async fn make_deposit(ctx: Ctx, input: DepositInput) -> Result<DepositStarted, A
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    let redirect_url = match provider.start_deposit(&ctx.state, &id, amount.minor(), currency.code()).await {
+    let redirect_url = match provider.start_deposit(&id, amount).await {
         Ok(url) => url,
         Err(e) => {
             tracing::warn!(error = %e, payment_id = %id, "the payment provider refused a deposit");
@@ -111,8 +114,8 @@ impl Input for InfoQuery {
 }
 
 /// Only the owner sees a payment; anyone else gets the same answer as for an unknown id.
-async fn deposit_info(ctx: Ctx, query: InfoQuery) -> Result<PaymentInfo, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn deposit_info(ctx: Ctx, user: AuthUser, query: InfoQuery) -> Result<PaymentInfo, ApiError> {
+    let user_id = user.id;
     let row: Option<PaymentRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {PAYMENT_COLUMNS} FROM payments WHERE id = $1 AND user_id = $2"
     )))
@@ -177,7 +180,7 @@ async fn finish_in(tx: &mut sqlx::AnyConnection, payment_id: &str, outcome: Outc
         )
         .by(Some(row.user_id))
         .about(Some(payment_id));
-        ledger::post(&mut *tx, &entry).await.map_err(ledger_error)?;
+        ledger::post(&mut *tx, &entry).await.map_err(ApiError::from)?;
     }
     // The player's Telegram notice, in this same transaction (the outbox, features::notify).
     let fields = || (payment_id.to_owned(), notify::amount(row.amount, currency), currency.code().to_owned());
@@ -200,13 +203,6 @@ async fn finish_in(tx: &mut sqlx::AnyConnection, payment_id: &str, outcome: Outc
     Ok(())
 }
 
-pub fn ledger_error(e: LedgerError) -> ApiError {
-    match e {
-        LedgerError::Db(e) => ApiError::internal(e),
-        other => ApiError::internal(anyhow::anyhow!(other)),
-    }
-}
-
 /// `POST /webhooks/payments/{provider}`: a signed event from a payment provider.
 pub async fn webhook(
     State(state): State<AppState>,
@@ -214,12 +210,12 @@ pub async fn webhook(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let Some(provider) = provider(&name) else {
+    let Some(provider) = state.payments().provider(&name) else {
         return (StatusCode::NOT_FOUND, Json(json!({"status": "unknown provider"}))).into_response();
     };
     let header_text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     if let Err(e) = payments::verify(
-        &provider.webhook_secret(&state),
+        &provider.webhook_secret(),
         header_text(TIMESTAMP_HEADER),
         header_text(SIGNATURE_HEADER),
         &body,
@@ -300,8 +296,8 @@ pub async fn poll_pending(state: AppState) -> anyhow::Result<()> {
     .fetch_all(state.db().pool())
     .await?;
     for (id, name) in pending {
-        let Some(provider) = provider(&name) else { continue };
-        match provider.status(&state, &id).await {
+        let Some(provider) = state.payments().provider(&name) else { continue };
+        match provider.status(&id).await {
             Ok(Some(outcome)) if outcome != Outcome::Pending => {
                 if let Err(e) = finish(&state, &id, outcome).await {
                     tracing::warn!(payment_id = %id, error = ?e, "poll could not finish a deposit");

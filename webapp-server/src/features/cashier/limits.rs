@@ -4,11 +4,11 @@
 //! any limit is refused with `BillingDepositLimitExceededException` and moves nothing. Deposits
 //! still pending count against the limit, so many open deposits cannot get around it.
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, One, Registry};
+use crate::AppState;
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, One, Registry};
 use crate::db::now_ms;
 use crate::features::account::MoneyView;
 use crate::features::cashier::player_currency;
-use crate::state::AppState;
 use croupier_shared::{Currency, ErrorType, FieldCode, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -147,8 +147,8 @@ pub async fn current(state: &AppState, user_id: i64, currency: Currency) -> Resu
     Ok(out)
 }
 
-async fn get_limits(ctx: Ctx, _: crate::api::NoInput) -> Result<Vec<DepositLimit>, ApiError> {
-    let (user_id, currency) = player_currency(&ctx).await?;
+async fn get_limits(ctx: Ctx, user: AuthUser, _: crate::api::NoInput) -> Result<Vec<DepositLimit>, ApiError> {
+    let (user_id, currency) = player_currency(&ctx, &user).await?;
     current(&ctx.state, user_id, currency).await
 }
 
@@ -170,8 +170,8 @@ impl Input for SetLimitInput {
     }
 }
 
-async fn set_limit(ctx: Ctx, input: SetLimitInput) -> Result<One, ApiError> {
-    let (user_id, currency) = player_currency(&ctx).await?;
+async fn set_limit(ctx: Ctx, user: AuthUser, input: SetLimitInput) -> Result<One, ApiError> {
+    let (user_id, currency) = player_currency(&ctx, &user).await?;
     let wanted = if input.amount.trim().is_empty() {
         None
     } else {

@@ -6,10 +6,9 @@ pub mod deposits;
 pub mod limits;
 pub mod withdrawals;
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, Registry};
 use crate::features::account::{MoneyView, store};
-use crate::payments::sandbox::Sandbox;
-use crate::payments::{MethodInfo, PaymentProvider};
+use crate::payments::MethodInfo;
 use croupier_shared::{Currency, ErrorType, FieldCode, Locale, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -33,29 +32,13 @@ pub fn register(api: &mut Registry) {
     limits::register(api);
 }
 
-static SANDBOX: Sandbox = Sandbox;
-
-/// Every configured provider. A real processor's adapter joins this list.
-pub fn providers() -> [&'static dyn PaymentProvider; 1] {
-    [&SANDBOX]
-}
-
-pub fn provider(name: &str) -> Option<&'static dyn PaymentProvider> {
-    providers().into_iter().find(|p| p.name() == name)
-}
-
-/// The method `sysname` and the provider offering it.
-pub fn method(sysname: &str) -> Option<(&'static dyn PaymentProvider, &'static MethodInfo)> {
-    providers().into_iter().find_map(|p| p.methods().iter().find(|m| m.sysname == sysname).map(|m| (p, m)))
-}
-
 /// Quick-pick deposit amounts in major units (SPEC §3 "Deposit amount presets").
 const PRESETS: [i64; 5] = [20, 50, 100, 200, 500];
 
 /// The signed-in player's id and account currency; a player who has not chosen one yet (a social
 /// sign-up) must complete registration first.
-pub async fn player_currency(ctx: &Ctx) -> Result<(i64, Currency), ApiError> {
-    let user_id = ctx.user_id()?;
+pub async fn player_currency(ctx: &Ctx, user: &AuthUser) -> Result<(i64, Currency), ApiError> {
+    let user_id = user.id;
     let user = store::load(ctx.state.db(), user_id).await?;
     let currency = user.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
         ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", serde_json::json!(["currency"]))
@@ -131,8 +114,8 @@ pub struct Balance {
     pub balance_fun: MoneyView,
 }
 
-async fn get_balance(ctx: Ctx, _: NoInput) -> Result<Balance, ApiError> {
-    let info = crate::features::account::account_info(&ctx, Some(ctx.user_id()?)).await?;
+async fn get_balance(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Balance, ApiError> {
+    let info = crate::features::account::account_info(&ctx, Some(user.id)).await?;
     Ok(Balance {
         balance_main: info.balance_main,
         balance_bonus: info.balance_bonus,
@@ -160,10 +143,12 @@ pub struct DepositSettings {
     pub limits: Vec<limits::DepositLimit>,
 }
 
-async fn deposit_settings(ctx: Ctx, _: NoInput) -> Result<DepositSettings, ApiError> {
-    let (user_id, currency) = player_currency(&ctx).await?;
-    let methods = providers()
-        .into_iter()
+async fn deposit_settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<DepositSettings, ApiError> {
+    let (user_id, currency) = player_currency(&ctx, &user).await?;
+    let methods = ctx
+        .state
+        .payments()
+        .all()
         .flat_map(|p| p.methods())
         .filter(|m| m.deposit)
         .map(|m| method_view(m, currency, ctx.locale))
@@ -212,6 +197,15 @@ pub struct PaymentRow {
     pub domain: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+}
+
+impl PaymentRow {
+    /// The payment's amount as money (a row's currency was valid when it was written).
+    pub fn money(&self) -> Result<Money, ApiError> {
+        let currency = Currency::parse(&self.currency)
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("payment {} has no valid currency", self.id)))?;
+        Ok(Money::from_minor(self.amount, currency))
+    }
 }
 
 pub const PAYMENT_COLUMNS: &str =
@@ -272,8 +266,8 @@ pub struct History {
     pub items: Vec<PaymentInfo>,
 }
 
-async fn history(ctx: Ctx, query: HistoryQuery) -> Result<History, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<History, ApiError> {
+    let user_id = user.id;
     let kind = if query.kind.is_empty() { "deposit" } else { query.kind.as_str() };
     let statuses: Vec<&str> = query.statuses.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     // Statuses are matched against a joined list so the statement stays one text for any count.

@@ -6,22 +6,19 @@
 //! Every change that moves a withdrawal's money runs through the group committer on the player's
 //! lane (`db::group`), like the wallet's and the deposits' changes.
 
-use super::{
-    PAYMENT_COLUMNS, PaymentInfo, PaymentRow, major, method, method_view, parse_amount, player_currency, provider,
-};
-use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
+use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, major, method_view, parse_amount, player_currency};
+use crate::AppState;
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, One, Operator, Registry};
 use crate::db::group::job;
 use crate::db::now_ms;
 use crate::features::account::profile::FORM;
 use crate::features::account::{MoneyView, store};
-use crate::features::cashier::deposits::ledger_error;
 use crate::features::notify;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use crate::payments::Outcome;
-use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use croupier_shared::{Currency, ErrorType, FieldCode, Money};
 use futures::future::BoxFuture;
@@ -112,14 +109,16 @@ async fn withdrawn_today(
     .await
 }
 
-async fn settings(ctx: Ctx, _: NoInput) -> Result<WithdrawSettings, ApiError> {
-    let (user_id, currency) = player_currency(&ctx).await?;
+async fn settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<WithdrawSettings, ApiError> {
+    let (user_id, currency) = player_currency(&ctx, &user).await?;
     let mut conn = ctx.state.db().pool().acquire().await?;
     let balance = ledger::balance(&mut conn, Account::main(user_id), currency).await?;
     let used = withdrawn_today(&mut conn, user_id, currency, now_ms()).await?;
     let limit = major(DAILY_MAX_MAJOR, currency);
-    let methods = super::providers()
-        .into_iter()
+    let methods = ctx
+        .state
+        .payments()
+        .all()
         .flat_map(|p| p.methods())
         .filter(|m| m.withdrawal)
         .map(|m| method_view(m, currency, ctx.locale))
@@ -154,9 +153,12 @@ impl Input for WithdrawInput {
 /// Checks, in this order, each with its SPEC §8 error: the method and its per-request bounds,
 /// the 24-hour limit, a confirmed contact, the profile data, identity verification when
 /// configured, and the balance.
-async fn make_withdrawal(ctx: Ctx, input: WithdrawInput) -> Result<PaymentInfo, ApiError> {
-    let (user_id, currency) = player_currency(&ctx).await?;
-    let (provider, m) = method(&input.method)
+async fn make_withdrawal(ctx: Ctx, user: AuthUser, input: WithdrawInput) -> Result<PaymentInfo, ApiError> {
+    let (user_id, currency) = player_currency(&ctx, &user).await?;
+    let (provider, m) = ctx
+        .state
+        .payments()
+        .method(&input.method)
         .filter(|(_, m)| m.withdrawal)
         .ok_or_else(|| store::field_error("method", FieldCode::Unsupported))?;
     let amount = parse_amount(&input.amount, m, currency).map_err(|e| {
@@ -264,7 +266,7 @@ async fn hold(conn: &mut sqlx::AnyConnection, r: &HoldRequest) -> Result<(), Api
                 params: vec![("max", Money::from_minor(balance, r.currency).to_decimal_string())],
             }]))
         }
-        Err(e) => Err(ledger_error(e)),
+        Err(e) => Err(ApiError::from(e)),
     }
 }
 
@@ -292,8 +294,8 @@ impl Input for CancelInput {
     }
 }
 
-async fn cancel_withdrawal(ctx: Ctx, input: CancelInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn cancel_withdrawal(ctx: Ctx, user: AuthUser, input: CancelInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let row = load(&ctx.state, input.id.trim()).await?;
     if row.user_id != user_id {
         return Err(store::field_error("id", FieldCode::NotFound));
@@ -322,8 +324,13 @@ where
         + Sync
         + 'static,
 {
-    let currency = Currency::parse(&row.currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bad currency")))?;
-    let withdrawal = Arc::new(Withdrawal { id: row.id.clone(), user_id: row.user_id, amount: row.amount, currency });
+    let money = row.money()?;
+    let withdrawal = Arc::new(Withdrawal {
+        id: row.id.clone(),
+        user_id: row.user_id,
+        amount: money.minor(),
+        currency: money.currency(),
+    });
     state.db().group(row.user_id, job(move |conn| change(conn, Arc::clone(&withdrawal)))).await
 }
 
@@ -355,7 +362,7 @@ async fn release(state: &AppState, row: &PaymentRow, status: &'static str) -> Re
                     )
                     .by(Some(user_id))
                     .about(Some(id));
-                    ledger::post(conn, &entry).await.map_err(ledger_error)?;
+                    ledger::post(conn, &entry).await.map_err(ApiError::from)?;
                     Ok(true)
         })
     })
@@ -383,9 +390,11 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
     if claimed.rows_affected() == 0 {
         return Ok(Decision::NotWaiting(row.status));
     }
-    let provider = provider(&row.provider)
+    let provider = state
+        .payments()
+        .provider(&row.provider)
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("unknown provider {}", row.provider)))?;
-    let outcome = provider.payout(state, id, row.amount, &row.currency).await;
+    let outcome = provider.payout(id, row.money()?).await;
     if !matches!(outcome, Ok(Outcome::Success)) {
         tracing::warn!(payment_id = id, outcome = ?outcome, "payout failed; the hold returns to the player");
         release(state, &row, "failed").await?;
@@ -410,7 +419,7 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
             )
             .by(Some(user_id))
             .about(Some(id));
-            ledger::post(conn, &entry).await.map_err(ledger_error)?;
+            ledger::post(conn, &entry).await.map_err(ApiError::from)?;
             let notice = notify::Notice::WithdrawalPaid {
                 payment_id: id.to_string(),
                 amount: notify::amount(amount, currency),
@@ -442,29 +451,14 @@ pub async fn list(state: &AppState, status: Option<&str>) -> Result<Vec<(i64, Pa
     Ok(rows.iter().map(|r| (r.user_id, r.info())).collect())
 }
 
-/// The operator API is on only with `CROUPIER_ADMIN_TOKEN`; the token is compared in constant time.
-pub(crate) fn authorized(state: &AppState, headers: &HeaderMap) -> bool {
-    let Some(expected) = &state.config().admin_token else { return false };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    // Comparing MACs of both (constant time) instead of the strings themselves.
-    let expected_mac = state.keys().sign("admin-token", &[expected.expose()]);
-    !given.is_empty() && state.keys().verify("admin-token", &[given], &expected_mac)
-}
-
 #[derive(Deserialize)]
 pub struct ListQuery {
     status: Option<String>,
 }
 
 /// `GET /admin/withdrawals?status=pending`
-pub async fn admin_list(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ListQuery>) -> Response {
-    if !authorized(&state, &headers) {
-        return ApiError::new(ErrorType::AuthorizationException).into_response();
-    }
+/// (The operator API is on only with `CROUPIER_ADMIN_TOKEN`: see [`Operator`].)
+pub async fn admin_list(State(state): State<AppState>, _: Operator, Query(query): Query<ListQuery>) -> Response {
     match list(&state, query.status.as_deref()).await {
         Ok(items) => Json(json!({ "status": "ok", "data": { "total": items.len(), "items": items.into_iter().map(|(user_id, info)| json!({"user_id": user_id, "withdrawal": info})).collect::<Vec<_>>() } })).into_response(),
         Err(e) => e.into_response(),
@@ -474,12 +468,9 @@ pub async fn admin_list(State(state): State<AppState>, headers: HeaderMap, Query
 /// `POST /admin/withdrawals/{id}/{approve|reject}`
 pub async fn admin_decide(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: Operator,
     Path((id, action)): Path<(String, String)>,
 ) -> Response {
-    if !authorized(&state, &headers) {
-        return ApiError::new(ErrorType::AuthorizationException).into_response();
-    }
     let decision = match action.as_str() {
         "approve" => approve(&state, &id).await,
         "reject" => reject(&state, &id).await,

@@ -23,18 +23,25 @@ mod users;
 
 pub use store::{Cache, Snapshot};
 
+use crate::AppState;
 use crate::api::Registry;
-use crate::state::AppState;
-use axum::extract::Path;
+use axum::extract::{FromRef, Path};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
 
-pub fn register(api: &mut Registry) {
-    seo::register(api);
+/// The content's `/api` methods; they read this replica's `cache`.
+pub fn register(api: &mut Registry, cache: &Arc<Cache>) {
+    seo::register(api, cache);
 }
 
 /// `/cms/api/…` and the built-in artwork under `/uploads/`.
-pub fn routes() -> axum::Router<AppState> {
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    AppState: FromRef<S>,
+    Arc<Cache>: FromRef<S>,
+{
     rest::routes().route("/uploads/{file}", axum::routing::get(upload))
 }
 

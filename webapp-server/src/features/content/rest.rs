@@ -16,18 +16,20 @@
 //! Errors are Strapi's: `{"data": null, "error": {"status", "name", "message", "details"}}`, a
 //! malformed query a 400 `ValidationError` naming the parameter in `details.errors[].path`.
 
+use super::Cache;
 use super::query::{self, ContentQuery, PublicationState};
 use super::schema::{self, ContentType, Kind};
 use super::store::{self, Change, DEFAULT_LOCALE, LocaleSel, WriteError};
 use super::users;
-use crate::state::AppState;
+use crate::AppState;
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Path, Request, State};
+use axum::extract::{FromRef, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use croupier_shared::Locale;
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------------
@@ -111,7 +113,38 @@ fn query_error(e: &query::QueryError) -> Refusal {
 // Routes
 // ---------------------------------------------------------------------------------------------
 
-pub fn routes() -> axum::Router<AppState> {
+/// What the content API's own handlers need: the platform and this replica's content cache.
+/// Axum builds it from any router state that can give both (`FromRef`).
+#[derive(Clone)]
+pub struct ContentState {
+    pub platform: AppState,
+    pub cache: Arc<Cache>,
+}
+
+impl std::ops::Deref for ContentState {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.platform
+    }
+}
+
+impl<S> FromRef<S> for ContentState
+where
+    AppState: FromRef<S>,
+    Arc<Cache>: FromRef<S>,
+{
+    fn from_ref(state: &S) -> ContentState {
+        ContentState { platform: AppState::from_ref(state), cache: Arc::<Cache>::from_ref(state) }
+    }
+}
+
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    AppState: FromRef<S>,
+    Arc<Cache>: FromRef<S>,
+{
     use axum::routing::{any, get, post, put};
     let api = axum::Router::new()
         .route("/auth/local", post(users::login))
@@ -183,14 +216,14 @@ fn one(data: Value) -> Response {
 }
 
 /// Whether the caller may see drafts; `Err` when it asked for them without the right.
-async fn preview(state: &AppState, headers: &HeaderMap, query: &ContentQuery) -> Result<bool, Refusal> {
+async fn preview(state: &ContentState, headers: &HeaderMap, query: &ContentQuery) -> Result<bool, Refusal> {
     if query.publication_state != PublicationState::Preview {
         return Ok(false);
     }
     if users::actor(state, headers).await?.can_write() { Ok(true) } else { Err(forbidden()) }
 }
 
-async fn writer(state: &AppState, headers: &HeaderMap) -> Result<(), Refusal> {
+async fn writer(state: &ContentState, headers: &HeaderMap) -> Result<(), Refusal> {
     if users::actor(state, headers).await?.can_write() { Ok(()) } else { Err(forbidden()) }
 }
 
@@ -200,7 +233,7 @@ fn entry_id(text: &str) -> Option<i64> {
 
 /// `/cms/api/{api_id}`: a collection's find and create, a single type's find, update and delete.
 async fn by_type(
-    State(state): State<AppState>,
+    State(state): State<ContentState>,
     path: Result<Path<String>, axum::extract::rejection::PathRejection>,
     request: Request,
 ) -> Response {
@@ -226,7 +259,7 @@ async fn by_type(
 
 /// `/cms/api/{plural}/{id}`: findOne, update, delete.
 async fn by_id(
-    State(state): State<AppState>,
+    State(state): State<ContentState>,
     path: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
     request: Request,
 ) -> Response {
@@ -254,7 +287,7 @@ async fn by_id(
 /// `POST /cms/api/{plural}/{id}/localizations`: Strapi v4's way to add a locale variant; the
 /// body is the attributes themselves with `locale`, not wrapped in `data`.
 async fn localizations(
-    State(state): State<AppState>,
+    State(state): State<ContentState>,
     path: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
     request: Request,
 ) -> Response {
@@ -277,7 +310,7 @@ async fn localizations(
             Some(code) => known_locale(code)?,
             None => return Err(validation("locale is a required field")),
         };
-        let snapshot = state.content().snapshot(state.db()).await.map_err(internal)?;
+        let snapshot = state.cache.snapshot(state.db()).await.map_err(internal)?;
         if snapshot.find_one(t, id, LocaleSel::All, true).is_none() {
             return Err(not_found());
         }
@@ -290,10 +323,10 @@ async fn localizations(
     result.unwrap_or_else(IntoResponse::into_response)
 }
 
-async fn find(state: &AppState, t: &ContentType, asked: &Asked, headers: &HeaderMap) -> Reply {
+async fn find(state: &ContentState, t: &ContentType, asked: &Asked, headers: &HeaderMap) -> Reply {
     let preview = preview(state, headers, &asked.query).await?;
     let locale = read_locale(t, asked.locale.as_deref())?;
-    let snapshot = state.content().snapshot(state.db()).await.map_err(internal)?;
+    let snapshot = state.cache.snapshot(state.db()).await.map_err(internal)?;
     let mut docs: Vec<&Value> = snapshot.variants(t, locale, preview).into_iter().map(|e| &e.doc).collect();
     if let Some(filter) = &asked.query.filters {
         docs.retain(|doc| query::matches(filter, doc));
@@ -310,19 +343,19 @@ async fn find(state: &AppState, t: &ContentType, asked: &Asked, headers: &Header
     Ok(Json(json!({ "data": data, "meta": { "pagination": meta } })).into_response())
 }
 
-async fn find_one(state: &AppState, t: &ContentType, id: i64, asked: &Asked, headers: &HeaderMap) -> Reply {
+async fn find_one(state: &ContentState, t: &ContentType, id: i64, asked: &Asked, headers: &HeaderMap) -> Reply {
     let preview = preview(state, headers, &asked.query).await?;
     let locale = match read_locale(t, asked.locale.as_deref())? {
         LocaleSel::All => LocaleSel::One(DEFAULT_LOCALE),
         one => one,
     };
-    let snapshot = state.content().snapshot(state.db()).await.map_err(internal)?;
+    let snapshot = state.cache.snapshot(state.db()).await.map_err(internal)?;
     let entry = snapshot.find_one(t, id, locale, preview).ok_or_else(not_found)?;
     Ok(one(shaped(t, &entry.doc, &asked.query)))
 }
 
 /// Reads a JSON body within the configured size limit.
-async fn read_json(state: &AppState, body: Body) -> Result<Value, Refusal> {
+async fn read_json(state: &ContentState, body: Body) -> Result<Value, Refusal> {
     let limit = state.config().body_limit;
     let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
         error(StatusCode::PAYLOAD_TOO_LARGE, "PayloadTooLargeError", "request entity too large", json!({}))
@@ -331,7 +364,7 @@ async fn read_json(state: &AppState, body: Body) -> Result<Value, Refusal> {
 }
 
 async fn write(
-    state: &AppState,
+    state: &ContentState,
     t: &'static ContentType,
     id: Option<i64>,
     asked: &Asked,
@@ -350,7 +383,7 @@ async fn write(
 }
 
 async fn save(
-    state: &AppState,
+    state: &ContentState,
     t: &'static ContentType,
     id: Option<i64>,
     locale: &str,
@@ -364,7 +397,7 @@ async fn save(
     };
     let change = Change { t, id, locale, attrs: data, publish };
     let id = store::save(state.db(), change).await.map_err(write_error)?;
-    let snapshot = state.content().snapshot(state.db()).await.map_err(internal)?;
+    let snapshot = state.cache.snapshot(state.db()).await.map_err(internal)?;
     let shown_locale = if t.localized { locale } else { DEFAULT_LOCALE };
     let entry = snapshot.find_one(t, id, LocaleSel::One(shown_locale), true).ok_or_else(not_found)?;
     Ok(one(shaped(t, &entry.doc, &asked.query)))
@@ -378,7 +411,7 @@ fn write_error(e: WriteError) -> Refusal {
     }
 }
 
-async fn remove(state: &AppState, t: &'static ContentType, id: i64, asked: &Asked, headers: &HeaderMap) -> Reply {
+async fn remove(state: &ContentState, t: &'static ContentType, id: i64, asked: &Asked, headers: &HeaderMap) -> Reply {
     writer(state, headers).await?;
     let locale = match (t.localized, asked.locale.as_deref()) {
         (false, _) => None,
@@ -386,7 +419,7 @@ async fn remove(state: &AppState, t: &'static ContentType, id: i64, asked: &Aske
         (true, None) => None,
         (true, Some(code)) => Some(known_locale(code)?),
     };
-    let snapshot = state.content().snapshot(state.db()).await.map_err(internal)?;
+    let snapshot = state.cache.snapshot(state.db()).await.map_err(internal)?;
     let shown = match locale {
         Some(code) => snapshot.variants(t, LocaleSel::All, true).into_iter().find(|e| e.id == id && e.locale == code),
         None => snapshot

@@ -29,7 +29,7 @@
 //! Texts get `settings-seo.replacements` (`{from, to}` pairs, e.g. `{bonus}`) and the built-in
 //! `{site}` (`CROUPIER_SITE_NAME`), `{year}` and the path's pattern values, in that order.
 
-use super::store::{DEFAULT_LOCALE, Snapshot};
+use super::store::{Cache, DEFAULT_LOCALE, Snapshot};
 use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
 use crate::config::Config;
 use axum::http::header;
@@ -37,6 +37,7 @@ use croupier_shared::{FieldCode, Locale};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 
 // ---------------------------------------------------------------------------------------------
 // Routes
@@ -428,7 +429,7 @@ pub fn sitemap_xml(snapshot: &Snapshot, config: &Config) -> String {
 }
 
 fn esc(text: &str) -> String {
-    crate::web::escape_html(text)
+    croupier_platform::http::escape_html(text)
 }
 
 /// `/fr` + `/gamehall`, or `/fr` for the French home.
@@ -945,8 +946,11 @@ fn absolute(base: &str, url: &str) -> String {
 // metadata.get
 // ---------------------------------------------------------------------------------------------
 
-pub fn register(api: &mut Registry) {
-    api.read("metadata.get", "SEO data of a page of the site (path and locale).", metadata_get);
+pub fn register(api: &mut Registry, cache: &Arc<Cache>) {
+    let cache = Arc::clone(cache);
+    api.read("metadata.get", "SEO data of a page of the site (path and locale).", move |ctx, input| {
+        metadata_get(ctx, Arc::clone(&cache), input)
+    });
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -968,8 +972,8 @@ impl Input for MetadataInput {
     }
 }
 
-async fn metadata_get(ctx: Ctx, input: MetadataInput) -> Result<SeoData, ApiError> {
-    let snapshot = ctx.state.content().snapshot(ctx.state.db()).await?;
+async fn metadata_get(ctx: Ctx, cache: Arc<Cache>, input: MetadataInput) -> Result<SeoData, ApiError> {
+    let snapshot = cache.snapshot(ctx.state.db()).await?;
     let path = if has_locale_prefix(&input.path) || ctx.locale == Locale::En {
         input.path
     } else {

@@ -21,11 +21,11 @@
 //! store (shared by all replicas); over the limit answers Strapi's 429 `RateLimitError`.
 
 use super::rest::{Refusal, Reply, error, forbidden, internal, not_found, too_many, unauthorized, validation};
+use crate::AppState;
 use crate::db::{Db, now_ms};
 use crate::features::account::rules;
 use crate::features::auth::password;
 use crate::messaging::{Channel, Outgoing};
-use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};

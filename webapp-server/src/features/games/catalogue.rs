@@ -2,8 +2,8 @@
 //! options, categories, providers and likes. The house games and the lobby's categories are
 //! written at start (idempotently); external providers come from `CROUPIER_GAME_PROVIDERS`.
 
-use super::index::{Query, Sort};
-use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, One, Registry};
+use super::index::{Index, Query, Sort};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, One, Registry};
 use crate::db::{Db, now_ms};
 use crate::features::account::store::field_error;
 use croupier_shared::{FieldCode, Locale};
@@ -11,9 +11,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashSet;
+use std::sync::Arc;
 
-pub fn register(api: &mut Registry) {
-    api.read("games.get", "Games of the lobby, filtered by the JSON `options`.", get_games);
+/// The catalogue's `/api` methods; `games.get` reads this replica's `index`.
+pub fn register(api: &mut Registry, index: &Arc<Index>) {
+    let index = Arc::clone(index);
+    api.read("games.get", "Games of the lobby, filtered by the JSON `options`.", move |ctx, query| {
+        get_games(ctx, Arc::clone(&index), query)
+    });
     api.read("games.getCategories", "The lobby's categories.", categories);
     api.read("games.getProviders", "Game providers (optionally only those with games of `types`).", providers);
     api.read("games.getLikes", "The sysnames of the player's favourite games.", likes);
@@ -243,7 +248,7 @@ pub async fn find(db: &Db, sysname: &str) -> Result<Option<GameRow>, sqlx::Error
         .await
 }
 
-async fn get_games(ctx: Ctx, query: GamesQuery) -> Result<super::index::Page, ApiError> {
+async fn get_games(ctx: Ctx, index: Arc<Index>, query: GamesQuery) -> Result<super::index::Page, ApiError> {
     let options: GameOptions = if query.options.trim().is_empty() {
         GameOptions::default()
     } else {
@@ -293,7 +298,7 @@ async fn get_games(ctx: Ctx, query: GamesQuery) -> Result<super::index::Page, Ap
         limit: usize::try_from(limit).unwrap_or(48),
         offset: usize::try_from(offset).unwrap_or(0),
     };
-    let snapshot = ctx.state.games().snapshot(ctx.state.db()).await?;
+    let snapshot = index.snapshot(ctx.state.db()).await?;
     Ok(snapshot.query(&query, &liked))
 }
 
@@ -353,8 +358,8 @@ async fn providers(ctx: Ctx, query: ProvidersQuery) -> Result<Vec<ProviderItem>,
         .collect())
 }
 
-async fn likes(ctx: Ctx, _: NoInput) -> Result<Vec<String>, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn likes(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Vec<String>, ApiError> {
+    let user_id = user.id;
     Ok(sqlx::query_scalar("SELECT g.sysname FROM game_likes l JOIN games g ON g.id = l.game_id WHERE l.user_id = $1 ORDER BY l.created_at")
         .bind(user_id)
         .fetch_all(ctx.state.db().pool())
@@ -375,8 +380,8 @@ impl Input for LikeInput {
     }
 }
 
-async fn add_like(ctx: Ctx, input: LikeInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn add_like(ctx: Ctx, user: AuthUser, input: LikeInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let game =
         find(ctx.state.db(), &input.sysname).await?.ok_or_else(|| field_error("sysname", FieldCode::NotFound))?;
     sqlx::query("INSERT INTO game_likes (user_id, game_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
@@ -388,8 +393,8 @@ async fn add_like(ctx: Ctx, input: LikeInput) -> Result<One, ApiError> {
     Ok(One)
 }
 
-async fn remove_like(ctx: Ctx, input: LikeInput) -> Result<One, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn remove_like(ctx: Ctx, user: AuthUser, input: LikeInput) -> Result<One, ApiError> {
+    let user_id = user.id;
     let game =
         find(ctx.state.db(), &input.sysname).await?.ok_or_else(|| field_error("sysname", FieldCode::NotFound))?;
     sqlx::query("DELETE FROM game_likes WHERE user_id = $1 AND game_id = $2")

@@ -3,7 +3,7 @@
 //! at a fixed bet in a currency: each is played through the wallet with a bet of nothing, and
 //! its win goes to the main or the bonus account as the pack says — always through the ledger.
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::{Db, now_ms};
 use croupier_shared::{Currency, FieldCode, Money};
 use schemars::JsonSchema;
@@ -207,8 +207,8 @@ struct PackRow {
 /// Packs past their date answer `expired` whatever their stored status.
 const STATUS: &str = "CASE WHEN p.status = 'active' AND p.expires_at <= $2 THEN 'expired' ELSE p.status END";
 
-async fn get(ctx: Ctx, query: FreespinsQuery) -> Result<Packs, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn get(ctx: Ctx, user: AuthUser, query: FreespinsQuery) -> Result<Packs, ApiError> {
+    let user_id = user.id;
     let status = query.status.clone().unwrap_or_else(|| "active".to_owned());
     let filter = format!("p.user_id = $1 AND ($3 = 'all' OR {STATUS} = $3)");
     let db = ctx.state.db();
@@ -300,14 +300,11 @@ impl GrantRequest {
 }
 
 pub async fn admin_grant(
-    axum::extract::State(state): axum::extract::State<crate::state::AppState>,
-    headers: axum::http::HeaderMap,
+    axum::extract::State(state): axum::extract::State<crate::AppState>,
+    _: crate::api::Operator,
     body: axum::body::Bytes,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    if !crate::features::cashier::withdrawals::authorized(&state, &headers) {
-        return ApiError::new(croupier_shared::ErrorType::AuthorizationException).into_response();
-    }
     let request: GrantRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(_) => return ApiError::bad_request(Some(("body", FieldCode::Invalid))).into_response(),

@@ -3,11 +3,11 @@
 //! down, a job turns the player's rounds into CSV, and the answer then carries a download link
 //! that works for its owner only, for [`DOWNLOAD_TTL_MS`].
 
-use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, Registry};
+use crate::AppState;
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, MaybeUser, NoInput, Registry};
 use crate::db::now_ms;
-use crate::state::AppState;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use croupier_shared::{Currency, FieldCode, Locale, Money};
 use schemars::JsonSchema;
@@ -108,8 +108,8 @@ fn money(minor: i64, currency: &str) -> String {
 
 const FILTER: &str = "r.user_id = $1 AND ($2 = '' OR g.sysname = $2)";
 
-async fn get_history(ctx: Ctx, query: HistoryQuery) -> Result<History, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn get_history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<History, ApiError> {
+    let user_id = user.id;
     let sysname = query.sysname.clone().unwrap_or_default();
     let db = ctx.state.db();
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
@@ -202,8 +202,8 @@ async fn latest_export(state: &AppState, user_id: i64) -> Result<Option<ExportRo
     .await
 }
 
-async fn create_export(ctx: Ctx, _: NoInput) -> Result<ExportRequest, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn create_export(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<ExportRequest, ApiError> {
+    let user_id = user.id;
     // A request still being written is answered as it is: one at a time per player.
     if let Some(pending) = latest_export(&ctx.state, user_id).await?.filter(|r| r.status == "pending") {
         return Ok(pending.answer(&ctx.state));
@@ -228,8 +228,8 @@ async fn create_export(ctx: Ctx, _: NoInput) -> Result<ExportRequest, ApiError> 
     Ok(row.answer(&ctx.state))
 }
 
-async fn get_export(ctx: Ctx, _: NoInput) -> Result<Option<ExportRequest>, ApiError> {
-    let user_id = ctx.user_id()?;
+async fn get_export(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Option<ExportRequest>, ApiError> {
+    let user_id = user.id;
     Ok(latest_export(&ctx.state, user_id).await?.map(|r| r.answer(&ctx.state)))
 }
 
@@ -290,10 +290,10 @@ pub async fn run_exports(state: AppState) -> anyhow::Result<()> {
 pub async fn download(
     State(state): State<AppState>,
     Path((id, file)): Path<(i64, String)>,
-    headers: HeaderMap,
+    user: MaybeUser,
 ) -> Response {
     let not_found = || (StatusCode::NOT_FOUND, "not found").into_response();
-    let Some(user_id) = super::wallet::signed_in_user(&state, &headers).await else {
+    let Some(user_id) = user.id() else {
         return (StatusCode::UNAUTHORIZED, "sign in first").into_response();
     };
     let Some(key) = file.strip_suffix(".csv") else { return not_found() };

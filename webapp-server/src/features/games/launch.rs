@@ -8,17 +8,18 @@
 
 use super::catalogue::{self, GameRow};
 use super::wallet::token_hash;
-use crate::api::ApiError;
+use crate::AppState;
+use crate::api::{ApiError, MaybeUser};
 use crate::db::group::job;
 use crate::db::{Db, now_ms};
 use crate::features::account::store;
 use crate::ledger::{self, Account, Entry, HouseAccount, PlayerAccount};
-use crate::state::AppState;
-use crate::web::escape_html;
 use axum::Json;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{Extensions, HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
+use croupier_platform::http::escape_html;
+use croupier_platform::http::{cookie, cookie_locale};
 use croupier_shared::{Currency, ErrorType, Locale};
 use serde::Serialize;
 use sqlx::AnyConnection;
@@ -43,25 +44,28 @@ fn wants_json(headers: &HeaderMap) -> bool {
 pub async fn by_sysname(
     State(state): State<AppState>,
     Path((sysname, mode)): Path<(String, String)>,
+    user: MaybeUser,
     extensions: Extensions,
     headers: HeaderMap,
 ) -> Response {
-    launch(&state, &sysname, &mode, &headers, &extensions).await
+    launch(&state, user, &sysname, &mode, &headers, &extensions).await
 }
 
 pub async fn by_sysname_default(
     State(state): State<AppState>,
     Path(sysname): Path<String>,
+    user: MaybeUser,
     extensions: Extensions,
     headers: HeaderMap,
 ) -> Response {
-    launch(&state, &sysname, "play", &headers, &extensions).await
+    launch(&state, user, &sysname, "play", &headers, &extensions).await
 }
 
 /// `custom/{id}` launches address a game by its catalogue id.
 pub async fn by_custom_id(
     State(state): State<AppState>,
     Path((id, mode)): Path<(i64, String)>,
+    user: MaybeUser,
     extensions: Extensions,
     headers: HeaderMap,
 ) -> Response {
@@ -72,12 +76,19 @@ pub async fn by_custom_id(
         .ok()
         .flatten();
     match sysname {
-        Some(sysname) => launch(&state, &sysname, &mode, &headers, &extensions).await,
+        Some(sysname) => launch(&state, user, &sysname, &mode, &headers, &extensions).await,
         None => ApiError::new(ErrorType::MethodNotFoundException).with_status(StatusCode::NOT_FOUND).into_response(),
     }
 }
 
-async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap, extensions: &Extensions) -> Response {
+async fn launch(
+    state: &AppState,
+    user: MaybeUser,
+    sysname: &str,
+    mode: &str,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> Response {
     let locale = cookie_locale(headers).unwrap_or_default();
     let peer = extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
     let ip = crate::api::client_ip(headers, peer, state.config().trust_proxy);
@@ -87,7 +98,7 @@ async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap
         }
         response
     };
-    match start(state, sysname, mode, headers, ip, locale).await {
+    match start(state, user.id(), sysname, mode, headers, ip, locale).await {
         Ok((launch, set)) if wants_json(headers) => with_cookie(Json(launch).into_response(), set),
         Ok((launch, set)) => {
             let html = format!(
@@ -106,6 +117,7 @@ async fn launch(state: &AppState, sysname: &str, mode: &str, headers: &HeaderMap
 
 async fn start(
     state: &AppState,
+    signed_in: Option<i64>,
     sysname: &str,
     mode: &str,
     headers: &HeaderMap,
@@ -121,7 +133,7 @@ async fn start(
         .await?
         .ok_or_else(|| store::field_error("sysname", croupier_shared::FieldCode::NotFound))?;
     let mut guest_cookie = None;
-    let user_id = match super::wallet::signed_in_user(state, headers).await {
+    let user_id = match signed_in {
         Some(id) => id,
         // Guests play demo rounds of the games that allow it, as a guest player of their own.
         None if mode == "demo" && game.has_demo != 0 && game.allows_guest_demo() => {
@@ -288,18 +300,6 @@ async fn sweep_guest(conn: &mut AnyConnection, db: &Db, user_id: i64, currency: 
     Ok(())
 }
 
-/// The language the player chose (`i18n_locale` cookie), when the request carries one.
-pub(crate) fn cookie_locale(headers: &HeaderMap) -> Option<Locale> {
-    cookie(headers, "i18n_locale").and_then(|v| Locale::parse(&v))
-}
-
-/// A cookie's value from the request's `Cookie` header.
-pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get(header::COOKIE).and_then(|v| v.to_str().ok()).and_then(|c| {
-        c.split(';').filter_map(|p| p.trim().split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| v.to_owned())
-    })
-}
-
 fn game_url(state: &AppState, game: &GameRow, token: &str, mode: &str, currency: Currency, locale: &str) -> String {
     match state.config().game_providers.iter().find(|p| p.name == game.provider) {
         Some(provider) => provider
@@ -329,7 +329,7 @@ async fn top_up_fun(state: &AppState, user_id: i64, currency: Currency) -> Resul
                         let key = format!("fun-top-up:{user_id}:{}", uuid::Uuid::new_v4());
                         let from = Account::House(HouseAccount::FunSupply);
                         let entry = Entry::transfer(&key, "fun_top_up", currency, from, fun, full - balance);
-                        ledger::post(conn, &entry).await.map_err(crate::features::cashier::deposits::ledger_error)?;
+                        ledger::post(conn, &entry).await.map_err(ApiError::from)?;
                     }
                     Ok(())
                 })

@@ -10,12 +10,13 @@ pub mod index;
 pub mod launch;
 pub mod wallet;
 
+use crate::AppState;
 use crate::api::Registry;
-use crate::state::AppState;
 use croupier_shared::Currency;
 
-pub fn register(api: &mut Registry) {
-    catalogue::register(api);
+/// The games' `/api` methods; the lobby's read this replica's `index`.
+pub fn register(api: &mut Registry, index: &std::sync::Arc<index::Index>) {
+    catalogue::register(api, index);
     freespins::register(api);
     history::register(api);
 }

@@ -12,10 +12,9 @@
 //! round's win is refused. The house games call [`bet`] and [`win`] directly, inside the
 //! transaction of their round: the same code an aggregator's calls run.
 
+use crate::AppState;
 use crate::db::now_ms;
-use crate::features::auth::session;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
-use crate::state::AppState;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -531,9 +530,4 @@ async fn run(
             }),
         )
         .await
-}
-
-/// The player's id when the request carries a signed-in session (for launches).
-pub async fn signed_in_user(state: &AppState, headers: &HeaderMap) -> Option<i64> {
-    session::resolve(state, headers).await.ok().and_then(|r| r.session).map(|s| s.user_id)
 }

@@ -9,11 +9,11 @@
 //! Telegram's real 30/s that is what the 429 `retry_after` handling is for), and how many
 //! messages were lost or delivered twice (both must be 0).
 
+use crate::AppState;
 use crate::config::Config;
 use crate::coord::Coord;
 use crate::db::{Db, now_ms};
 use crate::features::notify::{self, Notice};
-use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::{IntoResponse, Json, Response};
@@ -91,7 +91,7 @@ pub async fn run(dir: &std::path::Path) -> anyhow::Result<NotifyRow> {
     let config = Config::from_sources(|k| vars.get(k).cloned(), |_| None)?;
     let db = Db::connect(&url, 10).await?;
     db.migrate().await?;
-    let state = AppState::from_parts(config, db.clone(), Coord::in_process()).await?;
+    let state = AppState::new(config, db.clone(), Coord::in_process()).await?;
 
     // 1,000 players with Telegram, then 10,000 notices queued round-robin over them.
     let now = now_ms();

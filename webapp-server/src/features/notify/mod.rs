@@ -26,9 +26,9 @@
 #[cfg(feature = "bench")]
 pub mod bench;
 
+use crate::AppState;
 use crate::config::{BotMode, Env};
 use crate::db::now_ms;
-use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};

@@ -2,11 +2,11 @@
 //! readable in Telegram's webview, in English or French. The script is a static file (the CSP
 //! allows no inline script); all state comes from the round and fairness endpoints.
 
-use crate::state::AppState;
-use crate::web::escape_html;
+use crate::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
+use croupier_platform::http::escape_html;
 use croupier_shared::Locale;
 use serde::Deserialize;
 

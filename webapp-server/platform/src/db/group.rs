@@ -17,10 +17,11 @@
 //! `users` row (a deposit's request, a seed change) take nothing a batch holds after it, so they
 //! may wait for a batch but never deadlock with one.
 //!
-//! Bare movements of money ([`Db::post`](super::Db::post)) are queued as data, not as functions:
-//! a lane posts each run of them in its batch with one `ledger::post_many` call, one round trip
-//! for the whole run, which refuses a movement without writing anything, so a refusal never
-//! rolls its batch back.
+//! Changes of a [`Batchable`] kind (the ledger's bare movements of money) are queued as data,
+//! not as functions ([`Db::submit`](super::Db::submit)): a lane runs each run of neighbours of
+//! one kind in its batch with one [`Batchable::run_many`] call — one round trip for the whole
+//! run — which must refuse an item without writing anything, so a refusal never rolls its batch
+//! back. This module knows no kind of change; the ledger implements [`Batchable`].
 //!
 //! Isolation between the jobs of a batch: a job that fails may have written half of its change
 //! (a wallet bet opens its round before the ledger refuses the money), so on a failure the whole
@@ -33,9 +34,9 @@
 //! earlier one's writes, exactly as if it had committed first, so idempotency keys and balances
 //! behave as in serial execution.
 
-use crate::ledger::{self, Entry, LedgerError, OwnedEntry, Posted};
 use futures::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, Connection};
+use std::any::{Any, TypeId};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
@@ -63,34 +64,89 @@ where
     Arc::new(f)
 }
 
+/// A kind of change that a lane can run many of in one call when they are queued next to each
+/// other. [`Batchable::run_many`] must refuse an item without writing anything (its refusal is
+/// its result, and the batch goes on); its own `Err` means the whole call failed.
+pub trait Batchable: Send + Sync + 'static {
+    type Output: Send + 'static;
+    type Error: From<sqlx::Error> + std::fmt::Display + Send + 'static;
+    /// Runs one item (when its batch runs its jobs one by one).
+    fn run_one<'a>(&'a self, conn: &'a mut AnyConnection) -> BoxFuture<'a, Result<Self::Output, Self::Error>>;
+    /// Runs `items` in order in one call; one result per item.
+    #[allow(clippy::type_complexity)]
+    fn run_many<'a>(
+        conn: &'a mut AnyConnection,
+        items: &'a [&'a Self],
+    ) -> BoxFuture<'a, Result<Vec<Result<Self::Output, Self::Error>>, Self::Error>>;
+}
+
 /// A queued job with its caller's reply, its types erased so one queue carries every kind.
-trait Queued: Send {
+trait Queued: Send + Any {
     /// Runs the job once on `conn`; answers whether it succeeded (its result is kept).
     fn run<'c>(&'c mut self, conn: &'c mut AnyConnection) -> BoxFuture<'c, bool>;
     /// The transaction the job ran in failed to commit: that is its result.
     fn fail(&mut self, error: sqlx::Error);
     /// Sends the kept result to the caller.
     fn answer(self: Box<Self>);
-    /// A bare ledger movement ([`Committer::post`]): a lane posts a run of these with one
-    /// `ledger::post_many` call instead of running them one by one.
-    fn entry(&self) -> Option<Entry<'_>> {
+    /// The [`Batchable`] kind of the job, when it has one: neighbours of one kind run together.
+    fn kind(&self) -> Option<TypeId> {
         None
     }
-    /// The movement's result from that call (a refused movement wrote nothing): kept as its result.
-    fn posted(&mut self, _result: Result<Posted, LedgerError>) {}
+    /// For a job of a [`Batchable`] kind: the function that runs a run of its neighbours of the
+    /// same kind (itself included) in one call.
+    fn runner(&self) -> Option<Runner> {
+        None
+    }
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
-/// A queued [`Committer::post`].
-struct Movement {
-    entry: OwnedEntry,
-    result: Option<Result<Posted, LedgerError>>,
-    reply: oneshot::Sender<Result<Posted, LedgerError>>,
+/// Runs a run of queued jobs of one [`Batchable`] kind in one call; answers whether that call
+/// succeeded (each job keeps its own result).
+type Runner = for<'c, 'x> fn(&'c mut AnyConnection, &'c mut [&'x mut Box<dyn Queued>]) -> BoxFuture<'c, bool>;
+
+/// [`Runner`] of the kind `B`.
+fn run_batched<'c, 'x, B: Batchable>(
+    conn: &'c mut AnyConnection,
+    run: &'c mut [&'x mut Box<dyn Queued>],
+) -> BoxFuture<'c, bool> {
+    Box::pin(async move {
+        let results = {
+            let items: Vec<&B> =
+                run.iter().filter_map(|job| job.as_any().downcast_ref::<Batched<B>>()).map(|b| &b.item).collect();
+            if items.len() != run.len() {
+                return false;
+            }
+            B::run_many(conn, &items).await
+        };
+        match results {
+            Ok(results) => {
+                for (job, result) in run.iter_mut().zip(results) {
+                    if let Some(batched) = job.as_any_mut().downcast_mut::<Batched<B>>() {
+                        batched.result = Some(result);
+                    }
+                }
+                true
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, items = run.len(), "merged changes failed; setting the first aside");
+                false
+            }
+        }
+    })
 }
 
-impl Queued for Movement {
+/// A queued [`Batchable`] item.
+struct Batched<B: Batchable> {
+    item: B,
+    result: Option<Result<B::Output, B::Error>>,
+    reply: oneshot::Sender<Result<B::Output, B::Error>>,
+}
+
+impl<B: Batchable> Queued for Batched<B> {
     fn run<'c>(&'c mut self, conn: &'c mut AnyConnection) -> BoxFuture<'c, bool> {
         Box::pin(async move {
-            let result = ledger::post(conn, &self.entry.entry()).await;
+            let result = self.item.run_one(conn).await;
             let ok = result.is_ok();
             self.result = Some(result);
             ok
@@ -98,21 +154,30 @@ impl Queued for Movement {
     }
 
     fn fail(&mut self, error: sqlx::Error) {
-        self.result = Some(Err(LedgerError::Db(error)));
+        self.result = Some(Err(B::Error::from(error)));
     }
 
     fn answer(self: Box<Self>) {
-        if let Some(result) = self.result {
-            let _ = self.reply.send(result);
+        let this = *self;
+        if let Some(result) = this.result {
+            let _ = this.reply.send(result);
         }
     }
 
-    fn entry(&self) -> Option<Entry<'_>> {
-        Some(self.entry.entry())
+    fn kind(&self) -> Option<TypeId> {
+        Some(TypeId::of::<B>())
     }
 
-    fn posted(&mut self, result: Result<Posted, LedgerError>) {
-        self.result = Some(result);
+    fn runner(&self) -> Option<Runner> {
+        Some(run_batched::<B>)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
     }
 }
 
@@ -123,6 +188,14 @@ struct Pending<T, E> {
 }
 
 impl<T: Send + 'static, E: From<sqlx::Error> + Send + 'static> Queued for Pending<T, E> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
     fn run<'c>(&'c mut self, conn: &'c mut AnyConnection) -> BoxFuture<'c, bool> {
         Box::pin(async move {
             let result = (self.job)(conn).await;
@@ -154,19 +227,20 @@ pub struct Committer {
 impl Committer {
     /// Starts a lane's committer task: its batches run on connections of `writer` (SQLite's
     /// one-connection writer pool, or PostgreSQL's pool) in transactions opened with `begin`.
-    /// A run of queued [`Committer::post`]s in a batch is posted with one `ledger::post_many` call.
+    /// A run of queued [`Committer::submit`]s of one kind in a batch runs in one call.
     pub fn start(writer: AnyPool, begin: &'static str) -> Committer {
         let (queue, jobs) = mpsc::channel(4 * MAX_BATCH);
         tokio::spawn(commit_loop(Lane { writer, begin }, jobs));
         Committer { queue }
     }
 
-    /// Queues a bare movement of money: its result is `ledger::post`'s.
-    pub async fn post(&self, entry: OwnedEntry) -> Result<Posted, LedgerError> {
+    /// Queues an item of a [`Batchable`] kind: its result is its own, whether it ran alone or
+    /// with its neighbours.
+    pub async fn submit<B: Batchable>(&self, item: B) -> Result<B::Output, B::Error> {
         let (reply, answer) = oneshot::channel();
-        let movement: Box<dyn Queued> = Box::new(Movement { entry, result: None, reply });
-        self.queue.send(movement).await.map_err(|_| LedgerError::Db(sqlx::Error::PoolClosed))?;
-        answer.await.map_err(|_| LedgerError::Db(sqlx::Error::PoolClosed))?
+        let batched: Box<dyn Queued> = Box::new(Batched { item, result: None, reply });
+        self.queue.send(batched).await.map_err(|_| B::Error::from(sqlx::Error::PoolClosed))?;
+        answer.await.map_err(|_| B::Error::from(sqlx::Error::PoolClosed))?
     }
 
     pub async fn run<T, E>(&self, job: Job<T, E>) -> Result<T, E>
@@ -239,9 +313,9 @@ async fn run_batch(conn: &mut AnyConnection, lane: &Lane, batch: &mut [Box<dyn Q
 }
 
 /// Runs `jobs` in one transaction: `Ok(None)` when every job succeeded and it committed,
-/// `Ok(Some(i))` when job `i` failed (everything was rolled back). Each run of bare movements is
-/// one `ledger::post_many` call; a refused movement wrote nothing, so it keeps its refusal as its
-/// result and the others go on.
+/// `Ok(Some(i))` when job `i` failed (everything was rolled back). Each run of neighbours of one
+/// [`Batchable`] kind is one [`Batchable::run_many`] call; a refused item wrote nothing, so it
+/// keeps its refusal as its result and the others go on.
 async fn together(
     conn: &mut AnyConnection,
     lane: &Lane,
@@ -250,23 +324,11 @@ async fn together(
     let mut tx = conn.begin_with(lane.begin).await?;
     let mut i = 0;
     while i < jobs.len() {
-        let run = jobs[i..].iter().take_while(|job| job.entry().is_some()).count();
-        if run > 0 {
-            let results = {
-                let entries: Vec<Entry<'_>> = jobs[i..i + run].iter().filter_map(|job| job.entry()).collect();
-                ledger::post_many(&mut tx, &entries).await
-            };
-            match results {
-                Ok(results) => {
-                    for (job, result) in jobs[i..i + run].iter_mut().zip(results) {
-                        job.posted(result);
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, movements = run, "merged postings failed; setting the first aside");
-                    tx.rollback().await?;
-                    return Ok(Some(i));
-                }
+        if let (Some(kind), Some(runner)) = (jobs[i].kind(), jobs[i].runner()) {
+            let run = jobs[i..].iter().take_while(|job| job.kind() == Some(kind)).count();
+            if !runner(&mut tx, &mut jobs[i..i + run]).await {
+                tx.rollback().await?;
+                return Ok(Some(i));
             }
             i += run;
             continue;

@@ -4,8 +4,9 @@
 //! integer columns are 64-bit, timestamps are unix milliseconds in `BIGINT`, flags are
 //! `BIGINT` 0/1, and aggregates over `BIGINT` are `CAST(… AS BIGINT)` because PostgreSQL widens
 //! `SUM` to `NUMERIC`). Anything that must differ between backends lives in this module only —
-//! today: connection set-up and the migration folders — plus the ledger's posting statements
-//! (`ledger::post`), written once per backend because they are the hot path of every bet.
+//! today: connection set-up and the migration folders. (The ledger writes its posting
+//! statements once per backend, because they are the hot path of every bet; this module knows
+//! nothing of it.)
 
 pub mod group;
 
@@ -52,8 +53,8 @@ pub struct Db {
     lanes: Vec<group::Committer>,
 }
 
-static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
-static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
 impl Db {
     /// Opens a pool. For SQLite the file (and its folder) is created when missing, and every
@@ -108,9 +109,6 @@ impl Db {
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                         conn.execute("PRAGMA busy_timeout = 10000").await?;
-                        // The ledger's scratch table for its batches of statements (`ledger::post`).
-                        conn.execute("CREATE TEMP TABLE IF NOT EXISTS ledger_batch (ord INTEGER PRIMARY KEY, tx INTEGER NOT NULL)")
-                            .await?;
                     }
                     Ok(())
                 })
@@ -161,16 +159,12 @@ impl Db {
         }
     }
 
-    /// Posts a movement of money that is the whole change (no other row changes with it), through
-    /// the group committer on its player's lane: `ledger::post`'s result. On PostgreSQL a lane
-    /// posts the movements queued together in one round trip (see [`group`]).
-    pub async fn post(
-        &self,
-        entry: &crate::ledger::Entry<'_>,
-    ) -> Result<crate::ledger::Posted, crate::ledger::LedgerError> {
-        match self.lane(i64::try_from(crate::ledger::house_shard(entry)).unwrap_or(0)) {
-            Some(committer) => committer.post(entry.to_owned_entry()).await,
-            None => Err(sqlx::Error::PoolClosed.into()),
+    /// Queues `item`, a change of a kind the committer can merge with its neighbours (see
+    /// [`group::Batchable`]), on the lane of `player`, and answers its result.
+    pub async fn submit<B: group::Batchable>(&self, player: i64, item: B) -> Result<B::Output, B::Error> {
+        match self.lane(player) {
+            Some(committer) => committer.submit(item).await,
+            None => Err(B::Error::from(sqlx::Error::PoolClosed)),
         }
     }
 

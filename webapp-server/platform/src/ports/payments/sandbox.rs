@@ -8,16 +8,20 @@
 //! picks the change up if a webhook is lost. Payouts succeed at once.
 
 use super::{MethodInfo, Outcome, PaymentProvider, ProviderError, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookEvent};
-use crate::db::now_ms;
+use crate::db::{Db, now_ms};
+use crate::http::{cookie_locale, escape_html};
+use crate::keys::Keys;
 use crate::state::AppState;
-use crate::web::escape_html;
 use axum::Form;
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
+use croupier_shared::Money;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde::Deserialize;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
 
 pub const NAME: &str = "sandbox";
 
@@ -44,7 +48,68 @@ const METHODS: &[MethodInfo] = &[
     },
 ];
 
-pub struct Sandbox;
+/// The sandbox adapter: its records live in the `sandbox_payments` table, its webhooks go to
+/// the server's own listening address, signed with a key derived from the server's keys.
+pub struct Sandbox {
+    db: Db,
+    secret: Vec<u8>,
+    public_url: String,
+    local_addr: Arc<OnceLock<SocketAddr>>,
+}
+
+impl Sandbox {
+    pub fn new(db: Db, keys: &Keys, public_url: &str, local_addr: Arc<OnceLock<SocketAddr>>) -> Sandbox {
+        let secret = keys.sign("sandbox-payments-webhook", &[]).into_bytes();
+        Sandbox { db, secret, public_url: public_url.to_owned(), local_addr }
+    }
+
+    /// The sandbox's own record of a payment (a retried payout keeps its first record).
+    async fn record(&self, id: &str, kind: &str, amount: Money, status: &str) -> Result<(), ProviderError> {
+        sqlx::query(
+            "INSERT INTO sandbox_payments (id, kind, amount, currency, status, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(kind)
+        .bind(amount.minor())
+        .bind(amount.currency().code())
+        .bind(status)
+        .bind(now_ms())
+        .execute(self.db.pool())
+        .await
+        .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+        Ok(())
+    }
+
+    async fn load(&self, id: &str) -> Option<SandboxRow> {
+        sqlx::query_as("SELECT amount, currency, status FROM sandbox_payments WHERE id = $1 AND kind = 'deposit'")
+            .bind(id)
+            .fetch_optional(self.db.pool())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// Sends a signed webhook to the server's own listening address.
+    pub async fn deliver(&self, event: &WebhookEvent) -> anyhow::Result<()> {
+        let addr = self.local_addr.get().ok_or_else(|| anyhow::anyhow!("the server's address is not known yet"))?;
+        let host = if addr.ip().is_unspecified() { "127.0.0.1".to_owned() } else { addr.ip().to_string() };
+        let url = format!("http://{host}:{}/webhooks/payments/{NAME}", addr.port());
+        let body = serde_json::to_vec(event)?;
+        let timestamp = now_ms() / 1000;
+        let signature = super::sign(&self.secret, timestamp, &body);
+        let response = reqwest::Client::new()
+            .post(url)
+            .header(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))
+            .header(TIMESTAMP_HEADER, timestamp.to_string())
+            .header(SIGNATURE_HEADER, signature)
+            .body(body)
+            .send()
+            .await?;
+        anyhow::ensure!(response.status().is_success(), "webhook answered {}", response.status());
+        Ok(())
+    }
+}
 
 impl PaymentProvider for Sandbox {
     fn name(&self) -> &'static str {
@@ -55,47 +120,31 @@ impl PaymentProvider for Sandbox {
         METHODS
     }
 
-    fn webhook_secret(&self, state: &AppState) -> Vec<u8> {
-        state.keys().sign("sandbox-payments-webhook", &[]).into_bytes()
+    fn webhook_secret(&self) -> Vec<u8> {
+        self.secret.clone()
     }
 
-    fn start_deposit<'a>(
-        &'a self,
-        state: &'a AppState,
-        payment_id: &'a str,
-        amount: i64,
-        currency: &'a str,
-    ) -> BoxFuture<'a, Result<String, ProviderError>> {
+    fn start_deposit<'a>(&'a self, payment_id: &'a str, amount: Money) -> BoxFuture<'a, Result<String, ProviderError>> {
         async move {
-            record(state, payment_id, "deposit", amount, currency, "created").await?;
-            Ok(format!("{}/sandbox/pay/{payment_id}", state.config().public_url))
+            self.record(payment_id, "deposit", amount, "created").await?;
+            Ok(format!("{}/sandbox/pay/{payment_id}", self.public_url))
         }
         .boxed()
     }
 
-    fn payout<'a>(
-        &'a self,
-        state: &'a AppState,
-        payment_id: &'a str,
-        amount: i64,
-        currency: &'a str,
-    ) -> BoxFuture<'a, Result<Outcome, ProviderError>> {
+    fn payout<'a>(&'a self, payment_id: &'a str, amount: Money) -> BoxFuture<'a, Result<Outcome, ProviderError>> {
         async move {
-            record(state, payment_id, "payout", amount, currency, "success").await?;
+            self.record(payment_id, "payout", amount, "success").await?;
             Ok(Outcome::Success)
         }
         .boxed()
     }
 
-    fn status<'a>(
-        &'a self,
-        state: &'a AppState,
-        payment_id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<Outcome>, ProviderError>> {
+    fn status<'a>(&'a self, payment_id: &'a str) -> BoxFuture<'a, Result<Option<Outcome>, ProviderError>> {
         async move {
             let status: Option<String> = sqlx::query_scalar("SELECT status FROM sandbox_payments WHERE id = $1")
                 .bind(payment_id)
-                .fetch_optional(state.db().pool())
+                .fetch_optional(self.db.pool())
                 .await
                 .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
             Ok(status.as_deref().and_then(Outcome::parse))
@@ -104,29 +153,9 @@ impl PaymentProvider for Sandbox {
     }
 }
 
-/// The sandbox's own record of a payment (a retried payout keeps its first record).
-async fn record(
-    state: &AppState,
-    id: &str,
-    kind: &str,
-    amount: i64,
-    currency: &str,
-    status: &str,
-) -> Result<(), ProviderError> {
-    sqlx::query(
-        "INSERT INTO sandbox_payments (id, kind, amount, currency, status, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (id) DO NOTHING",
-    )
-    .bind(id)
-    .bind(kind)
-    .bind(amount)
-    .bind(currency)
-    .bind(status)
-    .bind(now_ms())
-    .execute(state.db().pool())
-    .await
-    .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
-    Ok(())
+/// The sandbox page's routes (`/sandbox/pay/{id}`); they answer 404 when the sandbox does not run.
+pub fn routes() -> axum::Router<AppState> {
+    axum::Router::new().route("/sandbox/pay/{id}", axum::routing::get(page).post(choose))
 }
 
 #[derive(sqlx::FromRow)]
@@ -136,18 +165,10 @@ struct SandboxRow {
     status: String,
 }
 
-async fn load(state: &AppState, id: &str) -> Option<SandboxRow> {
-    sqlx::query_as("SELECT amount, currency, status FROM sandbox_payments WHERE id = $1 AND kind = 'deposit'")
-        .bind(id)
-        .fetch_optional(state.db().pool())
-        .await
-        .ok()
-        .flatten()
-}
-
 /// `GET /sandbox/pay/{id}`: the sandbox's payment page.
 pub async fn page(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    let Some(row) = load(&state, &id).await else {
+    let Some(sandbox) = state.payments().sandbox() else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(row) = sandbox.load(&id).await else {
         return (StatusCode::NOT_FOUND, "unknown sandbox payment").into_response();
     };
     let amount = croupier_shared::Currency::parse(&row.currency).map_or_else(
@@ -190,14 +211,15 @@ pub async fn choose(
     headers: axum::http::HeaderMap,
     Form(form): Form<OutcomeForm>,
 ) -> Response {
-    let prefix = match crate::features::games::launch::cookie_locale(&headers) {
+    let Some(sandbox) = state.payments().sandbox() else { return StatusCode::NOT_FOUND.into_response() };
+    let prefix = match cookie_locale(&headers) {
         Some(locale) if locale != croupier_shared::Locale::default() => format!("/{}", locale.code()),
         _ => String::new(),
     };
     let Some(outcome) = Outcome::parse(&form.outcome) else {
         return (StatusCode::BAD_REQUEST, "unknown outcome").into_response();
     };
-    let Some(row) = load(&state, &id).await else {
+    let Some(row) = sandbox.load(&id).await else {
         return (StatusCode::NOT_FOUND, "unknown sandbox payment").into_response();
     };
     if matches!(row.status.as_str(), "success" | "fail" | "cancel") {
@@ -220,29 +242,9 @@ pub async fn choose(
         amount: row.amount,
         currency: row.currency,
     };
-    if let Err(e) = deliver(&state, &event).await {
+    if let Err(e) = sandbox.deliver(&event).await {
         // Not fatal: the server's poll of pending deposits asks the sandbox for the status.
         tracing::warn!(error = %e, payment_id = %id, "sandbox: webhook not delivered");
     }
     Redirect::to(&format!("{prefix}/cashier/pay{}/{id}", outcome.name())).into_response()
-}
-
-/// Sends a signed webhook to the server's own listening address.
-pub async fn deliver(state: &AppState, event: &WebhookEvent) -> anyhow::Result<()> {
-    let addr = state.local_addr().ok_or_else(|| anyhow::anyhow!("the server's address is not known yet"))?;
-    let host = if addr.ip().is_unspecified() { "127.0.0.1".to_owned() } else { addr.ip().to_string() };
-    let url = format!("http://{host}:{}/webhooks/payments/{NAME}", addr.port());
-    let body = serde_json::to_vec(event)?;
-    let timestamp = now_ms() / 1000;
-    let signature = super::sign(&Sandbox.webhook_secret(state), timestamp, &body);
-    let response = reqwest::Client::new()
-        .post(url)
-        .header(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))
-        .header(TIMESTAMP_HEADER, timestamp.to_string())
-        .header(SIGNATURE_HEADER, signature)
-        .body(body)
-        .send()
-        .await?;
-    anyhow::ensure!(response.status().is_success(), "webhook answered {}", response.status());
-    Ok(())
 }

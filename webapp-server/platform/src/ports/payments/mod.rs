@@ -8,10 +8,15 @@
 
 pub mod sandbox;
 
-use crate::state::AppState;
+use crate::config::Config;
+use crate::db::Db;
+use crate::keys::Keys;
+use croupier_shared::Money;
 use futures::future::BoxFuture;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
 
 pub const TIMESTAMP_HEADER: &str = "x-croupier-timestamp";
 pub const SIGNATURE_HEADER: &str = "x-croupier-signature";
@@ -81,33 +86,69 @@ pub enum ProviderError {
     Unavailable(String),
 }
 
+/// A payment provider's adapter. It holds what it needs (its credentials, its own records) and
+/// never the application's state.
 pub trait PaymentProvider: Send + Sync {
     fn name(&self) -> &'static str;
     fn methods(&self) -> &[MethodInfo];
     /// The secret that signs this provider's webhooks.
-    fn webhook_secret(&self, state: &AppState) -> Vec<u8>;
+    fn webhook_secret(&self) -> Vec<u8>;
     /// Registers a deposit with the provider; answers where to send the player.
-    fn start_deposit<'a>(
-        &'a self,
-        state: &'a AppState,
-        payment_id: &'a str,
-        amount: i64,
-        currency: &'a str,
-    ) -> BoxFuture<'a, Result<String, ProviderError>>;
+    fn start_deposit<'a>(&'a self, payment_id: &'a str, amount: Money) -> BoxFuture<'a, Result<String, ProviderError>>;
     /// Pays a withdrawal out; answers its outcome.
-    fn payout<'a>(
-        &'a self,
-        state: &'a AppState,
-        payment_id: &'a str,
-        amount: i64,
-        currency: &'a str,
-    ) -> BoxFuture<'a, Result<Outcome, ProviderError>>;
+    fn payout<'a>(&'a self, payment_id: &'a str, amount: Money) -> BoxFuture<'a, Result<Outcome, ProviderError>>;
     /// Asks the provider for a payment's status (the poll behind pending deposits).
-    fn status<'a>(
-        &'a self,
-        state: &'a AppState,
-        payment_id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<Outcome>, ProviderError>>;
+    fn status<'a>(&'a self, payment_id: &'a str) -> BoxFuture<'a, Result<Option<Outcome>, ProviderError>>;
+}
+
+/// The providers this deployment runs, in the order of `CROUPIER_PAYMENT_PROVIDERS`.
+pub struct Payments {
+    providers: Vec<Arc<dyn PaymentProvider>>,
+    sandbox: Option<Arc<sandbox::Sandbox>>,
+}
+
+impl Payments {
+    /// Builds the adapters the configuration names (`config` has already refused unknown names).
+    pub fn from_config(
+        config: &Config,
+        db: &Db,
+        keys: &Keys,
+        local_addr: Arc<OnceLock<SocketAddr>>,
+    ) -> anyhow::Result<Payments> {
+        let mut providers: Vec<Arc<dyn PaymentProvider>> = Vec::new();
+        let mut sandbox = None;
+        for name in &config.payment_providers {
+            match name.as_str() {
+                sandbox::NAME => {
+                    let adapter =
+                        Arc::new(sandbox::Sandbox::new(db.clone(), keys, &config.public_url, local_addr.clone()));
+                    sandbox = Some(Arc::clone(&adapter));
+                    providers.push(adapter);
+                }
+                other => anyhow::bail!("no adapter for the payment provider {other:?}"),
+            }
+        }
+        Ok(Payments { providers, sandbox })
+    }
+
+    /// Every running provider, in order.
+    pub fn all(&self) -> impl Iterator<Item = &dyn PaymentProvider> {
+        self.providers.iter().map(|p| p.as_ref())
+    }
+
+    pub fn provider(&self, name: &str) -> Option<&dyn PaymentProvider> {
+        self.all().find(|p| p.name() == name)
+    }
+
+    /// The method `sysname` and the provider offering it.
+    pub fn method(&self, sysname: &str) -> Option<(&dyn PaymentProvider, &MethodInfo)> {
+        self.all().find_map(|p| p.methods().iter().find(|m| m.sysname == sysname).map(|m| (p, m)))
+    }
+
+    /// The sandbox adapter, when it runs (its payment page is served only then).
+    pub fn sandbox(&self) -> Option<&sandbox::Sandbox> {
+        self.sandbox.as_deref()
+    }
 }
 
 /// HMAC-SHA256 over `timestamp.body`.

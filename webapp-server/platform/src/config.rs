@@ -187,6 +187,24 @@ pub const VARIABLES: &[Variable] = &[
         "Reference rates against the default currency for account.getcurrencyrates (display only).",
     ),
     var(
+        "CROUPIER_PAYMENT_PROVIDERS",
+        Some("sandbox"),
+        false,
+        "Payment providers that run, comma-separated, in the order the cashier lists their methods (known: sandbox).",
+    ),
+    var(
+        "CROUPIER_SMS_TWILIO",
+        None,
+        true,
+        "SMS through Twilio's Messages API: account_sid|auth_token|from_number; unset: SMS go to the dev mailbox only.",
+    ),
+    var(
+        "CROUPIER_SMS_API_URL",
+        Some("https://api.twilio.com"),
+        false,
+        "Base URL of the SMS provider's API (a test or a proxy may stand in for Twilio).",
+    ),
+    var(
         "CROUPIER_GAME_PROVIDERS",
         None,
         true,
@@ -289,6 +307,18 @@ pub struct GameProvider {
     pub secret: Secret,
 }
 
+/// The payment providers this build has an adapter for (`ports::payments`).
+pub const KNOWN_PAYMENT_PROVIDERS: &[&str] = &["sandbox"];
+
+/// Twilio's Messages API credentials (`CROUPIER_SMS_TWILIO`).
+#[derive(Debug, Clone)]
+pub struct TwilioSms {
+    pub account_sid: String,
+    pub auth_token: Secret,
+    /// The sending number in E.164 (`+15550001111`).
+    pub from: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub addr: SocketAddr,
@@ -323,6 +353,11 @@ pub struct Config {
     pub currency_rates: Vec<(String, String)>,
     pub trust_proxy: bool,
     pub smtp_url: Option<Secret>,
+    /// Payment providers that run, in order (`CROUPIER_PAYMENT_PROVIDERS`).
+    pub payment_providers: Vec<String>,
+    /// Twilio credentials for SMS, when SMS go out for real.
+    pub sms_twilio: Option<TwilioSms>,
+    pub sms_api_url: String,
     pub mail_from: String,
     pub internal_secret: Option<Secret>,
     pub server_url: String,
@@ -603,6 +638,49 @@ impl Config {
         {
             return Err(raw.invalid("CROUPIER_SMTP_URL", "must start with smtp:// or smtps://"));
         }
+        let payment_providers: Vec<String> = raw
+            .required("CROUPIER_PAYMENT_PROVIDERS")?
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if payment_providers.is_empty() {
+            return Err(raw.invalid("CROUPIER_PAYMENT_PROVIDERS", "name at least one provider (known: sandbox)"));
+        }
+        if let Some(unknown) = payment_providers.iter().find(|p| !KNOWN_PAYMENT_PROVIDERS.contains(&p.as_str())) {
+            return Err(raw.invalid(
+                "CROUPIER_PAYMENT_PROVIDERS",
+                format!("{unknown:?} is not a known provider ({})", KNOWN_PAYMENT_PROVIDERS.join(", ")),
+            ));
+        }
+        let sms_twilio = match raw.optional("CROUPIER_SMS_TWILIO") {
+            None => None,
+            Some(value) => {
+                let parts: Vec<&str> = value.split('|').map(str::trim).collect();
+                match parts.as_slice() {
+                    [sid, token, from]
+                        if sid.starts_with("AC")
+                            && !token.is_empty()
+                            && from.starts_with('+')
+                            && from.len() > 4
+                            && from[1..].bytes().all(|b| b.is_ascii_digit()) =>
+                    {
+                        Some(TwilioSms {
+                            account_sid: (*sid).to_owned(),
+                            auth_token: Secret::new((*token).to_owned()),
+                            from: (*from).to_owned(),
+                        })
+                    }
+                    _ => {
+                        return Err(raw.invalid(
+                            "CROUPIER_SMS_TWILIO",
+                            "must be account_sid|auth_token|from_number (AC…, a token, +digits)",
+                        ));
+                    }
+                }
+            }
+        };
         Ok(Config {
             addr: raw.parse("CROUPIER_ADDR", "an address like 127.0.0.1:8080")?,
             database_url: Secret::new(database_url),
@@ -634,6 +712,9 @@ impl Config {
             currency_rates,
             trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,
             smtp_url: raw.optional("CROUPIER_SMTP_URL").map(Secret::new),
+            payment_providers,
+            sms_twilio,
+            sms_api_url: url("CROUPIER_SMS_API_URL")?,
             mail_from: raw.required("CROUPIER_MAIL_FROM")?.trim().to_owned(),
             internal_secret: raw.optional("CROUPIER_INTERNAL_SECRET").map(Secret::new),
             server_url: url("CROUPIER_SERVER_URL")?,

@@ -6,13 +6,15 @@
 //! produces `/api/openapi.json`.
 
 pub mod error;
+pub mod extract;
 pub mod openapi;
 pub mod params;
 
 pub use error::{ApiError, FieldErrors};
+pub use extract::{AuthUser, FromCtx, MaybeUser, Operator};
 pub use params::Params;
 
-use crate::features::auth::session::{self, Session};
+use crate::session::{self, Session};
 use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -57,11 +59,6 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// The signed-in player's id, or `AuthorizationException` for a guest.
-    pub fn user_id(&self) -> Result<i64, ApiError> {
-        self.session.as_ref().map(|s| s.user_id).ok_or_else(|| ApiError::new(ErrorType::AuthorizationException))
-    }
-
     /// Adds a `Set-Cookie` header to the answer, whether it succeeds or fails.
     pub fn set_cookie(&self, cookie: String) {
         self.cookies.lock().unwrap_or_else(|p| p.into_inner()).push(cookie);
@@ -133,6 +130,49 @@ pub struct MethodSpec {
     handler: Arc<Handler>,
 }
 
+/// A function that answers an `/api` method: `async fn(Ctx, Input)`, or
+/// `async fn(Ctx, X, Input)` where `X` is who may call it ([`AuthUser`], [`MaybeUser`],
+/// [`Operator`]: see [`extract`]). `M` only tells the two shapes apart.
+pub trait Method<M>: Send + Sync + 'static {
+    type Input: Input;
+    type Output: Serialize + JsonSchema + Send + 'static;
+    fn call(&self, ctx: Ctx, input: Self::Input) -> BoxFuture<'static, Result<Self::Output, ApiError>>;
+}
+
+impl<F, Fut, I, O> Method<(I,)> for F
+where
+    F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ApiError>> + Send + 'static,
+    I: Input,
+    O: Serialize + JsonSchema + Send + 'static,
+{
+    type Input = I;
+    type Output = O;
+
+    fn call(&self, ctx: Ctx, input: I) -> BoxFuture<'static, Result<O, ApiError>> {
+        self(ctx, input).boxed()
+    }
+}
+
+impl<F, Fut, X, I, O> Method<(X, I)> for F
+where
+    F: Fn(Ctx, X, I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ApiError>> + Send + 'static,
+    X: FromCtx,
+    I: Input,
+    O: Serialize + JsonSchema + Send + 'static,
+{
+    type Input = I;
+    type Output = O;
+
+    fn call(&self, ctx: Ctx, input: I) -> BoxFuture<'static, Result<O, ApiError>> {
+        match X::from_ctx(&ctx) {
+            Ok(caller) => self(ctx, caller, input).boxed(),
+            Err(e) => futures::future::ready(Err(e)).boxed(),
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct Registry {
     methods: BTreeMap<String, MethodSpec>,
@@ -140,43 +180,25 @@ pub struct Registry {
 
 impl Registry {
     /// Registers a method that only reads.
-    pub fn read<I, O, F, Fut>(&mut self, name: &'static str, summary: &'static str, f: F)
-    where
-        I: Input,
-        O: Serialize + JsonSchema,
-        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<O, ApiError>> + Send + 'static,
-    {
-        self.add(name, Access::Read, summary, f);
+    pub fn read<M, H: Method<M>>(&mut self, name: &'static str, summary: &'static str, method: H) {
+        self.add(name, Access::Read, summary, method);
     }
 
     /// Registers a method that changes state.
-    pub fn write<I, O, F, Fut>(&mut self, name: &'static str, summary: &'static str, f: F)
-    where
-        I: Input,
-        O: Serialize + JsonSchema,
-        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<O, ApiError>> + Send + 'static,
-    {
-        self.add(name, Access::Write, summary, f);
+    pub fn write<M, H: Method<M>>(&mut self, name: &'static str, summary: &'static str, method: H) {
+        self.add(name, Access::Write, summary, method);
     }
 
-    fn add<I, O, F, Fut>(&mut self, name: &'static str, access: Access, summary: &'static str, f: F)
-    where
-        I: Input,
-        O: Serialize + JsonSchema,
-        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<O, ApiError>> + Send + 'static,
-    {
-        let f = Arc::new(f);
+    fn add<M, H: Method<M>>(&mut self, name: &'static str, access: Access, summary: &'static str, method: H) {
+        let method = Arc::new(method);
         let handler: Arc<Handler> = Arc::new(move |ctx: Ctx, params: Params| {
-            let f = Arc::clone(&f);
+            let method = Arc::clone(&method);
             async move {
-                let input: I = params.deserialize()?;
+                let input: H::Input = params.deserialize()?;
                 let mut errors = FieldErrors::default();
                 input.validate(&mut errors);
                 errors.into_result()?;
-                let output = f(ctx, input).await?;
+                let output = method.call(ctx, input).await?;
                 serde_json::value::to_raw_value(&output).map_err(ApiError::internal)
             }
             .boxed()
@@ -185,8 +207,8 @@ impl Registry {
             name,
             access,
             summary,
-            input_schema: |g| I::json_schema(g),
-            output_schema: |g| g.subschema_for::<O>(),
+            input_schema: |g| <H::Input as JsonSchema>::json_schema(g),
+            output_schema: |g| g.subschema_for::<H::Output>(),
             handler,
         };
         let previous = self.methods.insert(name.to_ascii_lowercase(), spec);
@@ -216,12 +238,33 @@ fn ok_envelope(data: &RawValue) -> Response {
 /// The query parameters every call carries; they never reach a method's input.
 const ENVELOPE_PARAMS: [&str; 2] = ["locale", "v"];
 
+/// `GET|POST /api/{method}`, and `/api/openapi.json` (the registry's methods as OpenAPI).
+pub fn routes<S>() -> axum::Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    AppState: axum::extract::FromRef<S>,
+    Arc<Registry>: axum::extract::FromRef<S>,
+{
+    axum::Router::new()
+        .route("/api/openapi.json", axum::routing::get(openapi_json))
+        .route("/api/{method}", axum::routing::any(dispatch))
+}
+
+async fn openapi_json(State(api): State<Arc<Registry>>) -> axum::Json<serde_json::Value> {
+    axum::Json(openapi::document(&api))
+}
+
 /// `GET|POST /api/{method}`.
-pub async fn dispatch(State(state): State<AppState>, Path(name): Path<String>, request: Request) -> Response {
+pub async fn dispatch(
+    State(state): State<AppState>,
+    State(api): State<Arc<Registry>>,
+    Path(name): Path<String>,
+    request: Request,
+) -> Response {
     let started = Instant::now();
     let query = request.uri().query().unwrap_or("").to_owned();
     let locale = Locale::parse_or_default(lenient_param(&query, "locale").as_deref());
-    let spec = state.api().find(&name);
+    let spec = api.find(&name);
     let label = spec.map_or("unknown", |s| s.name);
     let cookies = Arc::new(Mutex::new(Vec::new()));
     let mut response = match run(&state, spec, &query, locale, request, Arc::clone(&cookies)).await {

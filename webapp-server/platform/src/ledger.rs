@@ -22,14 +22,16 @@
 //! Speed: a posting is the hot path of every bet and win, so it costs one round trip to the
 //! database — one batch of statements on SQLite, one call of the `ledger_post` function on
 //! PostgreSQL (migration 0014) — replays included. [`post_many`] posts many entries in that one
-//! round trip; the group committer uses it for the bare movements queued with `Db::post`.
+//! round trip; the group committer uses it for the bare movements queued with [`queue`].
 //! `make bench` measures it against the raw write transaction rate of the same database.
 //!
 //! Both backends check an entry's key and funds before writing anything, so a refused entry
 //! leaves no trace and the entries after it in the same transaction go on.
 
-use crate::db::{Db, now_ms};
+use crate::api::ApiError;
+use crate::db::{Db, group::Batchable, now_ms};
 use croupier_shared::Currency;
+use futures::future::BoxFuture;
 use sqlx::{AnyConnection, Row};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,7 +170,7 @@ impl<'a> Entry<'a> {
     }
 
     /// The player the movement is about: `user_id`, else the first player posting's. It picks the
-    /// house shard here and the group committer's lane in `Db::post`.
+    /// house shard here and the group committer's lane in [`queue`].
     pub fn player(&self) -> Option<i64> {
         self.user_id.or_else(|| {
             self.postings.iter().find_map(|p| match p.account {
@@ -178,7 +180,7 @@ impl<'a> Entry<'a> {
         })
     }
 
-    /// A copy that owns its text, to be queued (`Db::post`).
+    /// A copy that owns its text, to be queued ([`queue`]).
     pub fn to_owned_entry(&self) -> OwnedEntry {
         OwnedEntry {
             key: self.key.to_owned(),
@@ -249,7 +251,7 @@ fn house_row(entry: &Entry<'_>) -> i64 {
 }
 
 /// The house shard `entry` posts to: its player's ([`Entry::player`]) modulo [`HOUSE_SHARDS`];
-/// for an entry without a player, its key's (FNV-1a, stable across processes). `Db::post` queues
+/// for an entry without a player, its key's (FNV-1a, stable across processes). [`queue`] queues
 /// the entry on the lane of the same number (modulo the lanes, which divide [`HOUSE_SHARDS`]).
 pub fn house_shard(entry: &Entry<'_>) -> u64 {
     match entry.player() {
@@ -277,12 +279,52 @@ pub async fn post(conn: &mut AnyConnection, entry: &Entry<'_>) -> Result<Posted,
 /// writes nothing and the entries after it go on. Answers one result per entry; the error is the
 /// database's, and the transaction must then be rolled back. Every entry goes in one round trip
 /// (one call of `ledger_post` on PostgreSQL, one batch of statements per 64 entries on SQLite),
-/// which is how the group committer posts the bare movements queued with `Db::post`.
+/// which is how the group committer posts the bare movements queued with [`queue`].
 pub async fn post_many(
     conn: &mut AnyConnection,
     entries: &[Entry<'_>],
 ) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
     if is_postgres(conn) { post_postgres(conn, entries).await } else { post_sqlite(conn, entries).await }
+}
+
+/// Posts `entry`, a movement of money that is the whole change (no other row changes with it),
+/// through the group committer on its player's lane: [`post`]'s result. On PostgreSQL a lane posts
+/// the movements queued together in one round trip ([`post_many`]).
+pub async fn queue(db: &Db, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
+    db.submit(i64::try_from(house_shard(entry)).unwrap_or(0), entry.to_owned_entry()).await
+}
+
+/// A queued movement is a change the group committer merges with its neighbours: a run of them
+/// is one [`post_many`] call, which refuses an entry without writing anything.
+impl Batchable for OwnedEntry {
+    type Output = Posted;
+    type Error = LedgerError;
+
+    fn run_one<'a>(&'a self, conn: &'a mut AnyConnection) -> BoxFuture<'a, Result<Posted, LedgerError>> {
+        Box::pin(async move { post(conn, &self.entry()).await })
+    }
+
+    fn run_many<'a>(
+        conn: &'a mut AnyConnection,
+        items: &'a [&'a OwnedEntry],
+    ) -> BoxFuture<'a, Result<Vec<Result<Posted, LedgerError>>, LedgerError>> {
+        Box::pin(async move {
+            let entries: Vec<Entry<'_>> = items.iter().map(|e| e.entry()).collect();
+            Ok(post_many(conn, &entries).await?)
+        })
+    }
+}
+
+/// The one conversion of a ledger refusal at the HTTP edge. A caller that can explain a refusal
+/// to the player (not enough money for a withdrawal, say) matches it before this; one that
+/// reaches here is the server's failure: a bare 500, the cause logged.
+impl From<LedgerError> for ApiError {
+    fn from(e: LedgerError) -> ApiError {
+        match e {
+            LedgerError::Db(e) => ApiError::internal(e),
+            other => ApiError::internal(anyhow::anyhow!(other)),
+        }
+    }
 }
 
 fn is_postgres(conn: &AnyConnection) -> bool {
@@ -372,7 +414,7 @@ impl Plan {
 /// refused entry writes nothing: its transaction row is inserted only when the key is new and
 /// every player account it takes from holds enough; `changes()` tells the next statement whether
 /// that happened, which records the new transaction in the connection's scratch table
-/// `temp.ledger_batch` (made by `Db::connect` on every SQLite connection), and the entry's
+/// `temp.ledger_batch` (made by the batch itself, [`SQLITE_BATCH_PROLOGUE`]), and the entry's
 /// other statements write only when their transaction is there. The batch's last statement
 /// answers, per entry, its new transaction or the key's earlier one.
 async fn post_sqlite(
@@ -442,6 +484,11 @@ impl Statements {
     }
 }
 
+/// Every SQLite batch starts with its scratch table: made on the connection's first batch (a
+/// temporary table is the connection's own) and a no-op after that, so the storage seam needs
+/// to know nothing of the ledger.
+const SQLITE_BATCH_PROLOGUE: &str = "CREATE TEMP TABLE IF NOT EXISTS ledger_batch (ord INTEGER PRIMARY KEY, tx INTEGER NOT NULL);\nDELETE FROM temp.ledger_batch;\n";
+
 /// One SQLite batch for `entries` (balanced, keys distinct): see [`post_sqlite`].
 async fn post_sqlite_chunk(
     conn: &mut AnyConnection,
@@ -451,7 +498,7 @@ async fn post_sqlite_chunk(
         return Ok(Vec::new());
     }
     let plans: Vec<Plan> = entries.iter().map(|e| Plan::of(e)).collect();
-    let mut q = Statements { sql: "DELETE FROM temp.ledger_batch;\n".to_owned(), binds: Vec::new() };
+    let mut q = Statements { sql: SQLITE_BATCH_PROLOGUE.to_owned(), binds: Vec::new() };
     let mut keys = Vec::with_capacity(entries.len());
     for (ord, (entry, plan)) in entries.iter().zip(&plans).enumerate() {
         let currency = Some(entry.currency.code());

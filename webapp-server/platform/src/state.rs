@@ -1,0 +1,100 @@
+//! [`AppState`]: the infrastructure every handler may reach — configuration, the database, the
+//! coordination store, keys, metrics and the ports of external parties. It carries no feature's
+//! state: each feature owns its own (a content cache, a games index, an OAuth client, …) and
+//! gets it through axum's `FromRef` from the server's top-level state, which `croupier-server`
+//! assembles with the API registry and the web assets.
+
+use crate::config::Config;
+use crate::coord::Coord;
+use crate::db::Db;
+use crate::keys::Keys;
+use crate::metrics::Metrics;
+use crate::ports::messaging::Messenger;
+use crate::ports::payments::Payments;
+use anyhow::Context as _;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    db: Db,
+    coord: Coord,
+    metrics: Metrics,
+    keys: Keys,
+    messenger: Messenger,
+    payments: Payments,
+    local_addr: Arc<OnceLock<SocketAddr>>,
+}
+
+impl AppState {
+    /// Opens the stores the configuration names: connects the database (running its
+    /// migrations) and the coordination store.
+    pub async fn open_stores(config: &Config) -> anyhow::Result<(Db, Coord)> {
+        let db = Db::connect(config.database_url.expose(), config.db_max_connections)
+            .await
+            .with_context(|| format!("cannot open the database {}", config.database_url_for_logs()))?;
+        db.migrate().await.context("database migrations failed")?;
+        let coord = match &config.redis_url {
+            Some(url) => Coord::redis(url.expose(), &config.redis_prefix)
+                .await
+                .with_context(|| format!("cannot reach Redis at {}", crate::config::redact_url(url.expose())))?,
+            None => Coord::in_process(),
+        };
+        Ok((db, coord))
+    }
+
+    /// The infrastructure over already-open stores: loads the keys, and builds the metrics
+    /// registry and the ports the configuration asks for.
+    pub async fn new(config: Config, db: Db, coord: Coord) -> anyhow::Result<AppState> {
+        let keys = Keys::load(&db, config.secret_key.as_ref().map(|k| k.expose())).await.context("secret key")?;
+        let messenger = Messenger::new(&config).context("messaging")?;
+        let metrics = Metrics::new().context("metrics registry")?;
+        let local_addr = Arc::new(OnceLock::new());
+        let payments = Payments::from_config(&config, &db, &keys, Arc::clone(&local_addr)).context("payments")?;
+        Ok(AppState { inner: Arc::new(Inner { config, db, coord, metrics, keys, messenger, payments, local_addr }) })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    pub fn coord(&self) -> &Coord {
+        &self.inner.coord
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
+    pub fn keys(&self) -> &Keys {
+        &self.inner.keys
+    }
+
+    pub fn messenger(&self) -> &Messenger {
+        &self.inner.messenger
+    }
+
+    /// The payment providers this deployment runs (`CROUPIER_PAYMENT_PROVIDERS`).
+    pub fn payments(&self) -> &Payments {
+        &self.inner.payments
+    }
+
+    /// The address this process listens on (set when it starts serving); the sandbox payment
+    /// provider sends its webhooks there.
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.inner.local_addr.get().copied()
+    }
+
+    pub fn set_local_addr(&self, addr: SocketAddr) {
+        let _ = self.inner.local_addr.set(addr);
+    }
+}

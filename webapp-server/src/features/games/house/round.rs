@@ -1,0 +1,254 @@
+//! One round of a one-step game (dice, slots, roulette, plinko) or a mines round's opening bet:
+//! the request, its parameters and bet checked, then the round in the group committer's transaction.
+
+use super::*;
+
+#[derive(Deserialize)]
+pub struct RoundRequest {
+    token: String,
+    /// Decimal amount in the session's currency.
+    bet: String,
+    #[serde(flatten)]
+    params: Value,
+}
+
+/// `POST /games/house/{sysname}/round`.
+pub async fn round(
+    State(state): State<AppState>,
+    Path(sysname): Path<String>,
+    Json(request): Json<RoundRequest>,
+) -> Response {
+    match play(&state, &sysname, request).await {
+        Ok(answer) => Json(answer).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// A round's parameters, read and checked.
+pub(super) enum Play {
+    Dice(dice::Params),
+    Classic,
+    Video,
+    Roulette(Vec<roulette::Chip>),
+    Plinko(plinko::Params),
+    Mines(usize),
+}
+
+impl Play {
+    fn parse(sysname: &str, params: &Value, currency: Currency, min: i64, bet: i64) -> Result<Play, HouseError> {
+        Ok(match sysname {
+            "dice" => Play::Dice(
+                dice::Params::parse(params)
+                    .ok_or_else(|| HouseError::InvalidParams("Choose a target from 2.00 to 98.00, under or over."))?,
+            ),
+            "lucky-sevens" => Play::Classic,
+            "gem-rush" => Play::Video,
+            "roulette" => {
+                Play::Roulette(roulette::parse(params, currency, min, bet).map_err(HouseError::InvalidParams)?)
+            }
+            "plinko" => {
+                Play::Plinko(plinko::Params::parse(params).ok_or_else(|| {
+                    HouseError::InvalidParams("Choose 8, 12 or 16 rows and a low, medium or high risk.")
+                })?)
+            }
+            "mines" => Play::Mines(
+                mines::parse(params).ok_or_else(|| HouseError::InvalidParams("Choose from 1 to 24 mines."))?,
+            ),
+            _ => return Err(HouseError::UnknownGame),
+        })
+    }
+
+    fn floats(&self) -> usize {
+        match self {
+            Play::Dice(_) | Play::Roulette(_) => 1,
+            Play::Classic => classic::FLOATS,
+            Play::Video => video::FLOATS,
+            Play::Plinko(p) => p.rows,
+            Play::Mines(_) => mines::FLOATS,
+        }
+    }
+
+    /// The uncapped win in minor units and what happened (a mines round only starts here).
+    fn resolve(&self, floats: &[f64], bet: i64, currency: Currency) -> (i128, Value) {
+        let times = |m: i64| i128::from(bet) * i128::from(m) / 10_000;
+        match self {
+            Play::Dice(p) => {
+                let (m, o) = dice::play(*p, floats[0]);
+                (times(m), o)
+            }
+            Play::Classic => {
+                let (m, o) = classic::play(floats);
+                (times(m), o)
+            }
+            Play::Video => {
+                let (m, o) = video::play(floats);
+                (times(m), o)
+            }
+            Play::Roulette(chips) => roulette::play(chips, floats[0], currency),
+            Play::Plinko(p) => {
+                let (m, o) = plinko::play(*p, floats);
+                (times(m), o)
+            }
+            Play::Mines(count) => (0, mines_public(*count, &[], "open", None)),
+        }
+    }
+}
+
+/// A paid round's bet (not a free spin), within the game's limits, and its parameters.
+pub(super) fn paid_bet(sysname: &str, request: &RoundRequest, currency: Currency) -> Result<(Money, Play), HouseError> {
+    let limits = limits(sysname).ok_or_else(|| HouseError::UnknownGame)?;
+    let (min, max) = limits.bets(currency);
+    let bet = Money::parse_major(request.bet.trim(), currency).map_err(|_| HouseError::InvalidBet)?;
+    if bet.minor() < min || bet.minor() > max {
+        return Err(HouseError::BetLimits {
+            min: Money::from_minor(min, currency),
+            max: Money::from_minor(max, currency),
+        });
+    }
+    let game = Play::parse(sysname, &request.params, currency, min, bet.minor())?;
+    Ok((bet, game))
+}
+
+pub(super) fn is_free_spin(request: &RoundRequest) -> bool {
+    request.params.get("freespin").and_then(Value::as_bool).unwrap_or(false)
+}
+
+pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest) -> Result<Value, HouseError> {
+    // The session and a paid bet are checked before the round is queued, so a bad request never
+    // costs a batch a rollback; the round checks them again in its transaction.
+    let session = session_before(state, &request.token, sysname).await?;
+    let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
+    if !is_free_spin(&request) {
+        let (bet, _) = paid_bet(sysname, &request, currency)?;
+        // So is a bet the balance cannot cover at this moment: a refused round would make its
+        // batch roll back and run again without it.
+        let mut conn = state.db().pool().acquire().await.map_err(HouseError::internal)?;
+        let balance =
+            ledger::balance(&mut conn, player_account(&session), currency).await.map_err(HouseError::internal)?;
+        if balance < bet.minor() {
+            return Err(HouseError::NotEnoughMoney);
+        }
+    }
+    let (owned, sysname, request) = (state.clone(), sysname.to_owned(), std::sync::Arc::new(request));
+    on_lane(state, session.user_id, move |conn| {
+        let (state, sysname, request) = (owned.clone(), sysname.clone(), std::sync::Arc::clone(&request));
+        Box::pin(async move { play_in(conn, &state, &sysname, &request).await })
+    })
+    .await
+}
+
+/// One round, in the group committer's transaction.
+pub(super) async fn play_in(
+    tx: &mut AnyConnection,
+    state: &AppState,
+    sysname: &str,
+    request: &RoundRequest,
+) -> Result<Value, HouseError> {
+    let db = state.db();
+    let session = live_session(tx, &request.token, sysname).await?;
+    let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
+    let limits = limits(sysname).ok_or_else(|| HouseError::UnknownGame)?;
+    let (min, _) = limits.bets(currency);
+    db.lock_user(tx, session.user_id).await?;
+    // A free spin of a pack: the pack's bet, no debit.
+    let pack = if is_free_spin(request) {
+        let pack = if session.mode == "real" {
+            freespins::usable(tx, session.user_id, session.game_id, &session.currency).await?
+        } else {
+            None
+        };
+        Some(pack.ok_or_else(|| HouseError::NoFreeSpins)?)
+    } else {
+        None
+    };
+    if pack.is_some() && sysname == "mines" {
+        return Err(HouseError::InvalidParams("Free spins are for one-step games."));
+    }
+    let (bet, game) = match &pack {
+        Some(p) => {
+            let bet = Money::from_minor(p.bet, currency);
+            (bet, Play::parse(sysname, &request.params, currency, min, bet.minor())?)
+        }
+        None => paid_bet(sysname, request, currency)?,
+    };
+    if matches!(game, Play::Mines(_)) && open_mines(&mut *tx, &session).await?.is_some() {
+        return Err(HouseError::RoundOpen);
+    }
+    let seed = active_seed(&mut *tx, session.user_id).await.map_err(HouseError::internal)?;
+    let nonce = seed.nonce + 1;
+    let floats = fair::floats(&seed.server_seed, &seed.client_seed, nonce, game.floats());
+    let (raw_win, mut outcome) = game.resolve(&floats, bet.minor(), currency);
+    let win = limits.cap(bet.minor(), raw_win, currency);
+    if i128::from(win) < raw_win {
+        outcome["capped"] = json!(true);
+    }
+    sqlx::query("UPDATE fairness_seeds SET nonce = $1 WHERE id = $2")
+        .bind(nonce)
+        .bind(seed.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(HouseError::internal)?;
+    let round_id = uuid::Uuid::new_v4().to_string();
+    let staked = if pack.is_some() { 0 } else { bet.minor() };
+    let placed = wallet::bet(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked))
+        .await
+        .map_err(HouseError::from)?;
+    let to_bonus = pack.as_ref().is_some_and(|p| p.win_account == "bonus");
+    let mut balance = if matches!(game, Play::Mines(_)) {
+        placed.balance.unwrap_or(0)
+    } else {
+        settle(&mut *tx, &round_id, &session, &request.token, if to_bonus { 0 } else { win }).await?
+    };
+    if let Some(p) = &pack {
+        if to_bonus && win > 0 {
+            let key = format!("freespin-win:{round_id}");
+            let bonus = Account::Player { user_id: session.user_id, kind: PlayerAccount::Bonus };
+            let entry = crate::ledger::Entry::transfer(
+                &key,
+                "freespin_win",
+                currency,
+                Account::House(crate::ledger::HouseAccount::GameSettlement),
+                bonus,
+                win,
+            )
+            .by(Some(session.user_id));
+            ledger::post(&mut *tx, &entry).await.map_err(HouseError::from)?;
+            sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE provider = 'house' AND round = $2")
+                .bind(win)
+                .bind(&round_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(HouseError::internal)?;
+            balance =
+                ledger::balance(&mut *tx, player_account(&session), currency).await.map_err(HouseError::internal)?;
+        }
+        freespins::consume(&mut *tx, p, win).await.map_err(HouseError::internal)?;
+        outcome["freespin"] = json!({ "remaining": p.remaining_count - 1, "win_account": p.win_account });
+    }
+    let game_round: i64 = sqlx::query_scalar("SELECT id FROM game_rounds WHERE provider = 'house' AND round = $1")
+        .bind(&round_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(HouseError::internal)?;
+    sqlx::query("INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) VALUES ($1, $2, $3, $4, $5)")
+        .bind(game_round)
+        .bind(seed.id)
+        .bind(nonce)
+        .bind(request.params.to_string())
+        .bind(outcome.to_string())
+        .execute(&mut *tx)
+        .await
+        .map_err(HouseError::internal)?;
+    outcome["nonce"] = json!(nonce);
+    Ok(json!({
+        "round": round_id,
+        "outcome": outcome,
+        "bet": bet.to_decimal_string(),
+        "win": Money::from_minor(win, currency).to_decimal_string(),
+        "balance": Money::from_minor(balance, currency).to_decimal_string(),
+        "currency": currency.code(),
+        "server_seed_hash": seed.server_seed_hash,
+        "client_seed": seed.client_seed,
+        "nonce": nonce,
+    }))
+}
