@@ -56,7 +56,8 @@ impl Currency {
         self.exponent
     }
 
-    fn scale(self) -> i64 {
+    /// Minor units in one major unit (100 for USD, 1 for JPY): the one place that scales.
+    pub fn scale(self) -> i64 {
         10_i64.pow(u32::from(self.exponent))
     }
 }
@@ -108,6 +109,11 @@ pub struct Money {
 impl Money {
     pub fn from_minor(minor: i64, currency: Currency) -> Money {
         Money { minor, currency }
+    }
+
+    /// `amount` whole major units (saturating: bounds and limits are configured in major units).
+    pub fn from_major(amount: i64, currency: Currency) -> Money {
+        Money::from_minor(amount.saturating_mul(currency.scale()), currency)
     }
 
     pub fn zero(currency: Currency) -> Money {

@@ -168,14 +168,14 @@ impl FromRef<App> for Arc<OAuth> {
 /// Every feature's `/api` methods, in one registry.
 fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<Index>) {
     use features::*;
-    metadata::register(api);
+    metadata::register(api, content);
     auth::register(api);
     account::register(api);
     cashier::register(api);
     games::register(api, games);
-    content::register(api, content);
-    player_storage::register(api);
+    storage::register(api);
     cashbacks::register(api);
+    freespins::register(api);
 }
 
 pub fn app(app: App) -> Router {

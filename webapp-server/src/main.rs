@@ -139,7 +139,7 @@ async fn content(config: Config, action: &str, dir: &str) -> ExitCode {
 /// a player a free-spin pack (BET in minor units), through the same code as the operator API.
 #[allow(clippy::print_stdout)]
 async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
-    use croupier_server::features::games::freespins::GrantRequest;
+    use croupier_server::features::freespins::GrantRequest;
     let [user, game, count, bet, currency, rest @ ..] = args else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);

@@ -1,13 +1,52 @@
-//! Site metadata: `metadata.getgeneralinfo` (SPEC §3 "General info").
+//! Site metadata: `metadata.getgeneralinfo` (SPEC §3 "General info") and `metadata.get`, a page's
+//! SEO data (resolved by the content's SEO rules, `content::seo`).
 
-use crate::api::{ApiError, Ctx, NoInput, Registry};
+use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, Registry};
+use crate::features::content::Cache;
+use crate::features::content::seo::{SeoData, has_locale_prefix, localized_path, resolve};
 use axum::http::header;
-use croupier_shared::Locale;
+use croupier_shared::{FieldCode, Locale};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
-pub fn register(api: &mut Registry) {
+/// The methods, and `metadata.get`, which reads this replica's content `cache`.
+pub fn register(api: &mut Registry, cache: &Arc<Cache>) {
     api.read("metadata.getgeneralinfo", "Site-wide settings the client needs at start.", general_info);
+    let cache = Arc::clone(cache);
+    api.read("metadata.get", "SEO data of a page of the site (path and locale).", move |ctx, input| {
+        metadata_get(ctx, Arc::clone(&cache), input)
+    });
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MetadataInput {
+    /// The page's path, like `/gamehall` or `/fr/gamehall`; without a `/fr` prefix the call's
+    /// `locale` decides the language.
+    pub path: String,
+}
+
+impl Input for MetadataInput {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if self.path.is_empty() {
+            errors.add("path", FieldCode::Required);
+        } else if !self.path.starts_with('/') || self.path.starts_with("//") || self.path.contains(['?', '#']) {
+            errors.add("path", FieldCode::Invalid);
+        } else if self.path.len() > 2048 {
+            errors.add_with("path", FieldCode::MaxLength, vec![("max", "2048".into())]);
+        }
+    }
+}
+
+async fn metadata_get(ctx: Ctx, cache: Arc<Cache>, input: MetadataInput) -> Result<SeoData, ApiError> {
+    let snapshot = cache.snapshot(ctx.state.db()).await?;
+    let path = if has_locale_prefix(&input.path) || ctx.locale == Locale::En {
+        input.path
+    } else {
+        localized_path(ctx.locale, &input.path)
+    };
+    let host = ctx.headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    Ok(resolve(&snapshot, ctx.state.config(), &path, host).seo)
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

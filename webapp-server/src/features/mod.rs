@@ -6,10 +6,11 @@ pub mod auth;
 pub mod cashbacks;
 pub mod cashier;
 pub mod content;
+pub mod freespins;
 pub mod games;
 pub mod metadata;
 pub mod notify;
-pub mod player_storage;
+pub mod storage;
 pub mod tracking;
 
 use crate::AppState;
@@ -22,7 +23,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/hit", get(tracking::hit))
         .route("/webhooks/payments/{provider}", axum::routing::post(cashier::deposits::webhook))
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
-        .route("/admin/freespins", axum::routing::post(games::freespins::admin_grant))
+        .route("/admin/freespins", axum::routing::post(freespins::admin_grant))
         .route("/admin/cashbacks", axum::routing::post(cashbacks::admin_create))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())

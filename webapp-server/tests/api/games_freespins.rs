@@ -4,7 +4,7 @@
 use crate::db_test;
 use crate::games::{funded, launch};
 use crate::helpers::{TestApp, expect_error, read_json};
-use croupier_server::features::games::freespins::{self, WinAccount};
+use croupier_server::features::freespins::{self, WinAccount};
 use croupier_server::ledger::{self, Account, PlayerAccount};
 use croupier_shared::{Currency, Money};
 use reqwest::StatusCode;

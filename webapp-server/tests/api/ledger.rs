@@ -419,3 +419,182 @@ db_test!(async fn post_many_matches_posting_one_by_one(app) {
     let report = ledger::check(db).await.unwrap();
     assert!(report.violations.is_empty(), "{:?}", report.violations);
 });
+
+/// The money rules exist twice, for speed: Rust that builds SQLite statement batches and the
+/// PL/pgSQL `ledger_post` function. This drives both with the same 600 random entries — one to
+/// four legs over players' four balances and the house accounts, three currencies, overdraws,
+/// replays, reused keys, unbalanced and zero legs — posted one by one and in `post_many` runs,
+/// and compares every outcome, every balance and the stored transactions. Without
+/// `TEST_DATABASE_URL` only SQLite runs, against the model's own expectations being non-trivial.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_and_postgresql_apply_the_same_money_rules() {
+    use crate::helpers::{Backend, TestDb};
+    use croupier_server::ledger::PlayerAccount;
+
+    let currencies = ["USD", "EUR", "JPY"].map(|c| Currency::parse(c).unwrap());
+    let kinds = [PlayerAccount::Main, PlayerAccount::Bonus, PlayerAccount::BettingBonus, PlayerAccount::Fun];
+    let houses = [
+        HouseAccount::PaymentClearing,
+        HouseAccount::WithdrawalHolds,
+        HouseAccount::GameSettlement,
+        HouseAccount::BonusLiability,
+        HouseAccount::JackpotPool,
+        HouseAccount::FunSupply,
+    ];
+    let players: Vec<i64> = (1..=5).map(|i| 8_000 + i).collect();
+
+    // The script: (key, currency, postings, user), in batches (a batch of one goes through `post`).
+    struct Scripted {
+        key: String,
+        kind: &'static str,
+        currency: Currency,
+        postings: Vec<(Account, i64)>,
+        user: Option<i64>,
+    }
+    let mut rng = XorShift(0xD1B5_4A32_D192_ED03);
+    let mut script: Vec<Scripted> = Vec::new();
+    for n in 0..600_u64 {
+        let currency = currencies[rng.below(3) as usize];
+        let player = |rng: &mut XorShift| {
+            let user = players[rng.below(players.len() as u64) as usize];
+            Account::Player { user_id: user, kind: kinds[rng.below(4) as usize] }
+        };
+        let house = |rng: &mut XorShift| Account::House(houses[rng.below(houses.len() as u64) as usize]);
+        // Replays and reused keys: an earlier entry again, as it was or changed.
+        if n > 20 && rng.below(10) == 0 {
+            let earlier = &script[rng.below(script.len() as u64) as usize];
+            let mut again = Scripted {
+                key: earlier.key.clone(),
+                kind: earlier.kind,
+                currency: earlier.currency,
+                postings: earlier.postings.clone(),
+                user: earlier.user,
+            };
+            if rng.below(2) == 0 {
+                again.postings[0].1 -= 1;
+                let last = again.postings.len() - 1;
+                again.postings[last].1 += 1;
+            }
+            script.push(again);
+            continue;
+        }
+        let amount = 1 + rng.below(3_000) as i64;
+        let postings: Vec<(Account, i64)> = match rng.below(9) {
+            // Money in: house → player (deposits, wins, bonus grants).
+            0..=2 => vec![(house(&mut rng), -amount), (player(&mut rng), amount)],
+            // Money out of a player, which may overdraw.
+            3..=4 => vec![(player(&mut rng), -amount), (house(&mut rng), amount)],
+            // Player to player account (a bonus converted, a hold).
+            5 => vec![(player(&mut rng), -amount), (player(&mut rng), amount)],
+            // Three or four legs.
+            6 => {
+                let split = amount / 2;
+                vec![(player(&mut rng), -amount), (house(&mut rng), split), (player(&mut rng), amount - split)]
+            }
+            7 => vec![
+                (house(&mut rng), -amount),
+                (player(&mut rng), amount / 3),
+                (player(&mut rng), amount / 3),
+                (house(&mut rng), amount - 2 * (amount / 3)),
+            ],
+            // Unbalanced, or a leg of zero: refused.
+            _ => {
+                if rng.below(2) == 0 {
+                    vec![(house(&mut rng), -amount), (player(&mut rng), amount + 1)]
+                } else {
+                    vec![(house(&mut rng), 0), (player(&mut rng), 0)]
+                }
+            }
+        };
+        let user = postings.iter().find_map(|(a, _)| match a {
+            Account::Player { user_id, .. } if rng.below(4) != 0 => Some(*user_id),
+            _ => None,
+        });
+        let kind = ["deposit", "bet", "win", "bonus", "hold"][rng.below(5) as usize];
+        script.push(Scripted { key: format!("x-{n}"), kind, currency, postings, user });
+    }
+    let mut batches: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    while start < script.len() {
+        let len = if rng.below(2) == 0 { 1 } else { 1 + rng.below(40) as usize };
+        let end = (start + len).min(script.len());
+        batches.push(start..end);
+        start = end;
+    }
+    let entries: Vec<Entry<'_>> = script
+        .iter()
+        .map(|s| Entry {
+            key: &s.key,
+            kind: s.kind,
+            user_id: s.user,
+            reference: None,
+            currency: s.currency,
+            postings: s
+                .postings
+                .iter()
+                .map(|(account, amount)| ledger::Posting { account: *account, amount: *amount })
+                .collect(),
+        })
+        .collect();
+
+    // Runs the script on one backend: every outcome, then every balance and the stored entries.
+    async fn run(
+        backend: Backend,
+        entries: &[Entry<'_>],
+        batches: &[std::ops::Range<usize>],
+    ) -> (Vec<&'static str>, Vec<String>) {
+        let test_db = TestDb::create(backend).await;
+        let db = Db::connect(&test_db.url, 2).await.unwrap();
+        db.migrate().await.unwrap();
+        let mut outcomes = Vec::new();
+        for batch in batches {
+            let mut tx = db.begin().await.unwrap();
+            if batch.len() == 1 {
+                outcomes.push(outcome(&ledger::post(&mut tx, &entries[batch.start]).await));
+            } else {
+                let results = ledger::post_many(&mut tx, &entries[batch.clone()]).await.unwrap();
+                outcomes.extend(results.iter().map(outcome));
+            }
+            tx.commit().await.unwrap();
+        }
+        let report = ledger::check(&db).await.unwrap();
+        assert!(report.violations.is_empty(), "{backend:?}: {:?}", report.violations);
+        let mut state: Vec<String> = sqlx::query_as::<_, (i64, String, String, i64)>(
+            "SELECT CASE WHEN user_id < 0 THEN 0 ELSE user_id END, kind, currency, CAST(SUM(balance) AS BIGINT) \
+             FROM ledger_accounts GROUP BY CASE WHEN user_id < 0 THEN 0 ELSE user_id END, kind, currency",
+        )
+        .fetch_all(db.pool())
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|(_, _, _, balance)| *balance != 0)
+        .map(|(user, kind, currency, balance)| format!("balance {user} {kind} {currency} {balance}"))
+        .collect();
+        let transactions: Vec<(String, String, Option<i64>)> =
+            sqlx::query_as("SELECT idempotency_key, kind, user_id FROM ledger_transactions")
+                .fetch_all(db.pool())
+                .await
+                .unwrap();
+        state.extend(transactions.into_iter().map(|(key, kind, user)| format!("entry {key} {kind} {user:?}")));
+        state.sort();
+        db.close().await;
+        test_db.drop_database().await;
+        (outcomes, state)
+    }
+
+    let (sqlite_outcomes, sqlite_state) = run(Backend::Sqlite, &entries, &batches).await;
+    assert_eq!(sqlite_outcomes.len(), entries.len());
+    for kind in ["applied", "replayed", "short", "reused", "unbalanced"] {
+        assert!(sqlite_outcomes.contains(&kind), "the script exercises {kind}: {sqlite_outcomes:?}");
+    }
+    assert!(sqlite_state.iter().filter(|s| s.starts_with("balance")).count() > 30, "{sqlite_state:?}");
+    if !crate::helpers::postgres_configured() {
+        eprintln!("SKIPPED the PostgreSQL half: TEST_DATABASE_URL is not set");
+        return;
+    }
+    let (postgres_outcomes, postgres_state) = run(Backend::Postgres, &entries, &batches).await;
+    for (i, (s, p)) in sqlite_outcomes.iter().zip(&postgres_outcomes).enumerate() {
+        assert_eq!(s, p, "entry {i} ({}): SQLite {s}, PostgreSQL {p}", entries[i].key);
+    }
+    assert_eq!(sqlite_state, postgres_state);
+}

@@ -1,21 +1,31 @@
 //! The player's account: `account.getInfo` here; profile, contacts and settings in their files.
 
 pub mod contacts;
+pub mod limits;
 pub mod profile;
 pub mod rules;
 pub mod settings;
 pub mod store;
+pub mod telegram;
 
-use crate::api::{ApiError, Ctx, NoInput, Registry};
-use croupier_shared::{Currency, Money};
+use crate::api::{ApiError, AuthUser, Ctx, NoInput, Registry};
+use croupier_shared::{Currency, ErrorType, Money};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 pub fn register(api: &mut Registry) {
     api.read("account.getInfo", "The signed-in player's account (uid 0 for a guest).", get_info);
+    api.read("account.getBalance", "The player's balances.", get_balance);
+    api.read(
+        "account.getcurrencyrates",
+        "Reference rates against the default currency (display only).",
+        currency_rates,
+    );
+    limits::register(api);
     profile::register(api);
     contacts::register(api);
     settings::register(api);
+    telegram::register(api);
 }
 
 /// Money on the wire: a decimal string in major units and the currency.
@@ -115,5 +125,55 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
         country_code: user.country_code,
         locale: user.locale,
         two_factor_auth: user.two_factor_auth != 0,
+    })
+}
+
+/// The signed-in player's id and account currency; a player who has not chosen one yet (a social
+/// sign-up) must complete registration first.
+pub async fn player_currency(ctx: &Ctx, user: &AuthUser) -> Result<(i64, Currency), ApiError> {
+    let user_id = user.id;
+    let user = store::load(ctx.state.db(), user_id).await?;
+    let currency = user.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
+        ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", serde_json::json!(["currency"]))
+    })?;
+    Ok((user_id, currency))
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Balance {
+    pub balance_main: MoneyView,
+    pub balance_bonus: MoneyView,
+    pub balance_betting_bonus: MoneyView,
+    pub balance_fun: MoneyView,
+}
+
+async fn get_balance(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Balance, ApiError> {
+    let info = account_info(&ctx, Some(user.id)).await?;
+    Ok(Balance {
+        balance_main: info.balance_main,
+        balance_bonus: info.balance_bonus,
+        balance_betting_bonus: info.balance_betting_bonus,
+        balance_fun: info.balance_fun,
+    })
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Rate {
+    pub currency: String,
+    /// Units of `currency` for one unit of the base currency, as a decimal string.
+    pub rate: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Rates {
+    pub base: String,
+    pub rates: Vec<Rate>,
+}
+
+async fn currency_rates(ctx: Ctx, _: NoInput) -> Result<Rates, ApiError> {
+    let config = ctx.state.config();
+    Ok(Rates {
+        base: config.default_currency.code().to_owned(),
+        rates: config.currency_rates.iter().map(|(c, r)| Rate { currency: c.clone(), rate: r.clone() }).collect(),
     })
 }

@@ -3,12 +3,13 @@
 //! ledger credit carries the key `deposit:{id}`, so a deposit is credited exactly once however
 //! many times it is reported.
 
-use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, limits, parse_amount, player_currency};
+use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, parse_amount};
 use crate::AppState;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::group::job;
 use crate::db::now_ms;
 use crate::features::account::store::field_error;
+use crate::features::account::{limits, player_currency};
 use crate::features::notify::{self, Notice};
 use crate::ledger::{self, Account, Entry, HouseAccount};
 use crate::payments::{self, Outcome, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookEvent};

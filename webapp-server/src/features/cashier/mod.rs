@@ -3,18 +3,16 @@
 //! ledger until an operator approves them, history, deposit limits, banks and reference rates.
 
 pub mod deposits;
-pub mod limits;
 pub mod withdrawals;
 
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, Registry};
-use crate::features::account::{MoneyView, store};
+use crate::features::account::{MoneyView, player_currency};
 use crate::payments::MethodInfo;
-use croupier_shared::{Currency, ErrorType, FieldCode, Locale, Money};
+use croupier_shared::{Currency, FieldCode, Locale, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub fn register(api: &mut Registry) {
-    api.read("account.getBalance", "The player's balances.", get_balance);
     api.read(
         "cashier.getdepositsettings",
         "Deposit methods with their bounds, amount presets and limits.",
@@ -22,33 +20,12 @@ pub fn register(api: &mut Registry) {
     );
     api.read("cashier.gethistory", "Deposits or withdrawals, newest first.", history);
     api.read("cashier.getbanks", "Banks for the bank-transfer method.", banks);
-    api.read(
-        "account.getcurrencyrates",
-        "Reference rates against the default currency (display only).",
-        currency_rates,
-    );
     deposits::register(api);
     withdrawals::register(api);
-    limits::register(api);
 }
 
 /// Quick-pick deposit amounts in major units (SPEC §3 "Deposit amount presets").
 const PRESETS: [i64; 5] = [20, 50, 100, 200, 500];
-
-/// The signed-in player's id and account currency; a player who has not chosen one yet (a social
-/// sign-up) must complete registration first.
-pub async fn player_currency(ctx: &Ctx, user: &AuthUser) -> Result<(i64, Currency), ApiError> {
-    let user_id = user.id;
-    let user = store::load(ctx.state.db(), user_id).await?;
-    let currency = user.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
-        ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", serde_json::json!(["currency"]))
-    })?;
-    Ok((user_id, currency))
-}
-
-pub fn major(amount: i64, currency: Currency) -> Money {
-    Money::from_minor(amount.saturating_mul(10_i64.pow(u32::from(currency.exponent()))), currency)
-}
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MethodView {
@@ -64,8 +41,8 @@ pub fn method_view(m: &MethodInfo, currency: Currency, locale: Locale) -> Method
     MethodView {
         sysname: m.sysname,
         name: if locale == Locale::Fr { m.name_fr } else { m.name_en },
-        min: major(m.min_major, currency).into(),
-        max: major(m.max_major, currency).into(),
+        min: Money::from_major(m.min_major, currency).into(),
+        max: Money::from_major(m.max_major, currency).into(),
         requisites: m.requisites.to_vec(),
     }
 }
@@ -95,33 +72,15 @@ pub fn parse_amount(text: &str, m: &MethodInfo, currency: Currency) -> Result<Mo
     };
     match Money::parse_whole_major(text.trim(), currency) {
         None => errors.add_with("amount", FieldCode::Invalid, bounds("sum")),
-        Some(amount) if amount.minor() < major(m.min_major, currency).minor() => {
+        Some(amount) if amount.minor() < Money::from_major(m.min_major, currency).minor() => {
             errors.add_with("amount", FieldCode::MinValue, bounds("min"))
         }
-        Some(amount) if amount.minor() > major(m.max_major, currency).minor() => {
+        Some(amount) if amount.minor() > Money::from_major(m.max_major, currency).minor() => {
             errors.add_with("amount", FieldCode::MaxValue, bounds("max"))
         }
         Some(amount) => return Ok(amount),
     }
     errors.into_result().map(|()| Money::zero(currency))
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Balance {
-    pub balance_main: MoneyView,
-    pub balance_bonus: MoneyView,
-    pub balance_betting_bonus: MoneyView,
-    pub balance_fun: MoneyView,
-}
-
-async fn get_balance(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Balance, ApiError> {
-    let info = crate::features::account::account_info(&ctx, Some(user.id)).await?;
-    Ok(Balance {
-        balance_main: info.balance_main,
-        balance_bonus: info.balance_bonus,
-        balance_betting_bonus: info.balance_betting_bonus,
-        balance_fun: info.balance_fun,
-    })
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -140,7 +99,7 @@ pub struct DepositSettings {
     pub currency: String,
     pub methods: Vec<MethodView>,
     pub amount_presets: Vec<Preset>,
-    pub limits: Vec<limits::DepositLimit>,
+    pub limits: Vec<crate::features::account::limits::DepositLimit>,
 }
 
 async fn deposit_settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<DepositSettings, ApiError> {
@@ -163,7 +122,7 @@ async fn deposit_settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Deposi
             amount: PRESETS.iter().map(|v| PresetAmount { value: *v }).collect(),
         })
         .collect();
-    let limits = limits::current(&ctx.state, user_id, currency).await?;
+    let limits = crate::features::account::limits::current(&ctx.state, user_id, currency).await?;
     Ok(DepositSettings { currency: currency.code().to_owned(), methods, amount_presets, limits })
 }
 
@@ -308,25 +267,4 @@ const BANKS: [(&str, &str); 4] = [
 
 async fn banks(_: Ctx, _: NoInput) -> Result<Vec<Bank>, ApiError> {
     Ok(BANKS.iter().map(|(id, name)| Bank { id, name }).collect())
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Rate {
-    pub currency: String,
-    /// Units of `currency` for one unit of the base currency, as a decimal string.
-    pub rate: String,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Rates {
-    pub base: String,
-    pub rates: Vec<Rate>,
-}
-
-async fn currency_rates(ctx: Ctx, _: NoInput) -> Result<Rates, ApiError> {
-    let config = ctx.state.config();
-    Ok(Rates {
-        base: config.default_currency.code().to_owned(),
-        rates: config.currency_rates.iter().map(|(c, r)| Rate { currency: c.clone(), rate: r.clone() }).collect(),
-    })
 }

@@ -6,11 +6,12 @@
 //! Every change that moves a withdrawal's money runs through the group committer on the player's
 //! lane (`db::group`), like the wallet's and the deposits' changes.
 
-use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, major, method_view, parse_amount, player_currency};
+use super::{PAYMENT_COLUMNS, PaymentInfo, PaymentRow, method_view, parse_amount};
 use crate::AppState;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, One, Operator, Registry};
 use crate::db::group::job;
 use crate::db::now_ms;
+use crate::features::account::player_currency;
 use crate::features::account::profile::FORM;
 use crate::features::account::{MoneyView, store};
 use crate::features::notify;
@@ -114,7 +115,7 @@ async fn settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<WithdrawSettin
     let mut conn = ctx.state.db().pool().acquire().await?;
     let balance = ledger::balance(&mut conn, Account::main(user_id), currency).await?;
     let used = withdrawn_today(&mut conn, user_id, currency, now_ms()).await?;
-    let limit = major(DAILY_MAX_MAJOR, currency);
+    let limit = Money::from_major(DAILY_MAX_MAJOR, currency);
     let methods = ctx
         .state
         .payments()
@@ -164,8 +165,8 @@ async fn make_withdrawal(ctx: Ctx, user: AuthUser, input: WithdrawInput) -> Resu
     let amount = parse_amount(&input.amount, m, currency).map_err(|e| {
         if e.fields().first().is_some_and(|f| matches!(f.code, FieldCode::MinValue | FieldCode::MaxValue)) {
             ApiError::new(ErrorType::WithdrawalLimitsExceededException)
-                .with_data("min", major(m.min_major, currency).to_decimal_string())
-                .with_data("max", major(m.max_major, currency).to_decimal_string())
+                .with_data("min", Money::from_major(m.min_major, currency).to_decimal_string())
+                .with_data("max", Money::from_major(m.max_major, currency).to_decimal_string())
         } else {
             e
         }
@@ -226,7 +227,7 @@ struct HoldRequest {
 /// the balance.
 async fn hold(conn: &mut sqlx::AnyConnection, r: &HoldRequest) -> Result<(), ApiError> {
     let used = withdrawn_today(conn, r.user_id, r.currency, r.now).await?;
-    let limit = major(DAILY_MAX_MAJOR, r.currency).minor();
+    let limit = Money::from_major(DAILY_MAX_MAJOR, r.currency).minor();
     if used.saturating_add(r.amount) > limit {
         return Err(ApiError::new(ErrorType::WithdrawalLimitsPeriodExceededException)
             .with_data("available_amount", Money::from_minor((limit - used).max(0), r.currency).to_decimal_string()));

@@ -24,16 +24,10 @@ mod users;
 pub use store::{Cache, Snapshot};
 
 use crate::AppState;
-use crate::api::Registry;
 use axum::extract::{FromRef, Path};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
-
-/// The content's `/api` methods; they read this replica's `cache`.
-pub fn register(api: &mut Registry, cache: &Arc<Cache>) {
-    seo::register(api, cache);
-}
 
 /// `/cms/api/…` and the built-in artwork under `/uploads/`.
 pub fn routes<S>() -> axum::Router<S>

@@ -29,15 +29,12 @@
 //! Texts get `settings-seo.replacements` (`{from, to}` pairs, e.g. `{bonus}`) and the built-in
 //! `{site}` (`CROUPIER_SITE_NAME`), `{year}` and the path's pattern values, in that order.
 
-use super::store::{Cache, DEFAULT_LOCALE, Snapshot};
-use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
+use super::store::{DEFAULT_LOCALE, Snapshot};
 use crate::config::Config;
-use axum::http::header;
-use croupier_shared::{FieldCode, Locale};
+use croupier_shared::Locale;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::sync::Arc;
 
 // ---------------------------------------------------------------------------------------------
 // Routes
@@ -433,7 +430,7 @@ fn esc(text: &str) -> String {
 }
 
 /// `/fr` + `/gamehall`, or `/fr` for the French home.
-fn localized_path(locale: Locale, rest: &str) -> String {
+pub fn localized_path(locale: Locale, rest: &str) -> String {
     match (prefix(locale), rest) {
         (p, "/") if !p.is_empty() => p,
         (p, rest) => format!("{p}{rest}"),
@@ -940,47 +937,6 @@ pub fn resolve<'a>(snapshot: &'a Snapshot, config: &Config, path: &str, host: Op
 
 fn absolute(base: &str, url: &str) -> String {
     if url.starts_with('/') && !url.starts_with("//") { format!("{base}{url}") } else { url.to_owned() }
-}
-
-// ---------------------------------------------------------------------------------------------
-// metadata.get
-// ---------------------------------------------------------------------------------------------
-
-pub fn register(api: &mut Registry, cache: &Arc<Cache>) {
-    let cache = Arc::clone(cache);
-    api.read("metadata.get", "SEO data of a page of the site (path and locale).", move |ctx, input| {
-        metadata_get(ctx, Arc::clone(&cache), input)
-    });
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct MetadataInput {
-    /// The page's path, like `/gamehall` or `/fr/gamehall`; without a `/fr` prefix the call's
-    /// `locale` decides the language.
-    pub path: String,
-}
-
-impl Input for MetadataInput {
-    fn validate(&self, errors: &mut FieldErrors) {
-        if self.path.is_empty() {
-            errors.add("path", FieldCode::Required);
-        } else if !self.path.starts_with('/') || self.path.starts_with("//") || self.path.contains(['?', '#']) {
-            errors.add("path", FieldCode::Invalid);
-        } else if self.path.len() > 2048 {
-            errors.add_with("path", FieldCode::MaxLength, vec![("max", "2048".into())]);
-        }
-    }
-}
-
-async fn metadata_get(ctx: Ctx, cache: Arc<Cache>, input: MetadataInput) -> Result<SeoData, ApiError> {
-    let snapshot = cache.snapshot(ctx.state.db()).await?;
-    let path = if has_locale_prefix(&input.path) || ctx.locale == Locale::En {
-        input.path
-    } else {
-        localized_path(ctx.locale, &input.path)
-    };
-    let host = ctx.headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    Ok(resolve(&snapshot, ctx.state.config(), &path, host).seo)
 }
 
 #[cfg(test)]

@@ -315,7 +315,7 @@ fn game_url(state: &AppState, game: &GameRow, token: &str, mode: &str, currency:
 
 /// Demo money refills itself: below a tenth of the starting fun balance it is brought back up.
 async fn top_up_fun(state: &AppState, user_id: i64, currency: Currency) -> Result<(), ApiError> {
-    let full = super::major_minor(FUN_BALANCE_MAJOR, currency);
+    let full = croupier_shared::Money::from_major(FUN_BALANCE_MAJOR, currency).minor();
     // On the player's lane of the group committer, like every change that moves money.
     state
         .db()

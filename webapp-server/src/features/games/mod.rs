@@ -3,7 +3,6 @@
 
 pub mod bench;
 pub mod catalogue;
-pub mod freespins;
 pub mod history;
 pub mod house;
 pub mod index;
@@ -12,12 +11,10 @@ pub mod wallet;
 
 use crate::AppState;
 use crate::api::Registry;
-use croupier_shared::Currency;
 
 /// The games' `/api` methods; the lobby's read this replica's `index`.
 pub fn register(api: &mut Registry, index: &std::sync::Arc<index::Index>) {
     catalogue::register(api, index);
-    freespins::register(api);
     history::register(api);
 }
 
@@ -30,9 +27,4 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/provider/wallet/{provider}/{action}", post(wallet::handle))
         .merge(house::routes())
         .merge(history::routes())
-}
-
-/// `amount` major units in minor units of `currency`.
-pub fn major_minor(amount: i64, currency: Currency) -> i64 {
-    amount.saturating_mul(10_i64.pow(u32::from(currency.exponent())))
 }

@@ -327,11 +327,30 @@ pub async fn bet(
     Ok(response)
 }
 
+/// Where a win is paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WinTo {
+    /// The account the session plays from: main, or fun in demo mode.
+    Session,
+    /// The player's bonus balance (the wins of a free-spin pack that pays there).
+    Bonus,
+}
+
 /// Pays a win into the round of its bet (accepted with an expired token).
 pub async fn win(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
+) -> Result<WalletResponse, WalletError> {
+    win_to(conn, provider, request, WinTo::Session).await
+}
+
+/// [`win`], paid into `to`. The answer's balance is the session's account, as for every call.
+pub async fn win_to(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    to: WinTo,
 ) -> Result<WalletResponse, WalletError> {
     if let Some(first) = replay(conn, provider, request, "win").await? {
         return Ok(first);
@@ -350,9 +369,15 @@ pub async fn win(
     let currency = currency_of(&session)?;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        ledger::post(conn, &move_money(&key, "win", &session, currency, true, request.amount))
-            .await
-            .map_err(WalletError::from)?;
+        let entry = match to {
+            WinTo::Session => move_money(&key, "win", &session, currency, true, request.amount),
+            WinTo::Bonus => {
+                let bonus = Account::Player { user_id: session.user_id, kind: PlayerAccount::Bonus };
+                Entry::transfer(&key, "freespin_win", currency, settlement(&session), bonus, request.amount)
+                    .by(Some(session.user_id))
+            }
+        };
+        ledger::post(conn, &entry).await.map_err(WalletError::from)?;
     }
     sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE id = $2")
         .bind(request.amount)

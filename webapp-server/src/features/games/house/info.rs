@@ -59,7 +59,7 @@ pub async fn paytable(Path(sysname): Path<String>, Query(q): Query<PaytableQuery
         return HouseError::InvalidCurrency.into_response();
     };
     let (min, max) = limits.bets(currency);
-    let scale = 10_i64.pow(u32::from(currency.exponent()));
+    let scale = currency.scale();
     let table = match sysname.as_str() {
         "dice" => {
             json!({ "outcomes": dice::OUTCOMES, "targets": ["2.00", "98.00"], "multiplier": "99 % × 10,001 / winning outcomes" })

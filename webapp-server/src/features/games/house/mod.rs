@@ -17,10 +17,10 @@ mod round;
 mod seeds;
 pub mod video;
 
-use super::freespins;
 use super::wallet::{self, WalletRequest};
 use crate::AppState;
 use crate::db::now_ms;
+use crate::features::freespins;
 use crate::ledger::{self, Account, PlayerAccount};
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -82,13 +82,13 @@ pub fn limits(sysname: &str) -> Option<Limits> {
 impl Limits {
     /// The smallest and largest bet in minor units of `currency`.
     pub fn bets(self, currency: Currency) -> (i64, i64) {
-        let scale = 10_i64.pow(u32::from(currency.exponent()));
+        let scale = currency.scale();
         ((self.min_hundredths * scale / 100).max(1), self.max_major * scale)
     }
 
     /// The win of a round: the game's multiple-of-bet cap and [`MAX_WIN_MAJOR`] both apply.
     pub fn cap(self, bet: i64, win: i128, currency: Currency) -> i64 {
-        let scale = i128::from(10_i64.pow(u32::from(currency.exponent())));
+        let scale = i128::from(currency.scale());
         let capped = win.min(i128::from(bet) * i128::from(self.max_multiplier)).min(i128::from(MAX_WIN_MAJOR) * scale);
         i64::try_from(capped.max(0)).unwrap_or(i64::MAX)
     }
@@ -135,6 +135,7 @@ pub(super) async fn settle(
     session: &wallet::GameSession,
     token: &str,
     win: i64,
+    to: wallet::WinTo,
 ) -> Result<i64, HouseError> {
     let request = WalletRequest {
         transaction_uuid: format!("{round_id}:win"),
@@ -142,7 +143,7 @@ pub(super) async fn settle(
         round_closed: true,
         ..wallet_request(round_id, session, token, win)
     };
-    let settled = wallet::win(conn, "house", &request).await.map_err(HouseError::from)?;
+    let settled = wallet::win_to(conn, "house", &request, to).await.map_err(HouseError::from)?;
     Ok(settled.balance.unwrap_or(0))
 }
 

@@ -193,35 +193,17 @@ pub(super) async fn play_in(
     let placed = wallet::bet(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked))
         .await
         .map_err(HouseError::from)?;
-    let to_bonus = pack.as_ref().is_some_and(|p| p.win_account == "bonus");
-    let mut balance = if matches!(game, Play::Mines(_)) {
+    // A pack that pays into the bonus balance has its wins paid there, by the wallet like any win.
+    let to = match &pack {
+        Some(p) if p.win_account == "bonus" => wallet::WinTo::Bonus,
+        _ => wallet::WinTo::Session,
+    };
+    let balance = if matches!(game, Play::Mines(_)) {
         placed.balance.unwrap_or(0)
     } else {
-        settle(&mut *tx, &round_id, &session, &request.token, if to_bonus { 0 } else { win }).await?
+        settle(&mut *tx, &round_id, &session, &request.token, win, to).await?
     };
     if let Some(p) = &pack {
-        if to_bonus && win > 0 {
-            let key = format!("freespin-win:{round_id}");
-            let bonus = Account::Player { user_id: session.user_id, kind: PlayerAccount::Bonus };
-            let entry = crate::ledger::Entry::transfer(
-                &key,
-                "freespin_win",
-                currency,
-                Account::House(crate::ledger::HouseAccount::GameSettlement),
-                bonus,
-                win,
-            )
-            .by(Some(session.user_id));
-            ledger::post(&mut *tx, &entry).await.map_err(HouseError::from)?;
-            sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE provider = 'house' AND round = $2")
-                .bind(win)
-                .bind(&round_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(HouseError::internal)?;
-            balance =
-                ledger::balance(&mut *tx, player_account(&session), currency).await.map_err(HouseError::internal)?;
-        }
         freespins::consume(&mut *tx, p, win).await.map_err(HouseError::internal)?;
         outcome["freespin"] = json!({ "remaining": p.remaining_count - 1, "win_account": p.win_account });
     }

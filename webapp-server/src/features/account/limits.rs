@@ -8,7 +8,7 @@ use crate::AppState;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, One, Registry};
 use crate::db::now_ms;
 use crate::features::account::MoneyView;
-use crate::features::cashier::player_currency;
+use crate::features::account::player_currency;
 use croupier_shared::{Currency, ErrorType, FieldCode, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

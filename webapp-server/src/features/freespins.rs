@@ -46,7 +46,7 @@ pub async fn grant(
     win_account: WinAccount,
     valid_ms: i64,
 ) -> Result<i64, ApiError> {
-    let game = super::catalogue::find(db, sysname)
+    let game = crate::features::games::catalogue::find(db, sysname)
         .await?
         .filter(|g| g.provider == "house" && g.sysname != "mines")
         .ok_or_else(|| crate::features::account::store::field_error("sysname", FieldCode::NotFound))?;
@@ -62,7 +62,7 @@ pub async fn grant(
         .await?;
     match player {
         None => return Err(crate::features::account::store::field_error("user_id", FieldCode::NotFound)),
-        Some((_, status)) if status == super::launch::GUEST => {
+        Some((_, status)) if status == crate::features::games::launch::GUEST => {
             return Err(crate::features::account::store::field_error("user_id", FieldCode::Invalid));
         }
         Some((Some(c), _)) if c != currency.code() => {
