@@ -5,7 +5,7 @@ import { DialogHost } from '@/components/dialogs/dialog-host';
 import { ToastHost } from '@/components/toasts/toast-host';
 import { IconSprite } from '@/components/ui/icon';
 import { useSiteConfig } from '@/config/site-config';
-import { accountKeys, isAuthenticated, useAccountInfo } from '@/features/auth/api/get-account-info';
+import { accountKeys, isAuthenticated, useAccountInfo } from '@/features/account/api/get-account-info';
 import { createBalanceRefresher } from '@/features/auth/balance-refresh';
 import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher';
 import { useSession } from '@/features/auth/use-session';
@@ -19,7 +19,7 @@ import { i18n, useLocale } from '@/lib/i18n';
 import { useStore } from '@/lib/store';
 import { showToast } from '@/lib/toasts/toast-store';
 import { ErrorPageView } from './routes/error-page-view';
-import { useRouteHandle } from './route-handle';
+import { useRouteHandle } from '@/lib/route-handle';
 import { TelegramBridge } from './telegram-bridge';
 import { useEntryParams } from './use-entry-params';
 

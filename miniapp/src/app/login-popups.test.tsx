@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AccountInfo } from '@/features/auth/api/get-account-info';
+import type { AccountInfo } from '@/features/account/api/get-account-info';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { telegramStore } from '@/lib/telegram';
 import { GUEST, mockApi, player, type MockHandler } from '@/test/api-mock';

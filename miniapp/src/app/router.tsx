@@ -4,14 +4,14 @@ import { PageLoader } from '@/components/layout/page-loader';
 import { LOCALES, type Locale } from '@/config/locales';
 import { gamehallCategoryPath, paths } from '@/config/paths';
 import type { PaymentPageType } from '@/config/system-pages';
-import { accountInfoQueryOptions, isAuthenticated } from '@/features/auth/api/get-account-info';
+import { accountInfoQueryOptions, isAuthenticated } from '@/features/account/api/get-account-info';
 import { contentRedirectLoader } from '@/features/content/redirect-loader';
 import { activateLocale } from '@/lib/i18n';
 import { localeFromPath, localizePath } from '@/lib/i18n/locale-path';
 import { guardRedirect, isGuardedPattern } from './guard';
 import { DefaultLayout } from './layouts/default-layout';
 import { EmptyLayout } from './layouts/empty-layout';
-import type { PageTitleKey, RouteHandle } from './route-handle';
+import type { PageTitleKey, RouteHandle } from '@/lib/route-handle';
 import { LocaleRoot } from './locale-root';
 import { RouteErrorPage } from './routes/route-error';
 
@@ -25,23 +25,23 @@ const pages = {
   unsubscribe: (async () => ({ Component: (await import('./routes/unsubscribe')).UnsubscribePage })) satisfies Lazy,
   notFound: (async () => ({ Component: (await import('./routes/not-found')).NotFoundPage })) satisfies Lazy,
   content: (async () => ({ Component: (await import('@/features/content/components/content-page')).ContentPage })) satisfies Lazy,
-  game: (async () => ({ Component: (await import('@/features/game/game-page')).GamePage })) satisfies Lazy,
-  gamehall: (async () => ({ Component: (await import('@/features/gamehall/gamehall-page')).GamehallPage })) satisfies Lazy,
-  providers: (async () => ({ Component: (await import('@/features/gamehall/providers-page')).ProvidersPage })) satisfies Lazy,
+  game: (async () => ({ Component: (await import('@/features/games/game-page')).GamePage })) satisfies Lazy,
+  gamehall: (async () => ({ Component: (await import('@/features/games/gamehall-page')).GamehallPage })) satisfies Lazy,
+  providers: (async () => ({ Component: (await import('@/features/games/providers-page')).ProvidersPage })) satisfies Lazy,
   deposit: (async () => ({ Component: (await import('@/features/cashier/deposit-page')).DepositPage })) satisfies Lazy,
   withdraw: (async () => ({ Component: (await import('@/features/cashier/withdraw-page')).WithdrawPage })) satisfies Lazy,
   history: (async () => ({ Component: (await import('@/features/cashier/history-page')).HistoryPage })) satisfies Lazy,
   wallet: (async () => ({ Component: (await import('@/features/cashier/wallet-page')).WalletPage })) satisfies Lazy,
   receipt: (async () => ({ Component: (await import('@/features/cashier/receipt-page')).ReceiptPage })) satisfies Lazy,
-  profileSettings: (async () => ({ Component: (await import('@/features/profile/settings-page')).SettingsPage })) satisfies Lazy,
-  profileSecurity: (async () => ({ Component: (await import('@/features/profile/security-page')).SecurityPage })) satisfies Lazy,
-  profileResponsible: (async () => ({ Component: (await import('@/features/profile/responsible-page')).ResponsiblePage })) satisfies Lazy,
-  profileNotification: (async () => ({ Component: (await import('@/features/profile/notification-page')).NotificationPage })) satisfies Lazy,
-  profileVerification: (async () => ({ Component: (await import('@/features/profile/profile-frame')).VerificationPage })) satisfies Lazy,
-  profileBets: (async () => ({ Component: (await import('@/features/profile/profile-frame')).BetsPage })) satisfies Lazy,
-  profileLoyalty: (async () => ({ Component: (await import('@/features/profile/profile-frame')).LoyaltyPage })) satisfies Lazy,
-  profileBonuses: (async () => ({ Component: (await import('@/features/profile/profile-frame')).BonusesPage })) satisfies Lazy,
-  profileCashback: (async () => ({ Component: (await import('@/features/profile/profile-frame')).CashbackPage })) satisfies Lazy,
+  profileSettings: (async () => ({ Component: (await import('@/features/account/settings-page')).SettingsPage })) satisfies Lazy,
+  profileSecurity: (async () => ({ Component: (await import('@/features/account/security-page')).SecurityPage })) satisfies Lazy,
+  profileResponsible: (async () => ({ Component: (await import('@/features/account/responsible-page')).ResponsiblePage })) satisfies Lazy,
+  profileNotification: (async () => ({ Component: (await import('@/features/account/notification-page')).NotificationPage })) satisfies Lazy,
+  profileVerification: (async () => ({ Component: (await import('@/features/account/profile-frame')).VerificationPage })) satisfies Lazy,
+  profileBets: (async () => ({ Component: (await import('@/features/account/profile-frame')).BetsPage })) satisfies Lazy,
+  profileLoyalty: (async () => ({ Component: (await import('@/features/account/profile-frame')).LoyaltyPage })) satisfies Lazy,
+  profileBonuses: (async () => ({ Component: (await import('@/features/account/profile-frame')).BonusesPage })) satisfies Lazy,
+  profileCashback: (async () => ({ Component: (await import('@/features/account/profile-frame')).CashbackPage })) satisfies Lazy,
   icons: (async () => ({ Component: (await import('./routes/icons')).IconsPage })) satisfies Lazy,
   signIn: (async () => ({ Component: (await import('./routes/forms-auth')).SignInFormPage })) satisfies Lazy,
   signUp: (async () => ({ Component: (await import('./routes/forms-auth')).SignUpFormPage })) satisfies Lazy,

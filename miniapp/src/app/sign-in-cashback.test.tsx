@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AccountInfo } from '@/features/auth/api/get-account-info';
+import type { AccountInfo } from '@/features/account/api/get-account-info';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { GUEST, mockApi, player } from '@/test/api-mock';
 import { renderApp } from '@/test/render-app';

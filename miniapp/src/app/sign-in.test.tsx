@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AccountInfo } from '@/features/auth/api/get-account-info';
+import type { AccountInfo } from '@/features/account/api/get-account-info';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { activateLocale } from '@/lib/i18n';
 import { apiError, GUEST, mockApi, player } from '@/test/api-mock';

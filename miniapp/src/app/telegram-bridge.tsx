@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { accountKeys, type AccountInfo } from '@/features/auth/api/get-account-info';
+import { accountKeys, type AccountInfo } from '@/features/account/api/get-account-info';
 import { signInWithTelegram } from '@/features/auth/api/telegram-sign-in';
 import { decodeDeepLink, deepLinkPath } from '@/features/auth/deep-link';
 import { queueLoginPopups } from '@/features/popups/login-popups';

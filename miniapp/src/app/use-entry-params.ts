@@ -7,7 +7,7 @@ import { readEntryIntent, SHOW_POPUP_REG, withoutPopupParams } from '@/lib/entry
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { readStored, STORAGE_KEYS, writeStored } from '@/lib/storage';
-import { openSignIn, readTracking } from './sign-in-dialogs';
+import { openSignIn, readTracking } from '@/features/auth/sign-in-dialogs';
 
 /** Navigation state marking an address whose sign-in popup was already shown and closed. */
 interface EntryState {

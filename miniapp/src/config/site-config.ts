@@ -1,10 +1,28 @@
-import type { ContentPopup } from '@/features/content/api/popups';
+import type { DialogKind, DialogSize } from '@/lib/dialogs/dialog-stack';
 import { createStore, useStore } from '@/lib/store';
 
 // SPEC §3 "Content-driven configuration". The headless content service supplies these
 // (`features/content/site-config-content.ts` maps its answers onto this shape and fills the store
 // per locale); the defaults below (SPEC §9's constants where SPEC gives them) are what the site
 // runs on until the content arrives, and whatever the content leaves out or gets wrong.
+
+/** A popup defined in the content service (SPEC §1 "popups defined by content"). */
+export interface ContentPopup {
+  id: number;
+  sysname: string;
+  title: string;
+  text: string;
+  kind: DialogKind;
+  size: DialogSize;
+  buttonTitle: string | null;
+  /** An unprefixed site path or an external address; null: the button only closes. */
+  buttonUrl: string | null;
+  image: string | null;
+  /** Who may see it: guests, signed-in players, or everyone. */
+  audience: 'guest' | 'player' | 'all';
+  /** A campaign popup queued once for signed-in players after login (SPEC §4). */
+  showAfterLogin?: boolean;
+}
 
 /** SPEC §3 "Balance-refresh settings"; SPEC §9 defaults: 10 s interval, 1 s between clicks, off after 5 min. */
 export interface BalanceRefreshSettings {

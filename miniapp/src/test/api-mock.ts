@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { AccountInfo } from '@/features/auth/api/get-account-info';
+import type { AccountInfo } from '@/features/account/api/get-account-info';
 import type { GeneralInfo } from '@/features/metadata/api/get-general-info';
 
 export const GENERAL_INFO: GeneralInfo = {

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { useSiteConfig } from '@/config/site-config';
-import { useAccount, type AccountInfo } from '@/features/auth/api/get-account-info';
+import { useAccount, type AccountInfo } from '@/features/account/api/get-account-info';
 import { ConfirmContactHint } from '@/features/auth/components/confirm-contact-hint';
 import { RegistrationHint } from '@/features/auth/components/registration-hint';
 import { useTimeLeft } from '@/features/auth/components/use-countdown';

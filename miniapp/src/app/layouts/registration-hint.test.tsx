@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { accountKeys } from '@/features/auth/api/get-account-info';
+import { accountKeys } from '@/features/account/api/get-account-info';
 import { cashierKeys } from '@/features/cashier/api';
 import { GUEST, mockApi, player } from '@/test/api-mock';
 import { renderApp } from '@/test/render-app';

@@ -6,12 +6,12 @@ import { Button, buttonClassName } from '@/components/ui/button';
 import { Icon } from '@/components/ui/icon';
 import { depositPath, paths } from '@/config/paths';
 import { menuItemText, useSiteConfig } from '@/config/site-config';
-import { useAccount, useAccountInfo, type AccountInfo } from '@/features/auth/api/get-account-info';
+import { useAccount, useAccountInfo, type AccountInfo } from '@/features/account/api/get-account-info';
 import { useSession } from '@/features/auth/use-session';
 import { formatMoney } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
-import { openSignIn } from '../sign-in-dialogs';
+import { openSignIn } from '@/features/auth/sign-in-dialogs';
 import styles from './site-header.module.css';
 
 function BalanceDetail({ account }: { account: AccountInfo }) {

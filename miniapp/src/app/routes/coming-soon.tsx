@@ -5,7 +5,7 @@ import { Icon } from '@/components/ui/icon';
 import { paths } from '@/config/paths';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
-import { useRouteHandle } from '../route-handle';
+import { useRouteHandle } from '@/lib/route-handle';
 import styles from './pages.module.css';
 
 /** A real route whose screen is not built yet: its title and an honest note, in its layout. */

@@ -3,7 +3,7 @@ import { SYSTEM_PAGES } from '@/config/system-pages';
 import type { ErrorPage } from '@/lib/api/error-pages';
 import { DefaultFrame } from '../layouts/default-layout';
 import { EmptyFrame } from '../layouts/empty-layout';
-import { SystemPageView } from './system-page-view';
+import { SystemPageView } from '@/components/layout/system-page-view';
 
 /** SPEC §2: maintenance and forbidden show on the empty layout, the other pages on the default one. */
 export function SystemPageFrame({ layout, children }: { layout: 'default' | 'empty'; children: ReactNode }) {

@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { buttonClassName } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useAccount } from '@/features/auth/api/get-account-info';
+import { useAccount } from '@/features/account/api/get-account-info';
 import type { AuthView } from '@/features/auth/components/auth-dialog';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
-import { SignInContent } from '../sign-in-content';
+import { SignInContent } from '@/features/auth/sign-in-content';
 import styles from './pages.module.css';
 
 function FormsAuthPage({ view }: { view: AuthView }) {

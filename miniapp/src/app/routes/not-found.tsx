@@ -1,4 +1,4 @@
-import { SystemPageView } from './system-page-view';
+import { SystemPageView } from '@/components/layout/system-page-view';
 
 /** Unknown paths, and content pages (`/{slug}`) while the content service has none to show. */
 export function NotFoundPage() {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageLoader } from '@/components/layout/page-loader';
 import { apiPost } from '@/lib/api/client';
-import { SystemPageView } from './system-page-view';
+import { SystemPageView } from '@/components/layout/system-page-view';
 
 /** /unsubscribe?token=… from a marketing message: stops the messages, then says so. */
 export function UnsubscribePage() {

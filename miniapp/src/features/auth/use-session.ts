@@ -5,8 +5,8 @@ import { trackEvent } from '@/lib/analytics';
 import { safeRedirectTarget } from '@/lib/entry-params';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
-import { accountInfoQueryOptions, accountKeys, mirrorBalances, type AccountInfo } from './api/get-account-info';
-import { profileInfoQueryOptions } from './api/get-profile-info';
+import { accountInfoQueryOptions, accountKeys, mirrorBalances, type AccountInfo } from '@/features/account';
+import { profileInfoQueryOptions } from '@/features/account';
 import { logout } from './api/logout';
 import type { SignInMethod } from './components/auth-dialog';
 

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Money } from '@/features/auth/api/get-account-info';
+import type { Money } from '@/features/account';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 
 export interface PaymentMethod {

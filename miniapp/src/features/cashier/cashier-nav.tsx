@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useSiteConfig } from '@/config/site-config';
-import screens from '@/features/screens/screens.module.css';
+import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import type { ReactNode } from 'react';
-import { useRouteHandle } from '@/app/route-handle';
+import { useRouteHandle } from '@/lib/route-handle';
 
 const TABS = [
   ['deposit', '/cashier/deposit'],

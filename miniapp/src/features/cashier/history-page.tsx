@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import screens from '@/features/screens/screens.module.css';
+import screens from '@/components/screens.module.css';
 import { cashierKeys, getHistory, HISTORY_PAGE_SIZE } from './api';
 import { CashierFrame } from './cashier-nav';
 import { cashierErrorText } from './errors';

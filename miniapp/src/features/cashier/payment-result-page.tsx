@@ -1,8 +1,8 @@
 import { useParams } from 'react-router';
-import { useRouteHandle } from '@/app/route-handle';
-import { PaymentPageView } from '@/app/routes/system-page-view';
-import { useAccount } from '@/features/auth/api/get-account-info';
-import screens from '@/features/screens/screens.module.css';
+import { useRouteHandle } from '@/lib/route-handle';
+import { PaymentPageView } from '@/components/layout/system-page-view';
+import { useAccount } from '@/features/account';
+import screens from '@/components/screens.module.css';
 import { Receipt } from './receipt';
 
 /** /cashier/pay{success,fail,pending,…}[/{transaction}]: the result page with the payment it is about. */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import screens from '@/features/screens/screens.module.css';
+import screens from '@/components/screens.module.css';
 import { CashierFrame } from './cashier-nav';
 import { Receipt } from './receipt';
 

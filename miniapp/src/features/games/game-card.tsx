@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { gamePath } from '@/config/paths';
-import { useAccount } from '@/features/auth/api/get-account-info';
+import { useAccount } from '@/features/account';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { showToast } from '@/lib/toasts/toast-store';

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toContentPopup } from '@/features/content/api/popups';
+import { toContentPopup } from '@/features/content';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { activateLocale } from '@/lib/i18n';
 import { apiError, GUEST, mockApi, player } from '@/test/api-mock';

@@ -1,5 +1,5 @@
-import { isAuthenticated, type AccountInfo } from '@/features/auth/api/get-account-info';
-import { fetchContentPopups, type ContentPopup } from '@/features/content/api/popups';
+import { isAuthenticated, type AccountInfo } from '@/features/account';
+import { fetchContentPopups, type ContentPopup } from '@/features/content';
 import { getStoredValue, PLAYER_STORAGE_KEYS } from './api/get-stored-value';
 import { setStoredValue } from './api/set-stored-value';
 import { admits } from './choose-popup';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toContentPopups } from '@/features/content/api/popups';
+import { toContentPopups } from '@/features/content';
 import { choosePopup } from './choose-popup';
 
 // The demo content's popups, as flattened from the API.

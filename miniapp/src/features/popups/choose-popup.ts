@@ -1,4 +1,4 @@
-import type { ContentPopup } from '@/features/content/api/popups';
+import type { ContentPopup } from '@/features/content';
 
 export interface PopupChoiceContext {
   signedIn: boolean;

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
-import type { ContentPopup } from '@/features/content/api/popups';
-import { isExternalUrl } from '@/features/content/api/redirects';
+import type { ContentPopup } from '@/features/content';
+import { isExternalUrl } from '@/features/content';
 import { dialogs, type CloseReason, type DialogControls } from '@/lib/dialogs/dialog-stack';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';

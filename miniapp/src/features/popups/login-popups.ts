@@ -1,4 +1,4 @@
-import type { AccountInfo } from '@/features/auth/api/get-account-info';
+import type { AccountInfo } from '@/features/account';
 import { queueCampaignPopups } from './campaign-popups';
 import { queueUnseenCashback } from './unseen-cashback';
 

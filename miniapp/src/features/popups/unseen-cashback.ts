@@ -1,4 +1,4 @@
-import { isAuthenticated, type AccountInfo } from '@/features/auth/api/get-account-info';
+import { isAuthenticated, type AccountInfo } from '@/features/account';
 import { formatMoney } from '@/lib/format';
 import { currentLocale, i18n } from '@/lib/i18n';
 import { getCashbacks, type Cashback } from './api/get-cashbacks';

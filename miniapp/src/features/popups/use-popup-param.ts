@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { popupsQueryOptions } from '@/features/content/api/popups';
-import { siteConfigFromContent, siteContentQueryOptions } from '@/features/content/site-config-content';
+import { popupsQueryOptions } from '@/features/content';
+import { siteConfigFromContent, siteContentQueryOptions } from '@/features/content';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { useLocale } from '@/lib/i18n';
 import { choosePopup, POPUP_PREVIEW_HASH } from './choose-popup';

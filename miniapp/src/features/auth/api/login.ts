@@ -1,6 +1,6 @@
 import { trackEvent } from '@/lib/analytics';
 import { ApiError, apiPost } from '@/lib/api/client';
-import type { AccountInfo } from './get-account-info';
+import type { AccountInfo } from '@/features/account';
 
 export interface LoginInput {
   login: string;

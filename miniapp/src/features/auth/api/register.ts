@@ -1,6 +1,6 @@
 import { apiPost } from '@/lib/api/client';
 import type { TrackingParam } from '@/lib/entry-params';
-import type { AccountInfo } from './get-account-info';
+import type { AccountInfo } from '@/features/account';
 
 export type RegisterInput = (
   | { email: string; phone?: never; phone_country_code?: never }

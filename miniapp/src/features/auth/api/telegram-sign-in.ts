@@ -1,6 +1,6 @@
 import { apiPost } from '@/lib/api/client';
 import type { TelegramLaunch } from '@/lib/telegram';
-import { mirrorBalances, type AccountInfo } from './get-account-info';
+import { mirrorBalances, type AccountInfo } from '@/features/account';
 
 /**
  * DESIGN.md "Telegram sign-in": `auth.telegram` with the raw init data (what the server

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TrackingParam } from '@/lib/entry-params';
-import type { AccountInfo } from '../api/get-account-info';
+import type { AccountInfo } from '@/features/account';
 import styles from './auth-forms.module.css';
 import { LoginForm, type TwoFactorChallenge } from './login-form';
 import { RegistrationForm } from './registration-form';

@@ -5,7 +5,7 @@ import { FormAlert } from '@/components/ui/form-alert';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError } from '@/lib/api/client';
 import { rules, useFieldErrorMessage, useForm } from '@/lib/validation';
-import type { AccountInfo } from '../api/get-account-info';
+import type { AccountInfo } from '@/features/account';
 import { login } from '../api/login';
 import styles from './auth-forms.module.css';
 import { useErrorText } from './use-error-text';

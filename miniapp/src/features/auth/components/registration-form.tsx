@@ -9,7 +9,7 @@ import { useSiteConfig, type AuthType } from '@/config/site-config';
 import { ApiError } from '@/lib/api/client';
 import type { TrackingParam } from '@/lib/entry-params';
 import { rules, useFieldErrorMessage, useForm, type MessageParams } from '@/lib/validation';
-import type { AccountInfo } from '../api/get-account-info';
+import type { AccountInfo } from '@/features/account';
 import { register } from '../api/register';
 import styles from './auth-forms.module.css';
 import { TermsLabel } from './terms-label';

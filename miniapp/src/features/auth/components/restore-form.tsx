@@ -5,7 +5,7 @@ import { FormAlert } from '@/components/ui/form-alert';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError } from '@/lib/api/client';
 import { rules, useFieldErrorMessage, useForm } from '@/lib/validation';
-import { getAccountInfo, type AccountInfo } from '../api/get-account-info';
+import { getAccountInfo, type AccountInfo } from '@/features/account';
 import { requestRestoreCode, restorePassword } from '../api/restore';
 import styles from './auth-forms.module.css';
 import { useErrorText } from './use-error-text';

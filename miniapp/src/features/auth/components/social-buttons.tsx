@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSiteConfig } from '@/config/site-config';
 import { useLocale } from '@/lib/i18n';
 import { showToast } from '@/lib/toasts/toast-store';
-import { getAccountInfo, type AccountInfo } from '../api/get-account-info';
+import { getAccountInfo, type AccountInfo } from '@/features/account';
 import { openSocialSignIn, type SocialTypeAuth } from '../social-sign-in';
 import styles from './auth-forms.module.css';
 

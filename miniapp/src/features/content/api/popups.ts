@@ -1,27 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Locale } from '@/config/locales';
+import type { ContentPopup } from '@/config/site-config';
 import type { DialogKind, DialogSize } from '@/lib/dialogs/dialog-stack';
 import { useLocale } from '@/lib/i18n';
 import { cmsGet, DEEP } from './cms';
 import { bool, docs, isDoc, mediaUrl, nonEmptyStr, num, oneOf, str, type Doc } from './read';
 
-/** A popup defined in the content service (SPEC §1 "popups defined by content"). */
-export interface ContentPopup {
-  id: number;
-  sysname: string;
-  title: string;
-  text: string;
-  kind: DialogKind;
-  size: DialogSize;
-  buttonTitle: string | null;
-  /** An unprefixed site path or an external address; null: the button only closes. */
-  buttonUrl: string | null;
-  image: string | null;
-  /** Who may see it: guests, signed-in players, or everyone. */
-  audience: 'guest' | 'player' | 'all';
-  /** A campaign popup queued once for signed-in players after login (SPEC §4). */
-  showAfterLogin?: boolean;
-}
+/** A popup defined in the content service: the shape lives with the site's configuration, whose
+ * fallback popups use it too. */
+export type { ContentPopup };
 
 const KINDS: readonly DialogKind[] = ['popup', 'confirm', 'curtain'];
 const SIZES: readonly DialogSize[] = ['full', 'big', 'custom'];

@@ -1,4 +1,4 @@
-import type { Money } from '@/features/auth/api/get-account-info';
+import type { Money } from '@/features/account';
 import { apiGet, type RequestOptions } from '@/lib/api/client';
 
 export type CashbackStatus = 'active' | 'paid_out';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import { useRouteHandle } from '@/app/route-handle';
-import screens from '@/features/screens/screens.module.css';
+import { useRouteHandle } from '@/lib/route-handle';
+import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
-import { cashierKeys, getDepositLimits, setDepositLimit, type DepositLimit } from '@/features/cashier/api';
-import { LimitsList } from '@/features/cashier/deposit-page';
-import screens from '@/features/screens/screens.module.css';
+import { cashierKeys, getDepositLimits, setDepositLimit, type DepositLimit } from '@/features/cashier';
+import { LimitsList } from '@/features/cashier';
+import screens from '@/components/screens.module.css';
 import { ProfileFrame } from './profile-frame';
 import { fieldError, formError } from './use-api-form';
 

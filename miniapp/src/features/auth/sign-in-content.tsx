@@ -1,12 +1,12 @@
 import { useCallback } from 'react';
 import { useLocation } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
-import type { AccountInfo } from '@/features/auth/api/get-account-info';
+import type { AccountInfo } from '@/features/account';
 import { AuthPanel, type AuthView, type SignInMethod } from '@/features/auth/components/auth-dialog';
 import { SocialRegistrationForm } from '@/features/auth/components/social-registration-form';
 import { useSession } from '@/features/auth/use-session';
-import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
-import { queueLoginPopups } from '@/features/popups/login-popups';
+import { useGeneralInfo } from '@/features/metadata';
+import { queueLoginPopups } from '@/features/popups';
 import { REDIRECT_URL } from '@/lib/entry-params';
 import { i18n } from '@/lib/i18n';
 import { readStored, STORAGE_KEYS } from '@/lib/storage';

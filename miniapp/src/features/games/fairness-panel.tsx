@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
 import { getHouseHistory, getSeeds, roundParams, rotateSeeds, verifyRound, type HouseRound } from '@/features/games/api';
-import screens from '@/features/screens/screens.module.css';
+import screens from '@/components/screens.module.css';
 import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { checkRound, type VerifyResult } from './verify';

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/ui/spinner';
-import { accountKeys } from '@/features/auth/api/get-account-info';
-import { getProfileInfo, type Contact } from '@/features/auth/api/get-profile-info';
-import screens from '@/features/screens/screens.module.css';
+import { accountKeys } from '@/features/account/api/get-account-info';
+import { getProfileInfo, type Contact } from '@/features/account/api/get-profile-info';
+import screens from '@/components/screens.module.css';
 import { apiPost } from '@/lib/api/client';
 import { showToast } from '@/lib/toasts/toast-store';
 import { ProfileFrame } from './profile-frame';

@@ -2,15 +2,15 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useRouteHandle } from '@/app/route-handle';
+import { useRouteHandle } from '@/lib/route-handle';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { useAccount } from '@/features/auth/api/get-account-info';
+import { useAccount } from '@/features/account';
 import { GAME_TYPES, gameKeys, getGames, useCategories, useProviders, type GameOptions, type GameType } from '@/features/games/api';
 import { GameGrid } from '@/features/games/game-grid';
 import { openGamesSearch } from '@/features/games/search-dialog';
-import screens from '@/features/screens/screens.module.css';
+import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 

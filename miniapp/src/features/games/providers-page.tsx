@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useRouteHandle } from '@/app/route-handle';
+import { useRouteHandle } from '@/lib/route-handle';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { gamehallProvidersPath } from '@/config/paths';
 import { useProviders } from '@/features/games/api';
-import screens from '@/features/screens/screens.module.css';
+import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 

@@ -1,0 +1,6 @@
+// The public face of the `games` feature: what other features may import (see
+// src/test/feature-boundaries.test.ts). Everything else in this folder is its own business.
+
+export { useCategories } from './api';
+export { GameRow } from './game-row';
+export { openGamesSearch } from './search-dialog';
