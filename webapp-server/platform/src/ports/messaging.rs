@@ -285,3 +285,87 @@ async fn mailbox(State(state): State<AppState>, Query(query): Query<MailboxQuery
     ))
     .into_response()
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::config::Secret;
+    use axum::extract::Path;
+    use axum::http::StatusCode;
+    use axum::routing::post;
+    use base64::Engine as _;
+    use std::sync::{Arc, Mutex};
+
+    type Seen = Arc<Mutex<Vec<(String, String, Vec<(String, String)>)>>>;
+
+    /// A stand-in for Twilio's Messages API on 127.0.0.1: it records each request (account in
+    /// the path, the Authorization header, the form) and answers like Twilio — 201 for a number
+    /// it accepts, 400 with Twilio's error object for `+15005550001` (invalid), 503 for
+    /// `+15005550009` (an outage).
+    async fn fake_twilio() -> (String, Seen) {
+        let seen: Seen = Arc::default();
+        let record = Arc::clone(&seen);
+        let app = Router::new().route(
+            "/2010-04-01/Accounts/{sid}/Messages.json",
+            post(move |Path(sid): Path<String>, headers: HeaderMap, body: String| {
+                let record = Arc::clone(&record);
+                async move {
+                    let auth = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+                    let form: Vec<(String, String)> = form_urlencoded::parse(body.as_bytes()).into_owned().collect();
+                    let to = form.iter().find(|(k, _)| k == "To").map(|(_, v)| v.clone()).unwrap_or_default();
+                    record.lock().unwrap().push((sid, auth, form));
+                    match to.as_str() {
+                        "+15005550001" => (
+                            StatusCode::BAD_REQUEST,
+                            Json(serde_json::json!({"code": 21211, "message": "The 'To' number is not a valid phone number."})),
+                        ),
+                        "+15005550009" => (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({}))),
+                        _ => (StatusCode::CREATED, Json(serde_json::json!({"sid": "SM123", "status": "queued"}))),
+                    }
+                }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (format!("http://{addr}"), seen)
+    }
+
+    fn sender(base: &str) -> TwilioSmsSender {
+        let config =
+            TwilioSms { account_sid: "AC123".into(), auth_token: Secret::new("tok"), from: "+15550001111".into() };
+        TwilioSmsSender::new(&config, base).unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_twilio_adapter_posts_the_message_form_with_basic_auth() {
+        let (base, seen) = fake_twilio().await;
+        sender(&base).send("447700900123", "Your code is 123456").await.unwrap();
+        let seen = seen.lock().unwrap();
+        let (sid, auth, form) = &seen[0];
+        assert_eq!(sid, "AC123");
+        let expected = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("AC123:tok"));
+        assert_eq!(auth, &expected);
+        let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        assert_eq!(field("To"), Some("+447700900123"));
+        assert_eq!(field("From"), Some("+15550001111"));
+        assert_eq!(field("Body"), Some("Your code is 123456"));
+    }
+
+    #[tokio::test]
+    async fn the_twilio_adapter_tells_a_refusal_from_an_outage_and_checks_the_number_first() {
+        let (base, seen) = fake_twilio().await;
+        let twilio = sender(&base);
+        let refused = twilio.send("15005550001", "x").await.unwrap_err();
+        assert!(matches!(&refused, MessagingError::Refused(r) if r.contains("21211")), "{refused:?}");
+        let down = twilio.send("15005550009", "x").await.unwrap_err();
+        assert!(matches!(down, MessagingError::Unavailable(_)), "{down:?}");
+        for bad in ["", "+44770", "44 770"] {
+            assert!(matches!(twilio.send(bad, "x").await, Err(MessagingError::BadRecipient(_))), "{bad:?}");
+        }
+        assert_eq!(seen.lock().unwrap().len(), 2, "a malformed number never reaches the provider");
+        let unreachable = sender("http://127.0.0.1:9").send("15550002222", "x").await.unwrap_err();
+        assert!(matches!(unreachable, MessagingError::Unavailable(_)), "{unreachable:?}");
+    }
+}
