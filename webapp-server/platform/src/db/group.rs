@@ -106,9 +106,9 @@ trait Queued: Send + Any {
 type Runner = for<'c, 'x> fn(&'c mut AnyConnection, &'c mut [&'x mut Box<dyn Queued>]) -> BoxFuture<'c, bool>;
 
 /// [`Runner`] of the kind `B`.
-fn run_batched<'c, 'x, B: Batchable>(
+fn run_batched<'c, B: Batchable>(
     conn: &'c mut AnyConnection,
-    run: &'c mut [&'x mut Box<dyn Queued>],
+    run: &'c mut [&mut Box<dyn Queued>],
 ) -> BoxFuture<'c, bool> {
     Box::pin(async move {
         let results = {

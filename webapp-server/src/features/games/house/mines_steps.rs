@@ -50,7 +50,7 @@ pub struct MinesAction {
 }
 
 pub(super) fn not_mines(sysname: &str) -> Option<HouseError> {
-    (sysname != "mines").then(|| HouseError::NoSuchAction)
+    (sysname != "mines").then_some(HouseError::NoSuchAction)
 }
 
 /// `POST /games/house/mines/reveal` `{token, cell}`: opens a cell (0–24, row by row).
@@ -107,7 +107,7 @@ pub(super) async fn mines_step_in(
     let session = live_session(tx, token, "mines").await?;
     let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
     db.lock_user(&mut *tx, session.user_id).await.map_err(HouseError::internal)?;
-    let open = open_mines(&mut *tx, &session).await?.ok_or_else(|| HouseError::NoRound)?;
+    let open = open_mines(&mut *tx, &session).await?.ok_or(HouseError::NoRound)?;
     let saved: Value = serde_json::from_str(&open.outcome).map_err(HouseError::internal)?;
     let count = saved["mines"].as_u64().and_then(|m| usize::try_from(m).ok()).unwrap_or(1);
     let mut revealed: Vec<usize> = saved["revealed"]

@@ -39,21 +39,20 @@ impl Play {
         Ok(match sysname {
             "dice" => Play::Dice(
                 dice::Params::parse(params)
-                    .ok_or_else(|| HouseError::InvalidParams("Choose a target from 2.00 to 98.00, under or over."))?,
+                    .ok_or(HouseError::InvalidParams("Choose a target from 2.00 to 98.00, under or over."))?,
             ),
             "lucky-sevens" => Play::Classic,
             "gem-rush" => Play::Video,
             "roulette" => {
                 Play::Roulette(roulette::parse(params, currency, min, bet).map_err(HouseError::InvalidParams)?)
             }
-            "plinko" => {
-                Play::Plinko(plinko::Params::parse(params).ok_or_else(|| {
-                    HouseError::InvalidParams("Choose 8, 12 or 16 rows and a low, medium or high risk.")
-                })?)
-            }
-            "mines" => Play::Mines(
-                mines::parse(params).ok_or_else(|| HouseError::InvalidParams("Choose from 1 to 24 mines."))?,
+            "plinko" => Play::Plinko(
+                plinko::Params::parse(params)
+                    .ok_or(HouseError::InvalidParams("Choose 8, 12 or 16 rows and a low, medium or high risk."))?,
             ),
+            "mines" => {
+                Play::Mines(mines::parse(params).ok_or(HouseError::InvalidParams("Choose from 1 to 24 mines."))?)
+            }
             _ => return Err(HouseError::UnknownGame),
         })
     }
@@ -96,7 +95,7 @@ impl Play {
 
 /// A paid round's bet (not a free spin), within the game's limits, and its parameters.
 pub(super) fn paid_bet(sysname: &str, request: &RoundRequest, currency: Currency) -> Result<(Money, Play), HouseError> {
-    let limits = limits(sysname).ok_or_else(|| HouseError::UnknownGame)?;
+    let limits = limits(sysname).ok_or(HouseError::UnknownGame)?;
     let (min, max) = limits.bets(currency);
     let bet = Money::parse_major(request.bet.trim(), currency).map_err(|_| HouseError::InvalidBet)?;
     if bet.minor() < min || bet.minor() > max {
@@ -147,7 +146,7 @@ pub(super) async fn play_in(
     let db = state.db();
     let session = live_session(tx, &request.token, sysname).await?;
     let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
-    let limits = limits(sysname).ok_or_else(|| HouseError::UnknownGame)?;
+    let limits = limits(sysname).ok_or(HouseError::UnknownGame)?;
     let (min, _) = limits.bets(currency);
     db.lock_user(tx, session.user_id).await?;
     // A free spin of a pack: the pack's bet, no debit.
@@ -157,7 +156,7 @@ pub(super) async fn play_in(
         } else {
             None
         };
-        Some(pack.ok_or_else(|| HouseError::NoFreeSpins)?)
+        Some(pack.ok_or(HouseError::NoFreeSpins)?)
     } else {
         None
     };
