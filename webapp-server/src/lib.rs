@@ -18,11 +18,11 @@ pub mod features;
 pub mod jobs;
 pub mod web;
 
+/// The platform's modules, under the names the features use.
 pub use croupier_platform::ports::{messaging, payments};
 pub use croupier_platform::{AppState, Config};
-/// The platform's modules, under the names the features use.
 pub use croupier_platform::{
-    api, config, coord, db, http as http_util, keys, ledger, metrics, ops, session, telemetry,
+    api, config, coord, db, http as http_util, keys, ledger, metrics, ops, password, session, telemetry,
 };
 
 use anyhow::Context as _;

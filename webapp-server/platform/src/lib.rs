@@ -25,6 +25,7 @@ pub mod keys;
 pub mod ledger;
 pub mod metrics;
 pub mod ops;
+pub mod password;
 pub mod ports;
 pub mod session;
 pub mod state;

@@ -384,7 +384,7 @@ async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> a
     let db = croupier_server::db::Db::connect(url, ledger_pool()).await?;
     db.migrate().await?;
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
-    // One movement per call, queued with `Db::post` (the group committer; on PostgreSQL a lane
+    // One movement per call, queued with `ledger::queue` (the group committer; on PostgreSQL a lane
     // posts the movements queued together in one round trip).
     let post = move |db: &croupier_server::db::Db,
                      key: String,

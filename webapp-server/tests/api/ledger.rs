@@ -183,7 +183,7 @@ db_test!(async fn grouped_postings_fail_alone_and_lose_nothing(app) {
     overdraw_in_groups(app.state.db().clone(), false).await;
 });
 
-// The same with half of the bets queued as bare movements (`Db::post`), interleaved with the
+// The same with half of the bets queued as bare movements (`ledger::queue`), interleaved with the
 // jobs: on PostgreSQL a lane posts each run of movements in one `ledger_post` call, where a
 // refused movement writes nothing and the rest of its batch goes on.
 db_test!(async fn queued_movements_mixed_with_jobs_fail_alone_and_lose_nothing(app) {

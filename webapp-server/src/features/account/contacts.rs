@@ -3,9 +3,9 @@
 
 use crate::AppState;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, MaybeUser, NoInput, One, Registry};
+use crate::features::account::codes::{self, Purpose};
 use crate::features::account::rules;
 use crate::features::account::store::{self, Login, field_error};
-use crate::features::auth::codes::{self, Purpose};
 use croupier_shared::ErrorType;
 use croupier_shared::FieldCode;
 use schemars::JsonSchema;

@@ -1,5 +1,6 @@
 //! The player's account: `account.getInfo` here; profile, contacts and settings in their files.
 
+pub mod codes;
 pub mod contacts;
 pub mod limits;
 pub mod profile;

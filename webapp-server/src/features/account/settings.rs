@@ -2,10 +2,10 @@
 
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, One, Registry};
 use crate::db::now_ms;
+use crate::features::account::codes::{self, Purpose};
 use crate::features::account::rules;
 use crate::features::account::store::{self, field_error};
-use crate::features::auth::codes::{self, Purpose};
-use crate::features::auth::password;
+use crate::password;
 use crate::session;
 use croupier_shared::{FieldCode, Locale};
 use schemars::JsonSchema;

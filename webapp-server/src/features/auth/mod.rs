@@ -1,19 +1,18 @@
 //! Signing up, in and out: `auth.register`, `auth.login` (with the two-factor step),
 //! `auth.logout`, `auth.restore` (SPEC §4, §7; DESIGN "Registration and login").
 
-pub mod codes;
 pub mod oauth;
-pub mod password;
 pub mod telegram;
 
 use crate::api::{ApiError, Ctx, FieldErrors, Input, One, Registry};
 use crate::db::now_ms;
+use crate::features::account::codes::{self, CodeError, Purpose};
 use crate::features::account::rules;
 use crate::features::account::store::{self, Login};
 use crate::features::account::{AccountInfo, account_info};
 use crate::messaging::Channel;
+use crate::password;
 use crate::session;
-use codes::{CodeError, Purpose};
 use croupier_shared::FieldCode;
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -24,8 +24,8 @@ use super::rest::{Refusal, Reply, error, forbidden, internal, not_found, too_man
 use crate::AppState;
 use crate::db::{Db, now_ms};
 use crate::features::account::rules;
-use crate::features::auth::password;
 use crate::messaging::{Channel, Outgoing};
+use crate::password;
 use axum::Json;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
