@@ -20,7 +20,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use croupier_shared::Currency;
+use croupier_shared::{Currency, Money};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::AnyConnection;
@@ -272,20 +272,13 @@ async fn close_if(conn: &mut AnyConnection, round_id: i64, closed: bool) -> Resu
     Ok(())
 }
 
-fn move_money<'a>(
-    key: &'a str,
-    kind: &'a str,
-    session: &GameSession,
-    currency: Currency,
-    to_player: bool,
-    amount: i64,
-) -> Entry<'a> {
+fn move_money<'a>(key: &'a str, kind: &'a str, session: &GameSession, amount: Money, to_player: bool) -> Entry<'a> {
     let (from, to) = if to_player {
         (settlement(session), player_account(session))
     } else {
         (player_account(session), settlement(session))
     };
-    Entry::transfer(key, kind, currency, from, to, amount).by(Some(session.user_id))
+    Entry::transfer(key, kind, amount.currency(), from, to, amount.minor()).by(Some(session.user_id))
 }
 
 /// Takes a bet. Answers the balance after it, or `RS_ERROR_NOT_ENOUGH_MONEY` with the balance.
@@ -308,7 +301,9 @@ pub async fn bet(
     let currency = currency_of(&session)?;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        match ledger::post(conn, &move_money(&key, "bet", &session, currency, false, request.amount)).await {
+        match ledger::post(conn, &move_money(&key, "bet", &session, Money::from_minor(request.amount, currency), false))
+            .await
+        {
             Ok(_) => {}
             Err(LedgerError::InsufficientFunds) => return Err(WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY")),
             Err(LedgerError::Db(e)) => return Err(WalletError::Db(e)),
@@ -370,7 +365,7 @@ pub async fn win_to(
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let entry = match to {
-            WinTo::Session => move_money(&key, "win", &session, currency, true, request.amount),
+            WinTo::Session => move_money(&key, "win", &session, Money::from_minor(request.amount, currency), true),
             WinTo::Bonus => {
                 let bonus = Account::Player { user_id: session.user_id, kind: PlayerAccount::Bonus };
                 Entry::transfer(&key, "freespin_win", currency, settlement(&session), bonus, request.amount)
@@ -420,7 +415,7 @@ pub async fn rollback(
     let currency = currency_of(&session)?;
     if rolled_back == 0 && amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        ledger::post(conn, &move_money(&key, "rollback", &session, currency, true, amount))
+        ledger::post(conn, &move_money(&key, "rollback", &session, Money::from_minor(amount, currency), true))
             .await
             .map_err(WalletError::from)?;
         sqlx::query("UPDATE wallet_transactions SET rolled_back = 1 WHERE provider = $1 AND transaction_uuid = $2")

@@ -144,7 +144,7 @@ pub(super) async fn mines_step_in(
     let balance = if status == "open" {
         ledger::balance(&mut *tx, player_account(&session), currency).await.map_err(HouseError::internal)?
     } else {
-        settle(&mut *tx, &open.round, &session, token, win, wallet::WinTo::Session).await?
+        settle(&mut *tx, &open.round, &session, token, Money::from_minor(win, currency), wallet::WinTo::Session).await?
     };
     sqlx::query("UPDATE house_rounds SET outcome = $1 WHERE round_id = $2")
         .bind(outcome.to_string())

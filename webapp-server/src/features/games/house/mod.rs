@@ -113,9 +113,15 @@ pub(super) async fn live_session(
     Ok(session)
 }
 
-pub(super) fn wallet_request(round_id: &str, session: &wallet::GameSession, token: &str, amount: i64) -> WalletRequest {
+/// The wallet call of a house round: `amount` of the session's player, in its currency.
+pub(super) fn wallet_request(
+    round_id: &str,
+    session: &wallet::GameSession,
+    token: &str,
+    amount: Money,
+) -> WalletRequest {
     WalletRequest {
-        request_uuid: format!("{round_id}:{amount}"),
+        request_uuid: format!("{round_id}:{}", amount.minor()),
         transaction_uuid: format!("{round_id}:bet"),
         reference_transaction_uuid: None,
         round: round_id.to_owned(),
@@ -123,8 +129,8 @@ pub(super) fn wallet_request(round_id: &str, session: &wallet::GameSession, toke
         user: session.user_id.to_string(),
         token: token.to_owned(),
         game_code: session.sysname.clone(),
-        currency: session.currency.clone(),
-        amount,
+        currency: amount.currency().code().to_owned(),
+        amount: amount.minor(),
     }
 }
 
@@ -134,7 +140,7 @@ pub(super) async fn settle(
     round_id: &str,
     session: &wallet::GameSession,
     token: &str,
-    win: i64,
+    win: Money,
     to: wallet::WinTo,
 ) -> Result<i64, HouseError> {
     let request = WalletRequest {

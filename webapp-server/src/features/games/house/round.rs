@@ -188,7 +188,7 @@ pub(super) async fn play_in(
         .await
         .map_err(HouseError::internal)?;
     let round_id = uuid::Uuid::new_v4().to_string();
-    let staked = if pack.is_some() { 0 } else { bet.minor() };
+    let staked = if pack.is_some() { Money::zero(currency) } else { bet };
     let placed = wallet::bet(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked))
         .await
         .map_err(HouseError::from)?;
@@ -200,7 +200,7 @@ pub(super) async fn play_in(
     let balance = if matches!(game, Play::Mines(_)) {
         placed.balance.unwrap_or(0)
     } else {
-        settle(&mut *tx, &round_id, &session, &request.token, win, to).await?
+        settle(&mut *tx, &round_id, &session, &request.token, Money::from_minor(win, currency), to).await?
     };
     if let Some(p) = &pack {
         freespins::consume(&mut *tx, p, win).await.map_err(HouseError::internal)?;
