@@ -1,7 +1,6 @@
 import { isAuthenticated, type AccountInfo } from '@/features/account';
 import { fetchContentPopups, type ContentPopup } from '@/features/content';
-import { getStoredValue, PLAYER_STORAGE_KEYS } from './api/get-stored-value';
-import { setStoredValue } from './api/set-stored-value';
+import { getStoredValue, PLAYER_STORAGE_KEYS, setStoredValue } from '@/features/storage';
 import { admits } from './choose-popup';
 import { openContentPopup } from './content-popup';
 

@@ -4,7 +4,7 @@ import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { activateLocale } from '@/lib/i18n';
 import { apiError, GUEST, mockApi, player } from '@/test/api-mock';
 import { dialogNames, renderDialogs } from '@/test/dialogs';
-import type { Cashback } from './api/get-cashbacks';
+import type { Cashback } from '@/features/cashbacks';
 import { queueUnseenCashback } from './unseen-cashback';
 
 function cashback(id: number, overrides: Partial<Cashback> = {}): Cashback {

@@ -1,9 +1,8 @@
 import { isAuthenticated, type AccountInfo } from '@/features/account';
 import { formatMoney } from '@/lib/format';
 import { currentLocale, i18n } from '@/lib/i18n';
-import { getCashbacks, type Cashback } from './api/get-cashbacks';
-import { getStoredValue, PLAYER_STORAGE_KEYS } from './api/get-stored-value';
-import { setStoredValue } from './api/set-stored-value';
+import { getCashbacks, type Cashback } from '@/features/cashbacks';
+import { getStoredValue, PLAYER_STORAGE_KEYS, setStoredValue } from '@/features/storage';
 import { openContentPopup } from './content-popup';
 
 /** The dialog name of the popup (as `popup:<sysname>` in the stack). */

@@ -1,0 +1,4 @@
+// The public face of the `cashbacks` feature (SPEC §7 `cashbacks.*`): what other features may
+// import (see src/test/feature-boundaries.test.ts).
+
+export { getCashbacks, type Cashback, type CashbacksPage, type CashbacksQuery, type CashbackStatus } from './api/get-cashbacks';
