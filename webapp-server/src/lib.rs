@@ -66,8 +66,15 @@ pub(crate) fn csp_with_nonce(nonce: &str) -> String {
 /// API registry, the client's files — and each feature's own state. Handlers never see `App`:
 /// they ask for the part they need (`State<AppState>`, `State<Arc<Cache>>`, …) and axum hands it
 /// over through the `FromRef` impls below.
+///
+/// One `Arc`, so the clone axum makes of the router's state for every request is one reference
+/// count, not one per part.
 #[derive(Clone)]
 pub struct App {
+    inner: Arc<AppParts>,
+}
+
+struct AppParts {
     platform: AppState,
     api: Arc<api::Registry>,
     web: Arc<WebAssets>,
@@ -106,30 +113,30 @@ impl App {
         let mut api = api::Registry::default();
         register_methods(&mut api, &content, &games);
         extra(&mut api);
-        Ok(App { platform, api: Arc::new(api), web, content, games, oauth })
+        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, games, oauth }) })
     }
 
     /// The platform's state (configuration, database, ports, …).
     pub fn platform(&self) -> &AppState {
-        &self.platform
+        &self.inner.platform
     }
 
     pub fn api(&self) -> &api::Registry {
-        &self.api
+        &self.inner.api
     }
 
     pub fn web(&self) -> &WebAssets {
-        &self.web
+        &self.inner.web
     }
 
     /// This replica's cached copy of the content (see `features::content::store`).
     pub fn content(&self) -> &Cache {
-        &self.content
+        &self.inner.content
     }
 
     /// This replica's in-memory index of the game catalogue (see `features::games::index`).
     pub fn games(&self) -> &Index {
-        &self.games
+        &self.inner.games
     }
 }
 
@@ -137,31 +144,31 @@ impl std::ops::Deref for App {
     type Target = AppState;
 
     fn deref(&self) -> &AppState {
-        &self.platform
+        &self.inner.platform
     }
 }
 
 impl FromRef<App> for AppState {
     fn from_ref(app: &App) -> AppState {
-        app.platform.clone()
+        app.inner.platform.clone()
     }
 }
 
 impl FromRef<App> for Arc<api::Registry> {
     fn from_ref(app: &App) -> Arc<api::Registry> {
-        Arc::clone(&app.api)
+        Arc::clone(&app.inner.api)
     }
 }
 
 impl FromRef<App> for Arc<Cache> {
     fn from_ref(app: &App) -> Arc<Cache> {
-        Arc::clone(&app.content)
+        Arc::clone(&app.inner.content)
     }
 }
 
 impl FromRef<App> for Arc<OAuth> {
     fn from_ref(app: &App) -> Arc<OAuth> {
-        Arc::clone(&app.oauth)
+        Arc::clone(&app.inner.oauth)
     }
 }
 
@@ -180,8 +187,12 @@ fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<I
 
 pub fn app(app: App) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
-    let platform = app.platform.clone();
-    let site = web::Site { platform: platform.clone(), web: Arc::clone(&app.web), content: Arc::clone(&app.content) };
+    let platform = app.inner.platform.clone();
+    let site = web::Site {
+        platform: platform.clone(),
+        web: Arc::clone(&app.inner.web),
+        content: Arc::clone(&app.inner.content),
+    };
     let router: Router<App> = Router::new()
         .merge(api::routes())
         .merge(ops::routes().with_state(platform.clone()))
@@ -244,7 +255,7 @@ pub async fn serve(
     app: App,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let state = app.platform.clone();
+    let state = app.inner.platform.clone();
     let db = state.db().clone();
     if let Ok(addr) = listener.local_addr() {
         state.set_local_addr(addr);
