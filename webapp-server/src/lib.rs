@@ -21,9 +21,7 @@ pub mod web;
 /// The platform's modules, under the names the features use.
 pub use croupier_platform::ports::{messaging, payments};
 pub use croupier_platform::{AppState, Config};
-pub use croupier_platform::{
-    api, config, coord, db, http as http_util, keys, ledger, metrics, ops, password, session, telemetry,
-};
+pub use croupier_platform::{api, config, coord, db, keys, ledger, metrics, ops, password, session, telemetry};
 
 use anyhow::Context as _;
 use axum::Router;
@@ -79,7 +77,6 @@ struct AppParts {
     api: Arc<api::Registry>,
     web: Arc<WebAssets>,
     content: Arc<Cache>,
-    games: Arc<Index>,
     oauth: Arc<OAuth>,
 }
 
@@ -109,11 +106,11 @@ impl App {
         let oauth = Arc::new(OAuth::new(&config.oauth_providers).context("social sign-in")?);
         let platform = AppState::new(config, db, coord).await?;
         let content = Arc::new(Cache::default());
-        let games = Arc::new(Index::default());
         let mut api = api::Registry::default();
-        register_methods(&mut api, &content, &games);
+        // The catalogue's index belongs to the methods that read it (`games.get`).
+        register_methods(&mut api, &content, &Arc::new(Index::default()));
         extra(&mut api);
-        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, games, oauth }) })
+        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, oauth }) })
     }
 
     /// The platform's state (configuration, database, ports, …).
@@ -132,11 +129,6 @@ impl App {
     /// This replica's cached copy of the content (see `features::content::store`).
     pub fn content(&self) -> &Cache {
         &self.inner.content
-    }
-
-    /// This replica's in-memory index of the game catalogue (see `features::games::index`).
-    pub fn games(&self) -> &Index {
-        &self.inner.games
     }
 }
 

@@ -9,16 +9,23 @@ pub fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// A cookie's value from the request's `Cookie` header.
-pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get(header::COOKIE).and_then(|v| v.to_str().ok()).and_then(|c| {
-        c.split(';').filter_map(|p| p.trim().split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| v.to_owned())
-    })
+/// A cookie's value from the request's `Cookie` headers (HTTP/2 may split them over several);
+/// an empty value counts as absent.
+pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
+        .filter(|v| !v.is_empty())
 }
 
 /// The language the player chose (`i18n_locale` cookie), when the request carries one.
 pub fn cookie_locale(headers: &HeaderMap) -> Option<Locale> {
-    cookie(headers, "i18n_locale").and_then(|v| Locale::parse(&v))
+    cookie(headers, "i18n_locale").and_then(Locale::parse)
 }
 
 #[cfg(test)]
@@ -34,10 +41,15 @@ mod tests {
     fn reads_the_locale_cookie_among_others() {
         let mut headers = HeaderMap::new();
         headers.insert(header::COOKIE, "a=1; i18n_locale=fr; b=2".parse().unwrap());
-        assert_eq!(cookie(&headers, "b").as_deref(), Some("2"));
+        assert_eq!(cookie(&headers, "b"), Some("2"));
         assert_eq!(cookie_locale(&headers), Some(Locale::Fr));
         headers.insert(header::COOKIE, "i18n_locale=xx".parse().unwrap());
         assert_eq!(cookie_locale(&headers), None);
         assert_eq!(cookie(&HeaderMap::new(), "a"), None);
+        let mut split = HeaderMap::new();
+        split.append(header::COOKIE, "a=1; empty=".parse().unwrap());
+        split.append(header::COOKIE, "b=2".parse().unwrap());
+        assert_eq!(cookie(&split, "b"), Some("2"), "a second Cookie header is read too");
+        assert_eq!(cookie(&split, "empty"), None);
     }
 }

@@ -36,15 +36,7 @@ fn hash(token: &str) -> String {
 }
 
 fn cookie_token(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value)
-        .filter(|v| !v.is_empty())
+    crate::http::cookie(headers, COOKIE)
 }
 
 /// Finds the caller's session. A banned player gets `UserBannedException` (with the ban type) on

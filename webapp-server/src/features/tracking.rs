@@ -68,7 +68,7 @@ pub fn parse(query: &str) -> Result<Hit, ApiError> {
     Ok(hit)
 }
 
-pub async fn hit(State(state): State<AppState>, user: MaybeUser, request: Request) -> Response {
+pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
     let locale = croupier_platform::http::cookie_locale(request.headers()).unwrap_or_default();
     let hit = match parse(request.uri().query().unwrap_or("")) {
         Ok(hit) => hit,
@@ -87,7 +87,8 @@ pub async fn hit(State(state): State<AppState>, user: MaybeUser, request: Reques
         None => true,
     };
     if allowed {
-        let user_id = user.id();
+        // Read only for a hit that is recorded: a refused one costs no session lookup.
+        let user_id = MaybeUser::of(&state, request.headers()).await.id();
         let written = sqlx::query(
             "INSERT INTO visit_hits (at, track_id, referer, seon_session, user_id, visitor) VALUES ($1, $2, $3, $4, $5, $6)",
         )

@@ -31,6 +31,18 @@ impl MaybeUser {
     pub fn id(&self) -> Option<i64> {
         self.0.as_ref().map(|u| u.id)
     }
+
+    /// The caller of a request with these headers, read when a handler needs it and not before
+    /// (the extractor does the same for every request it is on).
+    pub async fn of(state: &AppState, headers: &axum::http::HeaderMap) -> MaybeUser {
+        MaybeUser(session::resolve(state, headers).await.ok().and_then(|r| r.session).map(AuthUser::from))
+    }
+}
+
+impl From<Session> for AuthUser {
+    fn from(session: Session) -> AuthUser {
+        AuthUser { id: session.user_id, session }
+    }
 }
 
 /// A caller of the operator API: `Authorization: Bearer <CROUPIER_ADMIN_TOKEN>`, compared in
@@ -65,9 +77,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<MaybeUser, ApiError> {
-        let state = AppState::from_ref(state);
-        let session = session::resolve(&state, &parts.headers).await.ok().and_then(|r| r.session);
-        Ok(MaybeUser(session.map(|session| AuthUser { id: session.user_id, session })))
+        Ok(MaybeUser::of(&AppState::from_ref(state), &parts.headers).await)
     }
 }
 
@@ -106,13 +116,13 @@ pub trait FromCtx: Sized + Send + 'static {
 
 impl FromCtx for AuthUser {
     fn from_ctx(ctx: &Ctx) -> Result<AuthUser, ApiError> {
-        ctx.session.clone().map(|session| AuthUser { id: session.user_id, session }).ok_or_else(unauthorized)
+        ctx.session.clone().map(AuthUser::from).ok_or_else(unauthorized)
     }
 }
 
 impl FromCtx for MaybeUser {
     fn from_ctx(ctx: &Ctx) -> Result<MaybeUser, ApiError> {
-        Ok(MaybeUser(ctx.session.clone().map(|session| AuthUser { id: session.user_id, session })))
+        Ok(MaybeUser(ctx.session.clone().map(AuthUser::from)))
     }
 }
 

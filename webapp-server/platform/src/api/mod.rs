@@ -136,7 +136,12 @@ pub struct MethodSpec {
 pub trait Method<M>: Send + Sync + 'static {
     type Input: Input;
     type Output: Serialize + JsonSchema + Send + 'static;
-    fn call(&self, ctx: Ctx, input: Self::Input) -> BoxFuture<'static, Result<Self::Output, ApiError>>;
+    /// The method's future; the registry boxes it once, with the decoding around it.
+    fn call(
+        &self,
+        ctx: Ctx,
+        input: Self::Input,
+    ) -> impl Future<Output = Result<Self::Output, ApiError>> + Send + 'static;
 }
 
 impl<F, Fut, I, O> Method<(I,)> for F
@@ -149,8 +154,8 @@ where
     type Input = I;
     type Output = O;
 
-    fn call(&self, ctx: Ctx, input: I) -> BoxFuture<'static, Result<O, ApiError>> {
-        self(ctx, input).boxed()
+    fn call(&self, ctx: Ctx, input: I) -> impl Future<Output = Result<O, ApiError>> + Send + 'static {
+        self(ctx, input)
     }
 }
 
@@ -165,11 +170,9 @@ where
     type Input = I;
     type Output = O;
 
-    fn call(&self, ctx: Ctx, input: I) -> BoxFuture<'static, Result<O, ApiError>> {
-        match X::from_ctx(&ctx) {
-            Ok(caller) => self(ctx, caller, input).boxed(),
-            Err(e) => futures::future::ready(Err(e)).boxed(),
-        }
+    fn call(&self, ctx: Ctx, input: I) -> impl Future<Output = Result<O, ApiError>> + Send + 'static {
+        let call = X::from_ctx(&ctx).map(|caller| self(ctx, caller, input));
+        async move { call?.await }
     }
 }
 
