@@ -31,6 +31,25 @@ pub enum Notice {
         amount: String,
         currency: String,
     },
+    /// A bonus was credited (its money is on the bonus balance, or its free spins are ready).
+    BonusCredited {
+        bonus_id: i64,
+        /// The bonus money, decimal ("0.00" for free spins only).
+        amount: String,
+        currency: String,
+        /// The campaign's title in English and French.
+        title_en: String,
+        title_fr: String,
+    },
+    /// A wagering bonus expires in about a day.
+    BonusExpiring {
+        bonus_id: i64,
+        /// What is left of it, decimal.
+        balance: String,
+        currency: String,
+        /// Wagering done, 0 to 100.
+        progress: i64,
+    },
     /// A one-time code (sign-in, two-factor change, contact confirmation, restore).
     Code {
         code: String,
@@ -53,6 +72,8 @@ impl Notice {
             Notice::DepositSucceeded { .. } => "deposit_succeeded",
             Notice::DepositFailed { .. } => "deposit_failed",
             Notice::WithdrawalPaid { .. } => "withdrawal_paid",
+            Notice::BonusCredited { .. } => "bonus_credited",
+            Notice::BonusExpiring { .. } => "bonus_expiring",
             Notice::Code { .. } => "code",
         }
     }
@@ -88,6 +109,37 @@ impl Notice {
                 ),
                 button: pick("Open the cashier".into(), "Ouvrir la caisse".into()),
                 path: "/cashier".into(),
+            },
+            Notice::BonusCredited { amount, currency, title_en, title_fr, .. } => Rendered {
+                text: if amount.trim_start_matches(['0', '.']).is_empty() {
+                    pick(
+                        format!("Your bonus \u{201c}{title_en}\u{201d} is ready. Enjoy!"),
+                        format!("Votre bonus \u{ab}\u{a0}{title_fr}\u{a0}\u{bb} est prêt. Bon jeu !"),
+                    )
+                } else {
+                    pick(
+                        format!(
+                            "Your bonus \u{201c}{title_en}\u{201d} of {amount} {currency} is on your bonus balance."
+                        ),
+                        format!(
+                            "Votre bonus \u{ab}\u{a0}{title_fr}\u{a0}\u{bb} de {amount} {currency} est sur votre solde bonus."
+                        ),
+                    )
+                },
+                button: pick("See my bonuses".into(), "Voir mes bonus".into()),
+                path: "/profile/bonuses".into(),
+            },
+            Notice::BonusExpiring { balance, currency, progress, .. } => Rendered {
+                text: pick(
+                    format!(
+                        "Your bonus of {balance} {currency} expires in 24 hours. Wagering done: {progress}%. Play on to keep it."
+                    ),
+                    format!(
+                        "Votre bonus de {balance} {currency} expire dans 24 heures. Mise effectuée : {progress} %. Continuez à jouer pour le garder."
+                    ),
+                ),
+                button: pick("See my bonuses".into(), "Voir mes bonus".into()),
+                path: "/profile/bonuses".into(),
             },
             Notice::Code { code } => Rendered {
                 text: pick(

@@ -66,6 +66,9 @@ catalogue! {
     RequisitesOnVerificationException = 409, "Your payment details are being verified.", "Vos coordonnées de paiement sont en cours de vérification.";
     RequisitesValidationRequiredException = 409, "Your payment details need to be validated.", "Vos coordonnées de paiement doivent être validées.";
     RequisitesFraudulentException = 409, "These payment details cannot be used.", "Ces coordonnées de paiement ne peuvent pas être utilisées.";
+    BonusActiveLimitException = 409, "You already have as many active bonuses as allowed. Finish or remove one first.", "Vous avez déjà le nombre maximal de bonus actifs. Terminez-en ou retirez-en un d'abord.";
+    BonusMaxBetExceededException = 409, "While a bonus is being wagered, your bet cannot exceed the bonus's maximum bet.", "Pendant la mise d'un bonus, votre mise ne peut pas dépasser la mise maximale du bonus.";
+    BonusBurnConfirmationRequiredException = 409, "Withdrawing now cancels your active bonuses and their balance. Confirm to continue.", "Un retrait maintenant annule vos bonus actifs et leur solde. Confirmez pour continuer.";
 }
 
 macro_rules! field_codes {
@@ -125,6 +128,9 @@ field_codes! {
     ResendTime = "RESEND_TIME", "You can request a new code in $$seconds$$ s", "Vous pourrez demander un nouveau code dans $$seconds$$ s";
     WrongCredentials = "WRONG_CREDENTIALS", "Wrong login or password", "Identifiant ou mot de passe incorrect";
     NotFound = "NOT_FOUND", "Not found", "Introuvable";
+    PromoUsed = "PROMO_USED", "You have already used this code", "Vous avez déjà utilisé ce code";
+    PromoExpired = "PROMO_EXPIRED", "This code is no longer valid", "Ce code n'est plus valable";
+    PromoNotEligible = "PROMO_NOT_ELIGIBLE", "This code is not available for your account", "Ce code n'est pas disponible pour votre compte";
 }
 
 impl FieldCode {

@@ -103,6 +103,7 @@ impl App {
         let web = Arc::new(WebAssets::load(&config));
         features::games::catalogue::seed(&db, &config.game_providers).await.context("game catalogue")?;
         features::content::store::seed_demo(&db).await.context("demo content")?;
+        features::bonuses::seed_demo(&db).await.context("demo campaigns")?;
         let oauth = Arc::new(OAuth::new(&config.oauth_providers).context("social sign-in")?);
         let platform = AppState::new(config, db, coord).await?;
         let content = Arc::new(Cache::default());
@@ -175,6 +176,7 @@ fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<I
     storage::register(api);
     cashbacks::register(api);
     freespins::register(api);
+    bonuses::register(api, content);
 }
 
 pub fn app(app: App) -> Router {

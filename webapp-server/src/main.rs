@@ -3,7 +3,7 @@
 use croupier_server::{App, Config};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS]]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -16,6 +16,10 @@ async fn main() -> ExitCode {
         ["admin", "withdrawals", "approve" | "reject", _] => {}
         ["admin", "freespins", "grant", _, _, _, _, _] | ["admin", "freespins", "grant", _, _, _, _, _, _] => {}
         ["admin", "freespins", "grant", _, _, _, _, _, _, _] => {}
+        ["admin", "campaigns", "list"] | ["admin", "campaigns", "create", _] | ["admin", "campaigns", "update", _, _] => {}
+        ["admin", "campaigns", "pause" | "resume" | "end", _] => {}
+        ["admin", "promo-codes", "create", _, _] | ["admin", "promo-codes", "create", _, _, _] => {}
+        ["admin", "bonuses", "grant", _, _, _] | ["admin", "bonuses", "cancel", _, _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -41,6 +45,9 @@ async fn main() -> ExitCode {
     }
     if let ["admin", "freespins", "grant", rest @ ..] = command.as_slice() {
         return grant_freespins(config, rest).await;
+    }
+    if let ["admin", area @ ("campaigns" | "promo-codes" | "bonuses"), rest @ ..] = command.as_slice() {
+        return bonuses_admin(config, area, rest).await;
     }
     if command.first() == Some(&"admin") {
         return admin(config, &command[2..]).await;
@@ -139,7 +146,7 @@ async fn content(config: Config, action: &str, dir: &str) -> ExitCode {
 /// a player a free-spin pack (BET in minor units), through the same code as the operator API.
 #[allow(clippy::print_stdout)]
 async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
-    use croupier_server::features::freespins::GrantRequest;
+    use croupier_server::features::bonuses::admin::GrantRequest;
     let [user, game, count, bet, currency, rest @ ..] = args else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
@@ -164,6 +171,7 @@ async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
         count,
         win_account: rest.first().map(|w| (*w).to_owned()),
         valid_days,
+        wager_multiplier: None,
     };
     let state = match App::build(config).await {
         Ok(state) => state,
@@ -172,7 +180,7 @@ async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match request.grant(state.db()).await {
+    match request.grant(&state).await {
         Ok(id) => {
             println!("free-spin pack {id}: {count} spins of {game} for player {user_id}");
             ExitCode::SUCCESS
@@ -236,6 +244,72 @@ async fn admin(config: Config, args: &[&str]) -> ExitCode {
         _ => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `croupier-server admin campaigns|promo-codes|bonuses …`: the bonus engine's operator actions,
+/// through the same functions as the operator API (`features::bonuses::admin`).
+#[allow(clippy::print_stdout)]
+async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
+    use croupier_server::features::bonuses::admin;
+    let state = match App::build(config).await {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!("croupier-server: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let read = |path: &str| -> Result<admin::CampaignInput, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
+    };
+    let number = |text: &str| text.parse::<i64>().map_err(|_| format!("{text:?} is not a whole number"));
+    let result: Result<String, String> = async {
+        match (area, args) {
+            ("campaigns", ["list"]) => {
+                let items = admin::all_campaigns(&state).await.map_err(|e| format!("{e:?}"))?;
+                Ok(items.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("\n"))
+            }
+            ("campaigns", ["create", file]) => {
+                let id = read(file)?.save(&state, None).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("campaign {id} created"))
+            }
+            ("campaigns", ["update", id, file]) => {
+                let id = read(file)?.save(&state, Some(number(id)?)).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("campaign {id} updated"))
+            }
+            ("campaigns", [action, id]) => {
+                let status = admin::set_campaign_status(&state, number(id)?, action).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("campaign {id}: {status}"))
+            }
+            ("promo-codes", ["create", code, campaign, rest @ ..]) => {
+                let max_uses = rest.first().map(|m| number(m)).transpose()?;
+                let input = admin::CodeInput { code: (*code).to_owned(), campaign_id: number(campaign)?, max_uses };
+                let key = admin::create_promo_code(&state, &input).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("promo code {key} created"))
+            }
+            ("bonuses", ["grant", user, campaign, reason]) => {
+                let input = admin::GrantInput { user_id: number(user)?, campaign_id: number(campaign)?, reason: (*reason).to_owned() };
+                let id = admin::grant(&state, &input).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("bonus {id} granted to player {user}"))
+            }
+            ("bonuses", ["cancel", id, reason]) => {
+                let status = admin::cancel(&state, number(id)?, reason).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("bonus {id}: {status}"))
+            }
+            _ => Err(USAGE.to_owned()),
+        }
+    }
+    .await;
+    match result {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("croupier-server: {e}");
+            ExitCode::FAILURE
         }
     }
 }

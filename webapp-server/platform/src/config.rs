@@ -129,7 +129,19 @@ pub const VARIABLES: &[Variable] = &[
         "CROUPIER_BONUS_ISOLATION",
         Some("false"),
         false,
-        "is_bonus_isolation_enabled: bonus money kept apart from real money.",
+        "is_bonus_isolation_enabled. true (isolated): a bonus's money is spent only in the games the bonus is for; false (shared): in any game. Real money is spent first in both.",
+    ),
+    var(
+        "CROUPIER_BONUS_MAX_ACTIVE",
+        Some("2"),
+        false,
+        "The most bonuses one player may be wagering at once (1 or more).",
+    ),
+    var(
+        "CROUPIER_BONUS_WAGER_CAP",
+        Some("0"),
+        false,
+        "Regulatory cap on a bonus's wagering multiplier (e.g. 10 for the UK from 2026); 0: no cap.",
     ),
     var(
         "CROUPIER_GAME_HISTORY_EXPORT",
@@ -341,6 +353,10 @@ pub struct Config {
     pub gtm_id: Option<String>,
     pub seon_enabled: bool,
     pub bonus_isolation: bool,
+    /// The most bonuses a player may be wagering at once.
+    pub bonus_max_active: i64,
+    /// The largest wagering multiplier a bonus may have; 0: no cap.
+    pub bonus_wager_cap: i64,
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
     pub oauth_providers: Vec<OAuthProvider>,
@@ -702,6 +718,20 @@ impl Config {
             gtm_id: raw.optional("CROUPIER_GTM_ID"),
             seon_enabled: raw.flag("CROUPIER_SEON_ENABLED")?,
             bonus_isolation: raw.flag("CROUPIER_BONUS_ISOLATION")?,
+            bonus_max_active: {
+                let n: i64 = raw.parse("CROUPIER_BONUS_MAX_ACTIVE", "a whole number")?;
+                if n < 1 {
+                    return Err(raw.invalid("CROUPIER_BONUS_MAX_ACTIVE", "must be at least 1"));
+                }
+                n
+            },
+            bonus_wager_cap: {
+                let n: i64 = raw.parse("CROUPIER_BONUS_WAGER_CAP", "a whole number")?;
+                if n < 0 {
+                    return Err(raw.invalid("CROUPIER_BONUS_WAGER_CAP", "must be 0 (off) or more"));
+                }
+                n
+            },
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,
             oauth_providers,

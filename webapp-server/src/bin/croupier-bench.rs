@@ -218,7 +218,7 @@ async fn main() -> anyhow::Result<()> {
     for (name, path) in ENDPOINTS {
         rows.push(load(server.port, name, path, &o).await?);
     }
-    let (games_row, house_row) = games_bench(&server, &o).await?;
+    let (games_row, house_row, bonus_row) = games_bench(&server, &o).await?;
     rows.push(games_row);
     let loaded_rss = rss_kib(server.child.id());
     drop(server);
@@ -252,7 +252,7 @@ async fn main() -> anyhow::Result<()> {
         );
     }
     print_ledger(&o, &ledger_rows);
-    print_games(&house_row, &rows, ceiling);
+    print_games(&house_row, &bonus_row, &rows, ceiling);
     let n = &notify_row;
     println!();
     println!(
@@ -484,7 +484,7 @@ fn percent_encode(text: &str) -> String {
 
 /// Fills the running server's database with the generated catalogue and 200 funded dice
 /// players, then measures `games.get` and house rounds over HTTP.
-async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, HouseRow)> {
+async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, HouseRow, HouseRow)> {
     use croupier_server::features::games::bench;
     let db = croupier_server::db::Db::connect(&format!("sqlite://{}/bench.db", server._dir.0.display()), 1).await?;
     bench::generate_catalogue(&db, GAMES_CATALOGUE).await?;
@@ -495,8 +495,11 @@ async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, House
     let row = load(server.port, GAMES_ROW, path, o).await?;
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
     let tokens = bench::house_players(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000).await?;
+    let with_bonus = bench::house_players_with_bonus(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000, 1_000_000).await?;
     drop(db);
-    Ok((row, house_rounds(server.port, tokens, o.duration).await?))
+    let plain = house_rounds(server.port, tokens, o.duration).await?;
+    let bonus = house_rounds(server.port, with_bonus, o.duration).await?;
+    Ok((row, plain, bonus))
 }
 
 type PostSender = hyper::client::conn::http1::SendRequest<http_body_util::Full<Bytes>>;
@@ -547,7 +550,7 @@ async fn house_rounds(port: u16, tokens: Vec<String>, duration: Duration) -> any
 }
 
 #[allow(clippy::print_stdout)]
-fn print_games(house: &HouseRow, rows: &[Row], ceiling: f64) {
+fn print_games(house: &HouseRow, bonus: &HouseRow, rows: &[Row], ceiling: f64) {
     if let Some(g) = rows.iter().find(|r| r.name == GAMES_ROW) {
         let share = 100.0 * g.rps / ceiling;
         let met = g.p99 <= Duration::from_millis(5) && share >= 40.0;
@@ -562,7 +565,14 @@ fn print_games(house: &HouseRow, rows: &[Row], ceiling: f64) {
     println!();
     println!("House dice rounds through the wallet and the ledger, {HOUSE_PLAYERS} concurrent players");
     println!();
-    println!("| rounds/s | p50 ms | p99 ms | errors |");
-    println!("|---:|---:|---:|---:|");
-    println!("| {:.0} | {} | {} | {} |", house.rps, ms(house.p50), ms(house.p99), house.errors);
+    println!("| players | rounds/s | p50 ms | p99 ms | errors |");
+    println!("|---|---:|---:|---:|---:|");
+    println!("| no bonus | {:.0} | {} | {} | {} |", house.rps, ms(house.p50), ms(house.p99), house.errors);
+    println!("| wagering a bonus | {:.0} | {} | {} | {} |", bonus.rps, ms(bonus.p50), ms(bonus.p99), bonus.errors);
+    let slower = 100.0 * (1.0 - bonus.rps / house.rps.max(1.0));
+    println!();
+    println!(
+        "A round with a wagering bonus is {slower:.0}% slower than one without (target <= 20%): {}",
+        if slower <= 20.0 { "met" } else { "NOT met" }
+    );
 }

@@ -33,9 +33,31 @@ impl WinAccount {
 /// The most spins one pack may hold.
 pub const MAX_PACK: i64 = 1_000;
 
-/// Gives `user_id` a pack of `count` free spins of `sysname` at `bet` minor units (bonuses,
-/// promotions and operators call this). Answers the pack's id.
-#[allow(clippy::too_many_arguments)]
+/// Why a pack cannot be given.
+#[derive(Debug, thiserror::Error)]
+pub enum GrantError {
+    #[error("{0}: {1:?}")]
+    Field(&'static str, FieldCode),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+impl From<GrantError> for ApiError {
+    fn from(e: GrantError) -> ApiError {
+        match e {
+            GrantError::Field("bet", _) => ApiError::field_with("bet", FieldCode::MinValue, vec![("min", "1".into())]),
+            GrantError::Field("count", _) => {
+                ApiError::field_with("count", FieldCode::MaxValue, vec![("max", MAX_PACK.to_string())])
+            }
+            GrantError::Field(field, code) => ApiError::field(field, code),
+            GrantError::Db(e) => ApiError::from(e),
+        }
+    }
+}
+
+/// Gives `user_id` a pack of `count` free spins of `sysname` at `bet` minor units whose wins are
+/// paid to the main balance (operators call this; bonuses give packs with [`grant_in`]). Answers
+/// the pack's id.
 pub async fn grant(
     db: &Db,
     user_id: i64,
@@ -43,51 +65,75 @@ pub async fn grant(
     currency: Currency,
     bet: i64,
     count: i64,
-    win_account: WinAccount,
     valid_ms: i64,
 ) -> Result<i64, ApiError> {
-    let game = crate::features::games::catalogue::find(db, sysname)
-        .await?
-        .filter(|g| g.provider == "house" && g.sysname != "mines")
-        .ok_or_else(|| crate::features::account::store::field_error("sysname", FieldCode::NotFound))?;
+    let mut tx = db.begin().await?;
+    let id = grant_in(&mut tx, user_id, sysname, currency, bet, count, None, valid_ms).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// [`grant`] in the caller's transaction. A pack of a bonus (`bonus_id`) pays its wins into the
+/// bonus balance, as that bonus's money; any other pays into the main balance. The game is read
+/// from the catalogue's table: it must be a one-step house game.
+#[allow(clippy::too_many_arguments)]
+pub async fn grant_in(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    sysname: &str,
+    currency: Currency,
+    bet: i64,
+    count: i64,
+    bonus_id: Option<i64>,
+    valid_ms: i64,
+) -> Result<i64, GrantError> {
+    let game: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM games WHERE sysname = $1 AND provider = 'house' AND sysname <> 'mines'")
+            .bind(sysname)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let game = game.ok_or(GrantError::Field("sysname", FieldCode::NotFound))?;
     if bet <= 0 {
-        return Err(ApiError::field_with("bet", FieldCode::MinValue, vec![("min", "1".into())]));
+        return Err(GrantError::Field("bet", FieldCode::MinValue));
     }
     if !(1..=MAX_PACK).contains(&count) {
-        return Err(ApiError::field_with("count", FieldCode::MaxValue, vec![("max", MAX_PACK.to_string())]));
+        return Err(GrantError::Field("count", FieldCode::MaxValue));
     }
     let player: Option<(Option<String>, String)> = sqlx::query_as("SELECT currency, status FROM users WHERE id = $1")
         .bind(user_id)
-        .fetch_optional(db.pool())
+        .fetch_optional(&mut *conn)
         .await?;
     match player {
-        None => return Err(crate::features::account::store::field_error("user_id", FieldCode::NotFound)),
-        Some((_, status)) if status == crate::features::games::launch::GUEST => {
-            return Err(crate::features::account::store::field_error("user_id", FieldCode::Invalid));
-        }
+        None => return Err(GrantError::Field("user_id", FieldCode::NotFound)),
+        Some((_, status)) if status == GUEST => return Err(GrantError::Field("user_id", FieldCode::Invalid)),
         Some((Some(c), _)) if c != currency.code() => {
             // A pack in a currency the player does not hold could never be played.
-            return Err(crate::features::account::store::field_error("currency", FieldCode::Invalid));
+            return Err(GrantError::Field("currency", FieldCode::Invalid));
         }
         Some(_) => {}
     }
+    let win_account = if bonus_id.is_some() { WinAccount::Bonus } else { WinAccount::Main };
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO freespin_packs (user_id, game_id, currency, bet, total_count, remaining_count, win_account, won, status, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $5, $6, 0, 'active', $7, $8) RETURNING id",
+        "INSERT INTO freespin_packs (user_id, game_id, currency, bet, total_count, remaining_count, win_account, won, status, created_at, expires_at, bonus_id) \
+         VALUES ($1, $2, $3, $4, $5, $5, $6, 0, 'active', $7, $8, $9) RETURNING id",
     )
     .bind(user_id)
-    .bind(game.id)
+    .bind(game)
     .bind(currency.code())
     .bind(bet)
     .bind(count)
     .bind(win_account.code())
     .bind(now)
     .bind(now + valid_ms)
-    .fetch_one(db.pool())
+    .bind(bonus_id)
+    .fetch_one(conn)
     .await?;
     Ok(id)
 }
+
+/// The status of a guest (an account made for demo play only), as the users table stores it.
+const GUEST: &str = "guest";
 
 /// A pack being used by a round.
 #[derive(Debug, sqlx::FromRow)]
@@ -96,6 +142,8 @@ pub struct ActivePack {
     pub bet: i64,
     pub remaining_count: i64,
     pub win_account: String,
+    /// The bonus whose pack it is: its wins are that bonus's money.
+    pub bonus_id: Option<i64>,
 }
 
 /// The oldest usable pack of the player for the game and currency (the caller holds the
@@ -107,7 +155,7 @@ pub async fn usable(
     currency: &str,
 ) -> Result<Option<ActivePack>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, bet, remaining_count, win_account FROM freespin_packs \
+        "SELECT id, bet, remaining_count, win_account, bonus_id FROM freespin_packs \
          WHERE user_id = $1 AND game_id = $2 AND currency = $3 AND status = 'active' AND remaining_count > 0 AND expires_at > $4 \
          ORDER BY id LIMIT 1",
     )
@@ -260,57 +308,4 @@ async fn get(ctx: Ctx, user: AuthUser, query: FreespinsQuery) -> Result<Packs, A
             })
             .collect(),
     })
-}
-
-/// `POST /admin/freespins` (operator API, bearer `CROUPIER_ADMIN_TOKEN`): gives a player a pack.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GrantRequest {
-    pub user_id: i64,
-    /// A house game's sysname (not mines: its rounds have several steps).
-    pub game: String,
-    pub currency: String,
-    /// The fixed bet of each spin, in minor units.
-    pub bet: i64,
-    pub count: i64,
-    /// `main` (default) or `bonus`.
-    #[serde(default)]
-    pub win_account: Option<String>,
-    /// Days the pack can be used, 1 to 365 (default 7).
-    #[serde(default)]
-    pub valid_days: Option<i64>,
-}
-
-impl GrantRequest {
-    /// Checks the parts `grant` does not, then grants; answers the pack's id.
-    pub async fn grant(&self, db: &Db) -> Result<i64, ApiError> {
-        let currency = Currency::parse(&self.currency)
-            .ok_or_else(|| crate::features::account::store::field_error("currency", FieldCode::Unsupported))?;
-        let win_account = match self.win_account.as_deref() {
-            None | Some("main") => WinAccount::Main,
-            Some("bonus") => WinAccount::Bonus,
-            Some(_) => return Err(crate::features::account::store::field_error("win_account", FieldCode::Unsupported)),
-        };
-        let days = self.valid_days.unwrap_or(7);
-        if !(1..=365).contains(&days) {
-            return Err(ApiError::field_with("valid_days", FieldCode::MaxValue, vec![("max", "365".into())]));
-        }
-        grant(db, self.user_id, &self.game, currency, self.bet, self.count, win_account, days * 86_400_000).await
-    }
-}
-
-pub async fn admin_grant(
-    axum::extract::State(state): axum::extract::State<crate::AppState>,
-    _: crate::api::Operator,
-    body: axum::body::Bytes,
-) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let request: GrantRequest = match serde_json::from_slice(&body) {
-        Ok(r) => r,
-        Err(_) => return ApiError::bad_request(Some(("body", FieldCode::Invalid))).into_response(),
-    };
-    match request.grant(state.db()).await {
-        Ok(id) => axum::Json(serde_json::json!({ "status": "ok", "data": { "id": id } })).into_response(),
-        Err(e) => e.into_response(),
-    }
 }

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod bonuses;
 pub mod cashbacks;
 pub mod cashier;
 pub mod content;
@@ -23,9 +24,9 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/hit", get(tracking::hit))
         .route("/webhooks/payments/{provider}", axum::routing::post(cashier::deposits::webhook))
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
-        .route("/admin/freespins", axum::routing::post(freespins::admin_grant))
         .route("/admin/cashbacks", axum::routing::post(cashbacks::admin_create))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())
+        .merge(bonuses::admin::routes())
         .merge(notify::routes())
 }

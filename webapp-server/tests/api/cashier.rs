@@ -48,7 +48,7 @@ async fn ledger_is_clean(app: &TestApp) {
 }
 
 /// A player who may withdraw: confirmed e-mail and a complete profile.
-async fn verified_player(app: &TestApp, email: &str) -> reqwest::Client {
+pub(crate) async fn verified_player(app: &TestApp, email: &str) -> reqwest::Client {
     let client = app.browser();
     app.register(&client, email).await;
     let code = app.last_code(email).await;

@@ -4,7 +4,8 @@
 use crate::db_test;
 use crate::games::{funded, launch};
 use crate::helpers::{TestApp, expect_error, read_json};
-use croupier_server::features::freespins::{self, WinAccount};
+use croupier_server::features::bonuses::admin::GrantRequest;
+use croupier_server::features::freespins;
 use croupier_server::ledger::{self, Account, PlayerAccount};
 use croupier_shared::{Currency, Money};
 use reqwest::StatusCode;
@@ -46,10 +47,21 @@ db_test!(async fn free_spins_cost_nothing_and_pay_where_the_pack_says(app) {
     let client = funded(app, "lucky@example.com", 1_000).await;
     let user = uid(app, &client).await;
     let db = app.state.db();
-    let main_pack = freespins::grant(db, user, "lucky-sevens", usd(), 200, 3, WinAccount::Main, 3_600_000).await.unwrap();
-    freespins::grant(db, user, "plinko", usd(), 500, 2, WinAccount::Bonus, 3_600_000).await.unwrap();
-    assert!(freespins::grant(db, user, "mines", usd(), 100, 2, WinAccount::Main, 3_600_000).await.is_err(), "mines rounds have several steps");
-    freespins::grant(db, user, "gem-rush", usd(), 100, 1, WinAccount::Main, -1).await.unwrap();
+    let main_pack = freespins::grant(db, user, "lucky-sevens", usd(), 200, 3, 3_600_000).await.unwrap();
+    // A pack paying into the bonus balance is a bonus's: its wins are to be wagered twice.
+    let bonus_pack = GrantRequest {
+        user_id: user,
+        game: "plinko".into(),
+        currency: "USD".into(),
+        bet: 500,
+        count: 2,
+        win_account: Some("bonus".into()),
+        valid_days: Some(1),
+        wager_multiplier: Some(2),
+    };
+    bonus_pack.grant(&app.state).await.unwrap();
+    assert!(freespins::grant(db, user, "mines", usd(), 100, 2, 3_600_000).await.is_err(), "mines rounds have several steps");
+    freespins::grant(db, user, "gem-rush", usd(), 100, 1, -1).await.unwrap();
 
     let (status, packs) = app.get_as(&client, "freespins.get", &[("status", "active"), ("count", "99")]).await;
     assert_eq!(status, StatusCode::OK, "{packs}");
@@ -87,12 +99,16 @@ db_test!(async fn free_spins_cost_nothing_and_pay_where_the_pack_says(app) {
     for _ in 0..2 {
         let (status, r) = spin(app, &token, "plinko", true).await;
         assert_eq!(status, StatusCode::OK, "{r}");
-        assert_eq!(minor(&r["balance"]), main);
         bonus += minor(&r["win"]);
+        assert_eq!(minor(&r["balance"]), main + bonus, "a game is told main plus the bonus money it may spend");
         assert!(minor(&r["win"]) > 0, "plinko 8 high pays at least 0.2 ×");
     }
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, bonus);
     assert_eq!(account(app, user, PlayerAccount::Main).await, main);
+    // The pack's bonus holds those wins, to be wagered twice over.
+    let (_, bonuses) = app.get_as(&client, "bonuses.get", &[]).await;
+    let held = &bonuses["data"]["items"][0];
+    assert_eq!((held["status"].as_str(), minor(&held["balance"]), minor(&held["wager_target"])), (Some("wagering"), bonus, 2 * bonus), "{bonuses}");
     let (_, used) = app.get_as(&client, "freespins.get", &[("status", "used")]).await;
     assert_eq!(used["data"]["total"], 2);
     let report = ledger::check(app.state.db()).await.unwrap();

@@ -7,6 +7,8 @@ mod helpers;
 
 mod accounts;
 mod bad_input;
+mod bonus_model;
+mod bonuses;
 mod cashbacks;
 mod cashier;
 mod content;

@@ -161,6 +161,7 @@ async fn set_currency(ctx: Ctx, user: AuthUser, input: CurrencyInput) -> Result<
         return Err(field_error("terms", FieldCode::Unchecked));
     }
     // The condition re-checks in the same statement, so a concurrent first deposit wins.
+    let mut tx = ctx.state.db().begin().await?;
     let updated = sqlx::query(
         "UPDATE users SET currency = $1, is_registration_completed = 1, updated_at = $2 \
          WHERE id = $3 AND first_money_movement_at IS NULL",
@@ -168,11 +169,22 @@ async fn set_currency(ctx: Ctx, user: AuthUser, input: CurrencyInput) -> Result<
     .bind(currency.code())
     .bind(now_ms())
     .bind(user_id)
-    .execute(ctx.state.db().pool())
+    .execute(&mut *tx)
     .await?;
     if updated.rows_affected() == 0 {
         return Err(field_error("currency", FieldCode::Locked));
     }
+    // A social sign-up completes here: now that the account has a currency, registration
+    // campaigns are offered and the promo code of its link applied.
+    if user.is_registration_completed == 0 {
+        let rules = crate::features::bonuses::Rules::of(&ctx.state);
+        let code: Option<String> =
+            sqlx::query_scalar("SELECT promo_code FROM users WHERE id = $1").bind(user_id).fetch_one(&mut *tx).await?;
+        crate::features::bonuses::campaigns::on_registration(&mut tx, &rules, user_id, code.as_deref())
+            .await
+            .map_err(crate::features::bonuses::methods::refusal)?;
+    }
+    tx.commit().await?;
     Ok(One)
 }
 

@@ -134,6 +134,11 @@ async fn register_account(ctx: Ctx, input: RegisterInput) -> Result<AccountInfo,
     .await
     .map_err(|e| store::taken_or(e, "fakename"))?;
     store::insert_contact(&mut tx, user_id, &login, true).await?;
+    // Registration campaigns are offered and the promo code applied, with the account.
+    let rules = crate::features::bonuses::Rules::of(&ctx.state);
+    crate::features::bonuses::campaigns::on_registration(&mut tx, &rules, user_id, Some(input.promo_code.as_str()))
+        .await
+        .map_err(crate::features::bonuses::methods::refusal)?;
     session::start(&ctx, &mut tx, user_id).await?;
     tx.commit().await?;
     tracing::info!(user_id, "account registered");

@@ -10,6 +10,7 @@ use crate::db::group::job;
 use crate::db::now_ms;
 use crate::features::account::store::field_error;
 use crate::features::account::{limits, player_currency};
+use crate::features::bonuses::{Rules, campaigns, methods as bonus_methods};
 use crate::features::notify::{self, Notice};
 use crate::ledger::{self, Account, Entry, HouseAccount};
 use crate::payments::{self, Outcome, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookEvent};
@@ -46,6 +47,11 @@ pub struct DepositInput {
 impl Input for DepositInput {
     fn validate(&self, errors: &mut FieldErrors) {
         super::check_request(&self.method, &self.amount, &self.requisites, errors);
+        // An offer's id, or none / 0 for no bonus (empty: the bonus waiting for a deposit, if any).
+        let offer = self.campaign_offer_id.trim();
+        if !(offer.is_empty() || offer == "none" || (offer.len() <= 18 && offer.bytes().all(|b| b.is_ascii_digit()))) {
+            errors.add("campaign_offer_id", FieldCode::Invalid);
+        }
     }
 }
 
@@ -138,20 +144,26 @@ pub async fn finish(state: &AppState, payment_id: &str, outcome: Outcome) -> Res
         .fetch_optional(state.db().pool())
         .await?;
     let payment_id = Arc::new(payment_id.to_owned());
+    let rules = Rules::of(state);
     state
         .db()
         .group(
             player.unwrap_or(0),
             job(move |conn| {
                 let payment_id = Arc::clone(&payment_id);
-                Box::pin(async move { finish_in(conn, &payment_id, outcome).await })
+                Box::pin(async move { finish_in(conn, &payment_id, outcome, &rules).await })
             }),
         )
         .await
 }
 
 /// [`finish`] inside the caller's transaction.
-async fn finish_in(tx: &mut sqlx::AnyConnection, payment_id: &str, outcome: Outcome) -> Result<(), ApiError> {
+async fn finish_in(
+    tx: &mut sqlx::AnyConnection,
+    payment_id: &str,
+    outcome: Outcome,
+    rules: &Rules,
+) -> Result<(), ApiError> {
     let row: Option<PaymentRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {PAYMENT_COLUMNS} FROM payments WHERE id = $1 AND direction = 'deposit'"
     )))
@@ -182,6 +194,23 @@ async fn finish_in(tx: &mut sqlx::AnyConnection, payment_id: &str, outcome: Outc
         .by(Some(row.user_id))
         .about(Some(payment_id));
         ledger::post(&mut *tx, &entry).await.map_err(ApiError::from)?;
+        // The bonus the deposit qualifies for is credited in the same transaction.
+        let picked: Option<String> = sqlx::query_scalar("SELECT campaign_offer_id FROM payments WHERE id = $1")
+            .bind(payment_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        campaigns::on_deposit(
+            &mut *tx,
+            rules,
+            row.user_id,
+            payment_id,
+            row.amount,
+            currency,
+            &row.method,
+            picked.as_deref(),
+        )
+        .await
+        .map_err(bonus_methods::refusal)?;
     }
     // The player's Telegram notice, in this same transaction (the outbox, features::notify).
     let fields = || (payment_id.to_owned(), notify::amount(row.amount, currency), currency.code().to_owned());
@@ -259,6 +288,7 @@ async fn handle_event(state: &AppState, provider: &str, event: &WebhookEvent) ->
     // so a provider's retry after a failure is handled, never taken for a replay. It runs through
     // the group committer on the player's lane, as `finish` does.
     let event = Arc::new((provider.to_owned(), event.event_id.clone(), event.payment_id.clone()));
+    let rules = Rules::of(state);
     state
         .db()
         .group(
@@ -278,7 +308,7 @@ async fn handle_event(state: &AppState, provider: &str, event: &WebhookEvent) ->
                     if first.rows_affected() == 0 {
                         return Ok(EventResult::Duplicate);
                     }
-                    finish_in(conn, payment_id, outcome).await?;
+                    finish_in(conn, payment_id, outcome, &rules).await?;
                     Ok(EventResult::Handled)
                 })
             }),

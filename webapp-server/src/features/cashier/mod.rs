@@ -207,7 +207,7 @@ pub struct HistoryQuery {
 
 impl Input for HistoryQuery {
     fn validate(&self, errors: &mut FieldErrors) {
-        if !matches!(self.kind.as_str(), "" | "deposit" | "withdrawal") {
+        if !matches!(self.kind.as_str(), "" | "deposit" | "withdrawal" | "bonuses") {
             errors.add("type", FieldCode::Unsupported);
         }
         if self.offset.is_some_and(|o| o < 0) {
@@ -222,12 +222,35 @@ impl Input for HistoryQuery {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct History {
     pub total: i64,
-    pub items: Vec<PaymentInfo>,
+    pub items: Vec<HistoryItem>,
+}
+
+/// A payment (the deposit and withdrawal tabs) or a bonus (the bonuses tab).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum HistoryItem {
+    Payment(PaymentInfo),
+    Bonus(Box<crate::features::bonuses::methods::Bonus>),
 }
 
 async fn history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<History, ApiError> {
     let user_id = user.id;
     let kind = if query.kind.is_empty() { "deposit" } else { query.kind.as_str() };
+    if kind == "bonuses" {
+        // Every bonus the player has had, newest first (the statuses filter applies too).
+        let all = crate::features::bonuses::methods::STATUSES;
+        let asked: Vec<&str> = query.statuses.split(',').map(str::trim).filter(|s| all.contains(s)).collect();
+        let statuses = if asked.is_empty() { all.to_vec() } else { asked };
+        let page = crate::features::bonuses::methods::list(
+            &ctx,
+            user_id,
+            &statuses,
+            query.offset.unwrap_or(0),
+            query.count.unwrap_or(4),
+        )
+        .await?;
+        return Ok(History { total: page.total, items: page.items.into_iter().map(|b| HistoryItem::Bonus(Box::new(b))).collect() });
+    }
     let statuses: Vec<&str> = query.statuses.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     // Statuses are matched against a joined list so the statement stays one text for any count.
     let status_list = format!(",{},", statuses.join(","));
@@ -248,7 +271,7 @@ async fn history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<Histor
     .bind(query.offset.unwrap_or(0))
     .fetch_all(ctx.state.db().pool())
     .await?;
-    Ok(History { total, items: rows.iter().map(PaymentRow::info).collect() })
+    Ok(History { total, items: rows.iter().map(|r| HistoryItem::Payment(r.info())).collect() })
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

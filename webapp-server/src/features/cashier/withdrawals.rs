@@ -14,6 +14,7 @@ use crate::db::now_ms;
 use crate::features::account::player_currency;
 use crate::features::account::profile::FORM;
 use crate::features::account::{MoneyView, store};
+use crate::features::bonuses;
 use crate::features::notify;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use crate::payments::Outcome;
@@ -143,6 +144,9 @@ pub struct WithdrawInput {
     pub amount: String,
     #[serde(default)]
     pub requisites: String,
+    /// `1`: the player confirmed that withdrawing burns their wagering bonuses.
+    #[serde(default)]
+    pub burn_bonuses: String,
 }
 
 impl Input for WithdrawInput {
@@ -182,6 +186,19 @@ async fn make_withdrawal(ctx: Ctx, user: AuthUser, input: WithdrawInput) -> Resu
     if checks.kyc_required && !checks.kyc_verified {
         return Err(ApiError::new(ErrorType::KycWithdrawalException));
     }
+    // Withdrawing while a bonus is wagering burns it: the player confirms that first.
+    let burn = input.burn_bonuses.trim() == "1";
+    let (wagering, bonus_balance): (i64, i64) = sqlx::query_as(
+        "SELECT COUNT(*), CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM player_bonuses WHERE user_id = $1 AND status = 'wagering'",
+    )
+    .bind(user_id)
+    .fetch_one(ctx.state.db().pool())
+    .await?;
+    if wagering > 0 && !burn {
+        return Err(ApiError::new(ErrorType::BonusBurnConfirmationRequiredException)
+            .with_data("bonuses", wagering)
+            .with_data("amount", Money::from_minor(bonus_balance, currency).to_decimal_string()));
+    }
     let id = uuid::Uuid::new_v4().to_string();
     let request = Arc::new(HoldRequest {
         id: id.clone(),
@@ -202,6 +219,11 @@ async fn make_withdrawal(ctx: Ctx, user: AuthUser, input: WithdrawInput) -> Resu
                 let (db, request) = (db.clone(), Arc::clone(&request));
                 Box::pin(async move {
                     db.lock_user(conn, request.user_id).await?;
+                    if burn {
+                        bonuses::engine::forfeit_all(conn, request.user_id, "burnt by a withdrawal")
+                            .await
+                            .map_err(bonuses::methods::refusal)?;
+                    }
                     hold(conn, &request).await
                 })
             }),

@@ -151,3 +151,42 @@ pub async fn house_players(
     }
     Ok(tokens)
 }
+
+/// [`house_players`] each wagering a bonus: `bonus` minor units on the bonus balance with a
+/// target no run reaches, so every round plans its stake, counts its wagering and checks for
+/// completion (the row `make bench` compares with the bonus-free one).
+pub async fn house_players_with_bonus(
+    db: &Db,
+    count: usize,
+    sysname: &str,
+    currency: Currency,
+    funds: i64,
+    bonus: i64,
+) -> anyhow::Result<Vec<String>> {
+    use crate::features::bonuses::{Rules, engine};
+    let tokens = house_players(db, count, sysname, currency, funds).await?;
+    let rules = Rules { isolation: false, max_active: 10, wager_cap: 0 };
+    for token in &tokens {
+        let mut tx = db.begin().await?;
+        let user: i64 = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")
+            .bind(token_hash(token))
+            .fetch_one(&mut *tx)
+            .await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO player_bonuses (user_id, claim_key, currency, status, reward, max_bonus, wager_multiplier, wager_days, \
+             title_en, title_fr, text_en, text_fr, created_at) \
+             VALUES ($1, $2, $3, 'offered', 'fixed', $4, 100000, 30, 'Bench', 'Bench', 'Bench', 'Bench', $5) RETURNING id",
+        )
+        .bind(user)
+        .bind(format!("bench:{token}"))
+        .bind(currency.code())
+        .bind(bonus)
+        .bind(now_ms())
+        .fetch_one(&mut *tx)
+        .await?;
+        let row = engine::load(&mut tx, id).await?.ok_or_else(|| anyhow::anyhow!("bench bonus {id} vanished"))?;
+        engine::credit(&mut tx, &rules, &row, None, engine::Actor::Operator, "bench").await?;
+        tx.commit().await?;
+    }
+    Ok(tokens)
+}

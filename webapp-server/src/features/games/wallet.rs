@@ -14,7 +14,9 @@
 
 use crate::AppState;
 use crate::db::now_ms;
-use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
+use crate::features::bonuses::Rules;
+use crate::features::bonuses::engine::{self as bonus, BonusError, Payout, Stake};
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posting};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -125,8 +127,18 @@ fn currency_of(session: &GameSession) -> Result<Currency, WalletError> {
     Currency::parse(&session.currency).ok_or(WalletError::Status("RS_ERROR_WRONG_CURRENCY"))
 }
 
-async fn balance_of(conn: &mut AnyConnection, session: &GameSession) -> Result<(i64, Currency), WalletError> {
+/// The balance a game is told: in real mode, main plus the bonus money spendable in this game
+/// (`features::bonuses`); in demo mode, the fun balance.
+pub async fn balance_of(
+    conn: &mut AnyConnection,
+    session: &GameSession,
+    rules: &Rules,
+) -> Result<(i64, Currency), WalletError> {
     let currency = currency_of(session)?;
+    if session.mode == "real" {
+        let (main, bonus) = bonus::spendable(conn, rules, session.user_id, currency, &session.sysname).await?;
+        return Ok((main + bonus, currency));
+    }
     Ok((ledger::balance(conn, player_account(session), currency).await?, currency))
 }
 
@@ -134,7 +146,34 @@ async fn balance_of(conn: &mut AnyConnection, session: &GameSession) -> Result<(
 pub enum WalletError {
     /// An `RS_ERROR_*` answer.
     Status(&'static str),
+    /// The bet is over a wagering bonus's maximum bet (minor units): `RS_ERROR_LIMIT_REACHED`.
+    MaxBet(i64),
     Db(sqlx::Error),
+}
+
+impl WalletError {
+    /// The `RS_ERROR_*` status of a refusal.
+    pub fn status(&self) -> &'static str {
+        match self {
+            WalletError::Status(s) => s,
+            WalletError::MaxBet(_) => "RS_ERROR_LIMIT_REACHED",
+            WalletError::Db(_) => "RS_ERROR_UNKNOWN",
+        }
+    }
+}
+
+impl From<BonusError> for WalletError {
+    fn from(e: BonusError) -> WalletError {
+        match e {
+            BonusError::MaxBet(max) => WalletError::MaxBet(max),
+            BonusError::InsufficientFunds => WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"),
+            BonusError::Db(e) => WalletError::Db(e),
+            other => {
+                tracing::error!(error = %other, "a bonus refused a wallet call");
+                WalletError::Status("RS_ERROR_UNKNOWN")
+            }
+        }
+    }
 }
 
 /// A ledger refusal other than a lack of money is a protocol error; the bet maps that one itself.
@@ -282,10 +321,13 @@ fn move_money<'a>(key: &'a str, kind: &'a str, session: &GameSession, amount: Mo
 }
 
 /// Takes a bet. Answers the balance after it, or `RS_ERROR_NOT_ENOUGH_MONEY` with the balance.
+/// A real-money bet is paid from main first, then from wagering bonuses, and counts towards
+/// wagering (`features::bonuses`); over a wagering bonus's maximum bet it is refused.
 pub async fn bet(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
+    rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
     if let Some(first) = replay(conn, provider, request, "bet").await? {
         return Ok(first);
@@ -299,15 +341,29 @@ pub async fn bet(
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
     let currency = currency_of(&session)?;
+    let real = session.mode == "real";
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        match ledger::post(conn, &move_money(&key, "bet", &session, Money::from_minor(request.amount, currency), false))
-            .await
-        {
+        let stake = if real {
+            bonus::plan_stake(conn, rules, session.user_id, currency, &session.sysname, request.amount).await?
+        } else {
+            Stake::all_main(request.amount)
+        };
+        let entry = if real {
+            let mut postings = stake.postings(session.user_id);
+            postings.push(Posting { account: settlement(&session), amount: request.amount });
+            Entry { key: &key, kind: "bet", user_id: Some(session.user_id), reference: None, currency, postings }
+        } else {
+            move_money(&key, "bet", &session, Money::from_minor(request.amount, currency), false)
+        };
+        match ledger::post(conn, &entry).await {
             Ok(_) => {}
             Err(LedgerError::InsufficientFunds) => return Err(WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY")),
             Err(LedgerError::Db(e)) => return Err(WalletError::Db(e)),
             Err(_) => return Err(WalletError::Status("RS_ERROR_UNKNOWN")),
+        }
+        if !stake.from_bonuses.is_empty() || stake.wagered.is_some() {
+            bonus::record_stake(conn, provider, &request.transaction_uuid, round_id, &stake).await?;
         }
     }
     sqlx::query("UPDATE game_rounds SET bet = bet + $1 WHERE id = $2")
@@ -316,7 +372,10 @@ pub async fn bet(
         .execute(&mut *conn)
         .await?;
     close_if(conn, round_id, request.round_closed).await?;
-    let (balance, _) = balance_of(conn, &session).await?;
+    if real && request.round_closed {
+        bonus::settle(conn, session.user_id).await?;
+    }
+    let (balance, _) = balance_of(conn, &session, rules).await?;
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "bet", round_id, &response).await?;
     Ok(response)
@@ -327,25 +386,29 @@ pub async fn bet(
 pub enum WinTo {
     /// The account the session plays from: main, or fun in demo mode.
     Session,
-    /// The player's bonus balance (the wins of a free-spin pack that pays there).
-    Bonus,
+    /// The bonus balance, as the money of this bonus (the wins of a bonus's free-spin pack).
+    Bonus(i64),
 }
 
 /// Pays a win into the round of its bet (accepted with an expired token).
+/// In real mode the win is split like the round's stakes between main and the bonuses that paid
+/// them, and the player's bonuses that have met their target then complete.
 pub async fn win(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
+    rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
-    win_to(conn, provider, request, WinTo::Session).await
+    win_to(conn, provider, request, WinTo::Session, rules).await
 }
 
-/// [`win`], paid into `to`. The answer's balance is the session's account, as for every call.
+/// [`win`], paid into `to`. The answer's balance is the session's, as for every call.
 pub async fn win_to(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
     to: WinTo,
+    rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
     if let Some(first) = replay(conn, provider, request, "win").await? {
         return Ok(first);
@@ -362,17 +425,26 @@ pub async fn win_to(
             .await?;
     let Some((round_id, _)) = round else { return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")) };
     let currency = currency_of(&session)?;
+    let real = session.mode == "real";
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        let entry = match to {
-            WinTo::Session => move_money(&key, "win", &session, Money::from_minor(request.amount, currency), true),
-            WinTo::Bonus => {
-                let bonus = Account::Player { user_id: session.user_id, kind: PlayerAccount::Bonus };
-                Entry::transfer(&key, "freespin_win", currency, settlement(&session), bonus, request.amount)
-                    .by(Some(session.user_id))
+        let payout = match (to, real) {
+            (WinTo::Bonus(bonus_id), true) => Some(bonus::plan_pack_win(conn, bonus_id, request.amount).await?),
+            (WinTo::Session, true) => Some(bonus::plan_win(conn, provider, round_id, request.amount).await?),
+            (_, false) => None,
+        };
+        let entry = match &payout {
+            Some(payout) => {
+                let postings = payout.postings(session.user_id, settlement(&session), request.amount);
+                let kind = if matches!(to, WinTo::Bonus(_)) { "freespin_win" } else { "win" };
+                Entry { key: &key, kind, user_id: Some(session.user_id), reference: None, currency, postings }
             }
+            None => move_money(&key, "win", &session, Money::from_minor(request.amount, currency), true),
         };
         ledger::post(conn, &entry).await.map_err(WalletError::from)?;
+        if let Some(payout) = &payout {
+            bonus::record_payout(conn, payout, matches!(to, WinTo::Bonus(_))).await?;
+        }
     }
     sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE id = $2")
         .bind(request.amount)
@@ -380,17 +452,22 @@ pub async fn win_to(
         .execute(&mut *conn)
         .await?;
     close_if(conn, round_id, request.round_closed).await?;
-    let (balance, _) = balance_of(conn, &session).await?;
+    if real {
+        bonus::settle(conn, session.user_id).await?;
+    }
+    let (balance, _) = balance_of(conn, &session, rules).await?;
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "win", round_id, &response).await?;
     Ok(response)
 }
 
-/// Reverses a bet (accepted with an expired token; refused once the round has a win).
+/// Reverses a bet (accepted with an expired token; refused once the round has a win): what it
+/// took from bonuses goes back to them and the wagering it counted is taken back.
 pub async fn rollback(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
+    rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
     if let Some(first) = replay(conn, provider, request, "rollback").await? {
         return Ok(first);
@@ -413,11 +490,29 @@ pub async fn rollback(
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
     let currency = currency_of(&session)?;
+    let real = session.mode == "real";
     if rolled_back == 0 && amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        ledger::post(conn, &move_money(&key, "rollback", &session, Money::from_minor(amount, currency), true))
-            .await
-            .map_err(WalletError::from)?;
+        let entry = if real {
+            let payout: Payout = bonus::plan_rollback(conn, provider, &reference, amount).await?;
+            let postings = payout.postings(session.user_id, settlement(&session), amount);
+            let entry = Entry {
+                key: &key,
+                kind: "rollback",
+                user_id: Some(session.user_id),
+                reference: None,
+                currency,
+                postings,
+            };
+            ledger::post(conn, &entry).await.map_err(WalletError::from)?;
+            bonus::record_payout(conn, &payout, false).await?;
+            None
+        } else {
+            Some(move_money(&key, "rollback", &session, Money::from_minor(amount, currency), true))
+        };
+        if let Some(entry) = entry {
+            ledger::post(conn, &entry).await.map_err(WalletError::from)?;
+        }
         sqlx::query("UPDATE wallet_transactions SET rolled_back = 1 WHERE provider = $1 AND transaction_uuid = $2")
             .bind(provider)
             .bind(&reference)
@@ -430,7 +525,10 @@ pub async fn rollback(
             .await?;
     }
     close_if(conn, round_id, request.round_closed).await?;
-    let (balance, _) = balance_of(conn, &session).await?;
+    if real {
+        bonus::settle(conn, session.user_id).await?;
+    }
+    let (balance, _) = balance_of(conn, &session, rules).await?;
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "rollback", round_id, &response).await?;
     Ok(response)
@@ -489,11 +587,13 @@ pub async fn handle(
     let result = run(&state, &provider, &action, &request).await;
     let response = match result {
         Ok(response) => response,
-        Err(WalletError::Status(status)) => {
+        Err(refused @ (WalletError::Status(_) | WalletError::MaxBet(_))) => {
+            let status = refused.status();
             // Refusals still tell the balance when the token is known (NOT_ENOUGH_MONEY needs it).
+            let rules = Rules::of(&state);
             let balance = match state.db().pool().acquire().await {
                 Ok(mut conn) => match find_session(&mut conn, &request.token).await {
-                    Ok(Some(session)) => balance_of(&mut conn, &session).await.ok().map(|(b, c)| (b, c.code())),
+                    Ok(Some(session)) => balance_of(&mut conn, &session, &rules).await.ok().map(|(b, c)| (b, c.code())),
                     _ => None,
                 },
                 Err(_) => None,
@@ -514,10 +614,11 @@ async fn run(
     action: &str,
     request: &WalletRequest,
 ) -> Result<WalletResponse, WalletError> {
+    let rules = Rules::of(state);
     if action == "balance" {
         let mut conn = state.db().pool().acquire().await?;
         let session = session_for(&mut conn, provider, request, false).await?;
-        let (balance, currency) = balance_of(&mut conn, &session).await?;
+        let (balance, currency) = balance_of(&mut conn, &session, &rules).await?;
         return Ok(answer("RS_OK", request, Some((balance, currency.code()))));
     }
     if !matches!(action, "bet" | "win" | "rollback") {
@@ -542,9 +643,9 @@ async fn run(
                 Box::pin(async move {
                     let (provider, action, request) = &*call;
                     match action.as_str() {
-                        "bet" => bet(conn, provider, request).await,
-                        "win" => win(conn, provider, request).await,
-                        _ => rollback(conn, provider, request).await,
+                        "bet" => bet(conn, provider, request, &rules).await,
+                        "win" => win(conn, provider, request, &rules).await,
+                        _ => rollback(conn, provider, request, &rules).await,
                     }
                 })
             }),

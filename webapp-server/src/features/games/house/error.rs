@@ -26,6 +26,8 @@ pub enum HouseError {
         max: Money,
     },
     NotEnoughMoney,
+    /// A bonus is being wagered: bets go up to its maximum bet.
+    BonusMaxBet(Money),
     UserDisabled,
     /// Any other refusal of the wallet (its `RS_ERROR_*` status).
     WalletRefused(&'static str),
@@ -73,6 +75,14 @@ impl HouseError {
                 );
                 return (StatusCode::UNPROCESSABLE_ENTITY, "bet_limits", message);
             }
+            BonusMaxBet(max) => {
+                let message = format!(
+                    "While a bonus is being wagered, bets go up to {} {}.",
+                    max.to_decimal_string(),
+                    max.currency()
+                );
+                return (StatusCode::CONFLICT, "bonus_max_bet", message);
+            }
             NotEnoughMoney => (StatusCode::PAYMENT_REQUIRED, "not_enough_money", "Not enough money for this bet."),
             UserDisabled => (StatusCode::FORBIDDEN, "user_disabled", "This account cannot play."),
             WalletRefused(status) => (StatusCode::CONFLICT, status, "The round was refused."),
@@ -118,6 +128,8 @@ impl From<WalletError> for HouseError {
             WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY") => HouseError::NotEnoughMoney,
             WalletError::Status("RS_ERROR_USER_DISABLED") => HouseError::UserDisabled,
             WalletError::Status(status) => HouseError::WalletRefused(status),
+            // Only a bet meets it, and the round maps it with its currency first.
+            WalletError::MaxBet(_) => HouseError::WalletRefused("RS_ERROR_LIMIT_REACHED"),
             WalletError::Db(e) => HouseError::internal(e),
         }
     }

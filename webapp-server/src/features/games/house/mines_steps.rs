@@ -142,9 +142,12 @@ pub(super) async fn mines_step_in(
         outcome["multiplier"] = json!(mines::fmt_e4(0));
     }
     let balance = if status == "open" {
-        ledger::balance(&mut *tx, player_account(&session), currency).await.map_err(HouseError::internal)?
+        let rules = Rules::of(state);
+        wallet::balance_of(&mut *tx, &session, &rules).await.map_err(HouseError::from)?.0
     } else {
-        settle(&mut *tx, &open.round, &session, token, Money::from_minor(win, currency), wallet::WinTo::Session).await?
+        let rules = Rules::of(state);
+        settle(&mut *tx, &open.round, &session, token, Money::from_minor(win, currency), wallet::WinTo::Session, &rules)
+            .await?
     };
     sqlx::query("UPDATE house_rounds SET outcome = $1 WHERE round_id = $2")
         .bind(outcome.to_string())

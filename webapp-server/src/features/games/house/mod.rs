@@ -20,6 +20,7 @@ pub mod video;
 use super::wallet::{self, WalletRequest};
 use crate::AppState;
 use crate::db::now_ms;
+use crate::features::bonuses::Rules;
 use crate::features::freespins;
 use crate::ledger::{self, Account, PlayerAccount};
 use axum::Json;
@@ -142,6 +143,7 @@ pub(super) async fn settle(
     token: &str,
     win: Money,
     to: wallet::WinTo,
+    rules: &Rules,
 ) -> Result<i64, HouseError> {
     let request = WalletRequest {
         transaction_uuid: format!("{round_id}:win"),
@@ -149,7 +151,7 @@ pub(super) async fn settle(
         round_closed: true,
         ..wallet_request(round_id, session, token, win)
     };
-    let settled = wallet::win_to(conn, "house", &request, to).await.map_err(HouseError::from)?;
+    let settled = wallet::win_to(conn, "house", &request, to, rules).await.map_err(HouseError::from)?;
     Ok(settled.balance.unwrap_or(0))
 }
 

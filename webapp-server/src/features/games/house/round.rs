@@ -122,8 +122,8 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
         // So is a bet the balance cannot cover at this moment: a refused round would make its
         // batch roll back and run again without it.
         let mut conn = state.db().pool().acquire().await.map_err(HouseError::internal)?;
-        let balance =
-            ledger::balance(&mut conn, player_account(&session), currency).await.map_err(HouseError::internal)?;
+        let (balance, _) =
+            wallet::balance_of(&mut conn, &session, &Rules::of(state)).await.map_err(HouseError::from)?;
         if balance < bet.minor() {
             return Err(HouseError::NotEnoughMoney);
         }
@@ -189,21 +189,29 @@ pub(super) async fn play_in(
         .map_err(HouseError::internal)?;
     let round_id = uuid::Uuid::new_v4().to_string();
     let staked = if pack.is_some() { Money::zero(currency) } else { bet };
-    let placed = wallet::bet(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked))
+    let rules = Rules::of(state);
+    let placed = wallet::bet(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked), &rules)
         .await
-        .map_err(HouseError::from)?;
-    // A pack that pays into the bonus balance has its wins paid there, by the wallet like any win.
-    let to = match &pack {
-        Some(p) if p.win_account == "bonus" => wallet::WinTo::Bonus,
-        _ => wallet::WinTo::Session,
+        .map_err(|e| match e {
+            wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
+            other => HouseError::from(other),
+        })?;
+    // A bonus's pack has its wins paid to that bonus, by the wallet like any win; any other
+    // pack's wins are real money.
+    let to = match pack.as_ref().and_then(|p| p.bonus_id) {
+        Some(bonus_id) => wallet::WinTo::Bonus(bonus_id),
+        None => wallet::WinTo::Session,
     };
+    // The spin is counted before the round settles: a bonus whose last spin this is may complete.
+    if let Some(p) = &pack {
+        freespins::consume(&mut *tx, p, win).await.map_err(HouseError::internal)?;
+    }
     let balance = if matches!(game, Play::Mines(_)) {
         placed.balance.unwrap_or(0)
     } else {
-        settle(&mut *tx, &round_id, &session, &request.token, Money::from_minor(win, currency), to).await?
+        settle(&mut *tx, &round_id, &session, &request.token, Money::from_minor(win, currency), to, &rules).await?
     };
     if let Some(p) = &pack {
-        freespins::consume(&mut *tx, p, win).await.map_err(HouseError::internal)?;
         outcome["freespin"] = json!({ "remaining": p.remaining_count - 1, "win_account": p.win_account });
     }
     let game_round: i64 = sqlx::query_scalar("SELECT id FROM game_rounds WHERE provider = 'house' AND round = $1")

@@ -1,0 +1,756 @@
+//! The bonus engine's core: a bonus's transitions and the wallet's hooks. Everything here runs in
+//! the caller's database transaction (the group committer's for bets and deposits), so a bonus's
+//! rows and the ledger's movements commit together or not at all.
+//!
+//! Invariant (checked by the model test): for each player and currency, the sum of the `balance`
+//! of the player's `wagering` bonuses equals the ledger's bonus account.
+
+use super::Rules;
+use crate::db::now_ms;
+use crate::features::freespins;
+use crate::features::notify::{self, Notice};
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posting};
+use croupier_shared::{Currency, Money};
+use sqlx::AnyConnection;
+
+pub const DAY_MS: i64 = 86_400_000;
+
+/// The columns [`BonusRow`] reads.
+pub const COLUMNS: &str = "id, user_id, campaign_id, currency, status, reward, match_percent, max_bonus, min_deposit, \
+     wager_multiplier, wager_includes_deposit, games, max_bet, max_conversion, freespin_game, freespin_count, freespin_bet, \
+     freespin_pack_id, awaiting_deposit, payment_id, deposit_amount, amount, balance, wager_target, wagered, converted, \
+     forfeited, wager_days, title_en, title_fr, text_en, text_fr, expires_at, created_at, activated_at, finished_at";
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct BonusRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub campaign_id: Option<i64>,
+    pub currency: String,
+    pub status: String,
+    pub reward: String,
+    pub match_percent: i64,
+    pub max_bonus: i64,
+    pub min_deposit: i64,
+    pub wager_multiplier: i64,
+    pub wager_includes_deposit: i64,
+    pub games: String,
+    pub max_bet: i64,
+    pub max_conversion: Option<i64>,
+    pub freespin_game: Option<String>,
+    pub freespin_count: i64,
+    pub freespin_bet: i64,
+    pub freespin_pack_id: Option<i64>,
+    pub awaiting_deposit: i64,
+    pub payment_id: Option<String>,
+    pub deposit_amount: i64,
+    pub amount: i64,
+    pub balance: i64,
+    pub wager_target: i64,
+    pub wagered: i64,
+    pub converted: i64,
+    pub forfeited: i64,
+    pub wager_days: i64,
+    pub title_en: String,
+    pub title_fr: String,
+    pub text_en: String,
+    pub text_fr: String,
+    pub expires_at: Option<i64>,
+    pub created_at: i64,
+    pub activated_at: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+impl BonusRow {
+    pub fn currency(&self) -> Result<Currency, BonusError> {
+        Currency::parse(&self.currency).ok_or(BonusError::Internal("a bonus in an unknown currency"))
+    }
+
+    /// Whether the bonus is for `sysname` (no list: every game).
+    pub fn is_for(&self, sysname: &str) -> bool {
+        self.games.is_empty() || self.games.split(',').any(|g| g == sysname)
+    }
+}
+
+/// What refuses a bonus change. The API and the wallet map it to their own errors.
+#[derive(Debug, thiserror::Error)]
+pub enum BonusError {
+    #[error("no such bonus")]
+    NotFound,
+    #[error("the bonus cannot do that in its state")]
+    WrongState,
+    #[error("the player is wagering as many bonuses as allowed ({0})")]
+    ActiveLimit(i64),
+    #[error("the bet is over the bonus's maximum bet ({0})")]
+    MaxBet(i64),
+    #[error("not enough money")]
+    InsufficientFunds,
+    #[error("{0}")]
+    Internal(&'static str),
+    #[error(transparent)]
+    Ledger(LedgerError),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+impl From<LedgerError> for BonusError {
+    fn from(e: LedgerError) -> BonusError {
+        match e {
+            LedgerError::Db(e) => BonusError::Db(e),
+            LedgerError::InsufficientFunds => BonusError::InsufficientFunds,
+            other => BonusError::Ledger(other),
+        }
+    }
+}
+
+/// Who made a transition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor {
+    Player,
+    System,
+    Operator,
+}
+
+impl Actor {
+    fn name(self) -> &'static str {
+        match self {
+            Actor::Player => "player",
+            Actor::System => "system",
+            Actor::Operator => "operator",
+        }
+    }
+}
+
+pub async fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<BonusRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM player_bonuses WHERE id = $1")))
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The player's bonus `id`; another player's is [`BonusError::NotFound`], like an unknown one.
+pub async fn load_own(conn: &mut AnyConnection, user_id: i64, id: i64) -> Result<BonusRow, BonusError> {
+    load(conn, id).await?.filter(|b| b.user_id == user_id).ok_or(BonusError::NotFound)
+}
+
+/// Records a transition: the row's new status and its event.
+pub async fn transition(
+    conn: &mut AnyConnection,
+    bonus: &BonusRow,
+    to: &str,
+    reason: &str,
+    actor: Actor,
+    amount: i64,
+) -> Result<(), sqlx::Error> {
+    let now = now_ms();
+    let finished = matches!(to, "completed" | "expired" | "forfeited" | "cancelled");
+    sqlx::query("UPDATE player_bonuses SET status = $1, finished_at = CASE WHEN $2 = 1 THEN $3 ELSE finished_at END WHERE id = $4")
+        .bind(to)
+        .bind(i64::from(finished))
+        .bind(now)
+        .bind(bonus.id)
+        .execute(&mut *conn)
+        .await?;
+    event(conn, bonus.id, Some(&bonus.status), to, reason, actor, amount).await
+}
+
+pub async fn event(
+    conn: &mut AnyConnection,
+    bonus_id: i64,
+    from: Option<&str>,
+    to: &str,
+    reason: &str,
+    actor: Actor,
+    amount: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO bonus_events (bonus_id, from_status, to_status, reason, actor, amount, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(bonus_id)
+    .bind(from)
+    .bind(to)
+    .bind(reason)
+    .bind(actor.name())
+    .bind(amount)
+    .bind(now_ms())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+fn bonus_account(user_id: i64) -> Account {
+    Account::Player { user_id, kind: PlayerAccount::Bonus }
+}
+
+/// How many bonuses the player is wagering.
+pub async fn wagering_count(conn: &mut AnyConnection, user_id: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM player_bonuses WHERE user_id = $1 AND status = 'wagering'")
+        .bind(user_id)
+        .fetch_one(conn)
+        .await
+}
+
+/// Credits a bonus and starts its wagering: the money moves from the bonus liability to the
+/// player's bonus account, its free-spin pack is given, its target and deadline are set. A
+/// deposit-match bonus needs `deposit` (payment id and amount). Refused with
+/// [`BonusError::ActiveLimit`] when the player already wagers as many bonuses as allowed.
+pub async fn credit(
+    conn: &mut AnyConnection,
+    rules: &Rules,
+    bonus: &BonusRow,
+    deposit: Option<(&str, i64)>,
+    actor: Actor,
+    reason: &str,
+) -> Result<BonusRow, BonusError> {
+    if !matches!(bonus.status.as_str(), "offered" | "active") {
+        return Err(BonusError::WrongState);
+    }
+    let limit = rules.max_active;
+    if wagering_count(conn, bonus.user_id).await? >= limit {
+        return Err(BonusError::ActiveLimit(limit));
+    }
+    let currency = bonus.currency()?;
+    let deposit_amount = deposit.map_or(0, |(_, a)| a);
+    let amount = match bonus.reward.as_str() {
+        "deposit_match" => {
+            let matched = i128::from(deposit_amount) * i128::from(bonus.match_percent) / 100;
+            i64::try_from(matched).unwrap_or(i64::MAX).min(bonus.max_bonus).max(0)
+        }
+        "fixed" => bonus.max_bonus,
+        _ => 0,
+    };
+    let multiplier = rules.multiplier(bonus.wager_multiplier);
+    let base = amount + if bonus.wager_includes_deposit == 1 { deposit_amount } else { 0 };
+    let target = base.saturating_mul(multiplier);
+    let now = now_ms();
+    if amount > 0 {
+        let key = format!("bonus:{}:credit", bonus.id);
+        let reference = bonus.id.to_string();
+        let entry = Entry::transfer(
+            &key,
+            "bonus_credit",
+            currency,
+            Account::House(HouseAccount::BonusLiability),
+            bonus_account(bonus.user_id),
+            amount,
+        )
+        .by(Some(bonus.user_id))
+        .about(Some(&reference));
+        ledger::post(conn, &entry).await?;
+    }
+    if bonus.reward == "freebet" && bonus.max_bonus > 0 {
+        // The sportsbook's free bet: its stake waits on the betting-bonus balance.
+        let key = format!("bonus:{}:freebet", bonus.id);
+        let entry = Entry::transfer(
+            &key,
+            "freebet_credit",
+            currency,
+            Account::House(HouseAccount::BonusLiability),
+            Account::Player { user_id: bonus.user_id, kind: PlayerAccount::BettingBonus },
+            bonus.max_bonus,
+        )
+        .by(Some(bonus.user_id));
+        ledger::post(conn, &entry).await?;
+    }
+    let pack = match (&bonus.freespin_game, bonus.freespin_count) {
+        (Some(game), count) if count > 0 => Some(
+            freespins::grant_in(
+                conn,
+                bonus.user_id,
+                game,
+                currency,
+                bonus.freespin_bet,
+                count,
+                Some(bonus.id),
+                bonus.wager_days.max(1) * DAY_MS,
+            )
+            .await
+            .map_err(|e| match e {
+                freespins::GrantError::Db(e) => BonusError::Db(e),
+                _ => BonusError::Internal("the bonus's free-spin pack cannot be given"),
+            })?,
+        ),
+        _ => None,
+    };
+    sqlx::query(
+        "UPDATE player_bonuses SET amount = $1, balance = $1, wager_target = $2, wagered = 0, deposit_amount = $3, \
+         payment_id = $4, awaiting_deposit = 0, freespin_pack_id = $5, wager_multiplier = $6, activated_at = $7, expires_at = $8 \
+         WHERE id = $9",
+    )
+    .bind(amount)
+    .bind(target)
+    .bind(deposit_amount)
+    .bind(deposit.map(|(p, _)| p))
+    .bind(pack)
+    .bind(multiplier)
+    .bind(now)
+    .bind(now + bonus.wager_days.max(1) * DAY_MS)
+    .bind(bonus.id)
+    .execute(&mut *conn)
+    .await?;
+    transition(conn, bonus, "wagering", reason, actor, amount).await?;
+    let notice = Notice::BonusCredited {
+        bonus_id: bonus.id,
+        amount: Money::from_minor(amount, currency).to_decimal_string(),
+        currency: currency.code().to_owned(),
+        title_en: bonus.title_en.clone(),
+        title_fr: bonus.title_fr.clone(),
+    };
+    notify::enqueue(conn, bonus.user_id, &format!("bonus:{}:credited", bonus.id), &notice).await?;
+    let credited = load(conn, bonus.id).await?.ok_or(BonusError::NotFound)?;
+    // Nothing to wager (no target, no spins to play): done at once.
+    if target == 0 && pack.is_none() {
+        complete(conn, &credited, "nothing to wager").await?;
+        return load(conn, bonus.id).await?.ok_or(BonusError::NotFound);
+    }
+    Ok(credited)
+}
+
+/// Completes a wagering bonus: its balance turns into real money up to its maximum conversion;
+/// the rest goes back to the house.
+pub async fn complete(conn: &mut AnyConnection, bonus: &BonusRow, reason: &str) -> Result<(), BonusError> {
+    let currency = bonus.currency()?;
+    let converted = bonus.max_conversion.map_or(bonus.balance, |m| m.min(bonus.balance)).max(0);
+    let returned = bonus.balance - converted;
+    let mut postings = Vec::new();
+    if bonus.balance > 0 {
+        postings.push(Posting { account: bonus_account(bonus.user_id), amount: -bonus.balance });
+    }
+    if converted > 0 {
+        postings.push(Posting { account: Account::main(bonus.user_id), amount: converted });
+    }
+    if returned > 0 {
+        postings.push(Posting { account: Account::House(HouseAccount::BonusLiability), amount: returned });
+    }
+    if !postings.is_empty() {
+        let key = format!("bonus:{}:complete", bonus.id);
+        let reference = bonus.id.to_string();
+        let entry = Entry {
+            key: &key,
+            kind: "bonus_convert",
+            user_id: Some(bonus.user_id),
+            reference: Some(&reference),
+            currency,
+            postings,
+        };
+        ledger::post(conn, &entry).await?;
+    }
+    sqlx::query("UPDATE player_bonuses SET balance = 0, converted = $1, forfeited = $2 WHERE id = $3")
+        .bind(converted)
+        .bind(returned)
+        .bind(bonus.id)
+        .execute(&mut *conn)
+        .await?;
+    end_pack(conn, bonus).await?;
+    transition(conn, bonus, "completed", reason, Actor::System, converted).await?;
+    Ok(())
+}
+
+/// Ends a bonus without paying it: `to` is expired, forfeited or cancelled. Its balance goes back
+/// to the house and its free spins end.
+pub async fn forfeit(
+    conn: &mut AnyConnection,
+    bonus: &BonusRow,
+    to: &str,
+    reason: &str,
+    actor: Actor,
+) -> Result<(), BonusError> {
+    if matches!(bonus.status.as_str(), "completed" | "expired" | "forfeited" | "cancelled") {
+        return Err(BonusError::WrongState);
+    }
+    let currency = bonus.currency()?;
+    if bonus.balance > 0 {
+        let key = format!("bonus:{}:forfeit", bonus.id);
+        let reference = bonus.id.to_string();
+        let entry = Entry::transfer(
+            &key,
+            "bonus_forfeit",
+            currency,
+            bonus_account(bonus.user_id),
+            Account::House(HouseAccount::BonusLiability),
+            bonus.balance,
+        )
+        .by(Some(bonus.user_id))
+        .about(Some(&reference));
+        ledger::post(conn, &entry).await?;
+    }
+    sqlx::query("UPDATE player_bonuses SET balance = 0, forfeited = forfeited + $1 WHERE id = $2")
+        .bind(bonus.balance)
+        .bind(bonus.id)
+        .execute(&mut *conn)
+        .await?;
+    end_pack(conn, bonus).await?;
+    transition(conn, bonus, to, reason, actor, bonus.balance).await?;
+    Ok(())
+}
+
+async fn end_pack(conn: &mut AnyConnection, bonus: &BonusRow) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE freespin_packs SET status = 'expired' WHERE bonus_id = $1 AND status = 'active'")
+        .bind(bonus.id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wallet's hooks.
+
+/// A wagering bonus as a bet sees it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct Wagering {
+    id: i64,
+    balance: i64,
+    games: String,
+    max_bet: i64,
+    wager_target: i64,
+    wagered: i64,
+}
+
+impl Wagering {
+    fn is_for(&self, sysname: &str) -> bool {
+        self.games.is_empty() || self.games.split(',').any(|g| g == sysname)
+    }
+}
+
+async fn wagering(conn: &mut AnyConnection, user_id: i64, currency: Currency) -> Result<Vec<Wagering>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, balance, games, max_bet, wager_target, wagered FROM player_bonuses \
+         WHERE user_id = $1 AND currency = $2 AND status = 'wagering' ORDER BY id",
+    )
+    .bind(user_id)
+    .bind(currency.code())
+    .fetch_all(conn)
+    .await
+}
+
+/// How a bet is paid and counted: from the main balance, then from bonuses; the wagering it
+/// counts, and towards which bonus.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stake {
+    pub main: i64,
+    /// (bonus, amount taken from its balance), oldest bonus first.
+    pub from_bonuses: Vec<(i64, i64)>,
+    /// (bonus, stake counted towards its wagering).
+    pub wagered: Option<(i64, i64)>,
+}
+
+impl Stake {
+    pub fn all_main(amount: i64) -> Stake {
+        Stake { main: amount, ..Stake::default() }
+    }
+
+    /// The bet's postings: what leaves the player's accounts (the caller adds the settlement).
+    pub fn postings(&self, user_id: i64) -> Vec<Posting> {
+        let mut postings = Vec::new();
+        if self.main > 0 {
+            postings.push(Posting { account: Account::main(user_id), amount: -self.main });
+        }
+        let bonus: i64 = self.from_bonuses.iter().map(|(_, a)| a).sum();
+        if bonus > 0 {
+            postings.push(Posting { account: bonus_account(user_id), amount: -bonus });
+        }
+        postings
+    }
+}
+
+/// The share of a stake of `sysname` that counts towards wagering, in percent: the game's row,
+/// else its type's, else 100.
+async fn contribution(conn: &mut AnyConnection, sysname: &str) -> Result<i64, sqlx::Error> {
+    let percent: Option<i64> = sqlx::query_scalar(
+        "SELECT c.percent FROM bonus_contributions c WHERE (c.scope = 'game' AND c.name = $1) \
+         OR (c.scope = 'type' AND c.name = (SELECT g.game_type FROM games g WHERE g.sysname = $1)) \
+         ORDER BY CASE WHEN c.scope = 'game' THEN 0 ELSE 1 END LIMIT 1",
+    )
+    .bind(sysname)
+    .fetch_optional(conn)
+    .await?;
+    Ok(percent.unwrap_or(100).clamp(0, 100))
+}
+
+/// Plans a real-money bet of `amount` in `sysname` (the spending rule of the module docs):
+/// refused over a wagering bonus's maximum bet, or when main and spendable bonus money together
+/// cannot cover it. A player with no wagering bonus costs one indexed query.
+pub async fn plan_stake(
+    conn: &mut AnyConnection,
+    rules: &Rules,
+    user_id: i64,
+    currency: Currency,
+    sysname: &str,
+    amount: i64,
+) -> Result<Stake, BonusError> {
+    let bonuses = wagering(conn, user_id, currency).await?;
+    if bonuses.is_empty() || amount <= 0 {
+        return Ok(Stake::all_main(amount));
+    }
+    let in_game: Vec<&Wagering> = bonuses.iter().filter(|b| b.is_for(sysname)).collect();
+    if let Some(max) = in_game.iter().filter(|b| b.max_bet > 0).map(|b| b.max_bet).min()
+        && amount > max
+    {
+        return Err(BonusError::MaxBet(max));
+    }
+    let main = ledger::balance(conn, Account::main(user_id), currency).await?;
+    let from_main = main.clamp(0, amount);
+    let mut rest = amount - from_main;
+    let mut from_bonuses = Vec::new();
+    for b in bonuses.iter().filter(|b| !rules.isolation || b.is_for(sysname)) {
+        if rest == 0 {
+            break;
+        }
+        let take = b.balance.min(rest);
+        if take > 0 {
+            from_bonuses.push((b.id, take));
+            rest -= take;
+        }
+    }
+    if rest > 0 {
+        return Err(BonusError::InsufficientFunds);
+    }
+    let counted = match in_game.iter().find(|b| b.wagered < b.wager_target) {
+        Some(b) => {
+            let percent = contribution(conn, sysname).await?;
+            let counted = i64::try_from(i128::from(amount) * i128::from(percent) / 100).unwrap_or(0);
+            Some((b.id, counted)).filter(|(_, c)| *c > 0)
+        }
+        None => None,
+    };
+    Ok(Stake { main: from_main, from_bonuses, wagered: counted })
+}
+
+/// What a player can bet in `sysname` now: main plus the bonus money spendable there.
+pub async fn spendable(
+    conn: &mut AnyConnection,
+    rules: &Rules,
+    user_id: i64,
+    currency: Currency,
+    sysname: &str,
+) -> Result<(i64, i64), sqlx::Error> {
+    let main = ledger::balance(conn, Account::main(user_id), currency).await?;
+    let bonus: i64 = wagering(conn, user_id, currency)
+        .await?
+        .iter()
+        .filter(|b| !rules.isolation || b.is_for(sysname))
+        .map(|b| b.balance)
+        .sum();
+    Ok((main, bonus))
+}
+
+/// Records a posted bet's stake: the bonuses' balances and wagering, and what the bet took from
+/// each (for its win and its rollback).
+pub async fn record_stake(
+    conn: &mut AnyConnection,
+    provider: &str,
+    transaction_uuid: &str,
+    round_id: i64,
+    stake: &Stake,
+) -> Result<(), sqlx::Error> {
+    let mut rows: Vec<(i64, i64, i64)> = stake.from_bonuses.iter().map(|&(id, a)| (id, a, 0)).collect();
+    if let Some((id, counted)) = stake.wagered {
+        match rows.iter_mut().find(|r| r.0 == id) {
+            Some(r) => r.2 = counted,
+            None => rows.push((id, 0, counted)),
+        }
+    }
+    for (bonus_id, staked, counted) in rows {
+        sqlx::query("UPDATE player_bonuses SET balance = balance - $1, wagered = wagered + $2 WHERE id = $3")
+            .bind(staked)
+            .bind(counted)
+            .bind(bonus_id)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query(
+            "INSERT INTO bonus_stakes (provider, transaction_uuid, round_id, bonus_id, staked, wagered) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(provider)
+        .bind(transaction_uuid)
+        .bind(round_id)
+        .bind(bonus_id)
+        .bind(staked)
+        .bind(counted)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Where the money of a win or a rollback goes: main, bonuses still wagering (by id), and the
+/// house (the share of a bonus that ended unpaid meanwhile).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Payout {
+    pub main: i64,
+    pub to_bonuses: Vec<(i64, i64)>,
+    pub to_house: i64,
+}
+
+impl Payout {
+    /// The postings that pay it out of `from` (the game settlement).
+    pub fn postings(&self, user_id: i64, from: Account, total: i64) -> Vec<Posting> {
+        let mut postings = vec![Posting { account: from, amount: -total }];
+        if self.main > 0 {
+            postings.push(Posting { account: Account::main(user_id), amount: self.main });
+        }
+        let bonus: i64 = self.to_bonuses.iter().map(|(_, a)| a).sum();
+        if bonus > 0 {
+            postings.push(Posting { account: bonus_account(user_id), amount: bonus });
+        }
+        if self.to_house > 0 {
+            postings.push(Posting { account: Account::House(HouseAccount::BonusLiability), amount: self.to_house });
+        }
+        postings
+    }
+
+    fn add(&mut self, status: &str, bonus_id: i64, amount: i64) {
+        match status {
+            "wagering" => match self.to_bonuses.iter_mut().find(|(id, _)| *id == bonus_id) {
+                Some(b) => b.1 += amount,
+                None => self.to_bonuses.push((bonus_id, amount)),
+            },
+            // Completed: its money is real now.
+            "completed" => self.main += amount,
+            _ => self.to_house += amount,
+        }
+    }
+}
+
+/// Splits a win of `amount` on `round_id` like the round's stakes: each bonus's share is the win
+/// times the part of the round's bet it paid (rounded down); main gets the rest.
+pub async fn plan_win(
+    conn: &mut AnyConnection,
+    provider: &str,
+    round_id: i64,
+    amount: i64,
+) -> Result<Payout, sqlx::Error> {
+    let mut payout = Payout { main: amount, ..Payout::default() };
+    if amount <= 0 {
+        return Ok(payout);
+    }
+    let stakes: Vec<(i64, i64, String)> = sqlx::query_as(
+        "SELECT s.bonus_id, CAST(SUM(s.staked) AS BIGINT), b.status FROM bonus_stakes s JOIN player_bonuses b ON b.id = s.bonus_id \
+         WHERE s.round_id = $1 AND s.provider = $2 AND s.rolled_back = 0 AND s.staked > 0 GROUP BY s.bonus_id, b.status ORDER BY s.bonus_id",
+    )
+    .bind(round_id)
+    .bind(provider)
+    .fetch_all(&mut *conn)
+    .await?;
+    if stakes.is_empty() {
+        return Ok(payout);
+    }
+    let bet: i64 =
+        sqlx::query_scalar("SELECT bet FROM game_rounds WHERE id = $1").bind(round_id).fetch_one(&mut *conn).await?;
+    if bet <= 0 {
+        return Ok(payout);
+    }
+    for (bonus_id, staked, status) in stakes {
+        let share = i64::try_from(i128::from(amount) * i128::from(staked.min(bet)) / i128::from(bet)).unwrap_or(0);
+        if share > 0 {
+            payout.main -= share;
+            payout.add(&status, bonus_id, share);
+        }
+    }
+    Ok(payout)
+}
+
+/// A free-spin pack's win: all of it is its bonus's (while the bonus is wagering), and it adds
+/// win × the bonus's multiplier to the wagering target.
+pub async fn plan_pack_win(conn: &mut AnyConnection, bonus_id: i64, amount: i64) -> Result<Payout, sqlx::Error> {
+    let status: Option<String> = sqlx::query_scalar("SELECT status FROM player_bonuses WHERE id = $1")
+        .bind(bonus_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let mut payout = Payout::default();
+    if amount > 0 {
+        payout.add(status.as_deref().unwrap_or("cancelled"), bonus_id, amount);
+    }
+    Ok(payout)
+}
+
+/// Records a posted payout on the bonuses' balances (a pack's win also raises its bonus's target).
+pub async fn record_payout(conn: &mut AnyConnection, payout: &Payout, pack_win: bool) -> Result<(), sqlx::Error> {
+    for &(bonus_id, amount) in &payout.to_bonuses {
+        let sql = if pack_win {
+            "UPDATE player_bonuses SET balance = balance + $1, amount = amount + $1, \
+             wager_target = wager_target + $1 * wager_multiplier WHERE id = $2"
+        } else {
+            "UPDATE player_bonuses SET balance = balance + $1 WHERE id = $2"
+        };
+        sqlx::query(sql).bind(amount).bind(bonus_id).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// A rolled-back bet's stake: what goes back where, and the wagering it takes back. The stake
+/// rows are marked rolled back.
+pub async fn plan_rollback(
+    conn: &mut AnyConnection,
+    provider: &str,
+    bet_uuid: &str,
+    amount: i64,
+) -> Result<Payout, sqlx::Error> {
+    let stakes: Vec<(i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT s.bonus_id, s.staked, s.wagered, b.status FROM bonus_stakes s JOIN player_bonuses b ON b.id = s.bonus_id \
+         WHERE s.provider = $1 AND s.transaction_uuid = $2 AND s.rolled_back = 0 ORDER BY s.bonus_id",
+    )
+    .bind(provider)
+    .bind(bet_uuid)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut payout = Payout { main: amount, ..Payout::default() };
+    for (bonus_id, staked, counted, status) in stakes {
+        if staked > 0 {
+            payout.main -= staked;
+            payout.add(&status, bonus_id, staked);
+        }
+        if status == "wagering" && counted > 0 {
+            sqlx::query("UPDATE player_bonuses SET wagered = wagered - $1 WHERE id = $2")
+                .bind(counted)
+                .bind(bonus_id)
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    sqlx::query("UPDATE bonus_stakes SET rolled_back = 1 WHERE provider = $1 AND transaction_uuid = $2")
+        .bind(provider)
+        .bind(bet_uuid)
+        .execute(&mut *conn)
+        .await?;
+    Ok(payout)
+}
+
+/// After a round settles: each of the player's wagering bonuses that has met its target completes
+/// (converting its balance), and one with nothing left to play with is forfeited — unless a round
+/// it paid into is still open or its free spins are not all played.
+pub async fn settle(conn: &mut AnyConnection, user_id: i64) -> Result<(), BonusError> {
+    let due: Vec<i64> = sqlx::query_scalar(
+        "SELECT b.id FROM player_bonuses b WHERE b.user_id = $1 AND b.status = 'wagering' \
+         AND (b.wagered >= b.wager_target OR b.balance = 0) \
+         AND NOT EXISTS (SELECT 1 FROM freespin_packs p WHERE p.bonus_id = b.id AND p.status = 'active' AND p.remaining_count > 0) \
+         AND NOT EXISTS (SELECT 1 FROM bonus_stakes s JOIN game_rounds r ON r.id = s.round_id \
+             WHERE s.bonus_id = b.id AND s.rolled_back = 0 AND s.staked > 0 AND r.status = 'open') ORDER BY b.id",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    for id in due {
+        let Some(bonus) = load(conn, id).await? else { continue };
+        if bonus.wagered >= bonus.wager_target {
+            complete(conn, &bonus, "wagering done").await?;
+        } else {
+            forfeit(conn, &bonus, "forfeited", "bonus balance spent", Actor::System).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Forfeits every bonus the player is wagering (a withdrawal the player confirmed burns them).
+pub async fn forfeit_all(conn: &mut AnyConnection, user_id: i64, reason: &str) -> Result<usize, BonusError> {
+    let ids: Vec<i64> =
+        sqlx::query_scalar("SELECT id FROM player_bonuses WHERE user_id = $1 AND status = 'wagering' ORDER BY id")
+            .bind(user_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    for id in &ids {
+        if let Some(bonus) = load(conn, *id).await? {
+            forfeit(conn, &bonus, "forfeited", reason, Actor::Player).await?;
+        }
+    }
+    Ok(ids.len())
+}
