@@ -58,6 +58,50 @@ async fn each_notice_has_its_text_button_and_page_in_both_languages() {
 }
 
 #[tokio::test]
+async fn bonus_notices_name_the_bonus_and_open_the_bonuses_tab_in_both_languages() {
+    let api = FakeApi::start().await;
+    let bot = api.bot();
+    let s = settings();
+    let credited = |amount: &str| Notice::BonusCredited {
+        bonus_id: 7,
+        amount: amount.into(),
+        currency: "USD".into(),
+        title_en: "Welcome bonus".into(),
+        title_fr: "Bonus de bienvenue".into(),
+    };
+    deliver(&bot, &s, 50, Locale::En, &credited("100.00"), "outbox-10").await.expect("delivered");
+    deliver(&bot, &s, 51, Locale::Fr, &credited("100.00"), "outbox-11").await.expect("delivered");
+    // Free spins alone: no money to announce.
+    deliver(&bot, &s, 52, Locale::En, &credited("0.00"), "outbox-12").await.expect("delivered");
+    let expiring = Notice::BonusExpiring { bonus_id: 7, balance: "42.50".into(), currency: "EUR".into(), progress: 61 };
+    deliver(&bot, &s, 53, Locale::Fr, &expiring, "outbox-13").await.expect("delivered");
+    let sent = api.calls("sendMessage");
+    let body = |i: usize| sent[i].body.clone();
+    assert_eq!(body(0)["text"], "Your bonus \u{201c}Welcome bonus\u{201d} of 100.00 USD is on your bonus balance.");
+    assert_eq!(
+        body(0)["reply_markup"]["inline_keyboard"][0][0],
+        json!({"text": "See my bonuses", "web_app": {"url": "https://casino.example/profile/bonuses?n=outbox-10"}})
+    );
+    assert_eq!(
+        body(1)["text"],
+        "Votre bonus \u{ab}\u{a0}Bonus de bienvenue\u{a0}\u{bb} de 100.00 USD est sur votre solde bonus."
+    );
+    assert_eq!(
+        body(1)["reply_markup"]["inline_keyboard"][0][0],
+        json!({"text": "Voir mes bonus", "web_app": {"url": "https://casino.example/fr/profile/bonuses?n=outbox-11"}})
+    );
+    assert_eq!(body(2)["text"], "Your bonus \u{201c}Welcome bonus\u{201d} is ready. Enjoy!");
+    assert_eq!(
+        body(3)["text"],
+        "Votre bonus de 42.50 EUR expire dans 24 heures. Mise effectuée : 61 %. Continuez à jouer pour le garder."
+    );
+    assert_eq!(
+        serde_json::to_value(&expiring).unwrap(),
+        json!({"kind": "bonus_expiring", "bonus_id": 7, "balance": "42.50", "currency": "EUR", "progress": 61})
+    );
+}
+
+#[tokio::test]
 async fn a_player_who_blocked_the_bot_is_reported_as_blocked() {
     let api = FakeApi::start().await;
     api.state.blocked.lock().unwrap().insert(66);

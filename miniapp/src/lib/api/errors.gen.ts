@@ -30,6 +30,9 @@ export const ERROR_TYPES = [
   "RequisitesOnVerificationException",
   "RequisitesValidationRequiredException",
   "RequisitesFraudulentException",
+  "BonusActiveLimitException",
+  "BonusMaxBetExceededException",
+  "BonusBurnConfirmationRequiredException",
 ] as const;
 
 export type ErrorType = (typeof ERROR_TYPES)[number];
@@ -64,6 +67,9 @@ export const ERROR_STATUS: Record<ErrorType, number> = {
   RequisitesOnVerificationException: 409,
   RequisitesValidationRequiredException: 409,
   RequisitesFraudulentException: 409,
+  BonusActiveLimitException: 409,
+  BonusMaxBetExceededException: 409,
+  BonusBurnConfirmationRequiredException: 409,
 };
 
 export const FIELD_ERROR_CODES = [
@@ -99,6 +105,9 @@ export const FIELD_ERROR_CODES = [
   "RESEND_TIME",
   "WRONG_CREDENTIALS",
   "NOT_FOUND",
+  "PROMO_USED",
+  "PROMO_EXPIRED",
+  "PROMO_NOT_ELIGIBLE",
 ] as const;
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
