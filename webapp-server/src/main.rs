@@ -16,7 +16,9 @@ async fn main() -> ExitCode {
         ["admin", "withdrawals", "approve" | "reject", _] => {}
         ["admin", "freespins", "grant", _, _, _, _, _] | ["admin", "freespins", "grant", _, _, _, _, _, _] => {}
         ["admin", "freespins", "grant", _, _, _, _, _, _, _] => {}
-        ["admin", "campaigns", "list"] | ["admin", "campaigns", "create", _] | ["admin", "campaigns", "update", _, _] => {}
+        ["admin", "campaigns", "list"]
+        | ["admin", "campaigns", "create", _]
+        | ["admin", "campaigns", "update", _, _] => {}
         ["admin", "campaigns", "pause" | "resume" | "end", _] => {}
         ["admin", "promo-codes", "create", _, _] | ["admin", "promo-codes", "create", _, _, _] => {}
         ["admin", "bonuses", "grant", _, _, _] | ["admin", "bonuses", "cancel", _, _] => {}
@@ -280,7 +282,8 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                 Ok(format!("campaign {id} updated"))
             }
             ("campaigns", [action, id]) => {
-                let status = admin::set_campaign_status(&state, number(id)?, action).await.map_err(|e| format!("{e:?}"))?;
+                let status =
+                    admin::set_campaign_status(&state, number(id)?, action).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("campaign {id}: {status}"))
             }
             ("promo-codes", ["create", code, campaign, rest @ ..]) => {
@@ -290,7 +293,11 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                 Ok(format!("promo code {key} created"))
             }
             ("bonuses", ["grant", user, campaign, reason]) => {
-                let input = admin::GrantInput { user_id: number(user)?, campaign_id: number(campaign)?, reason: (*reason).to_owned() };
+                let input = admin::GrantInput {
+                    user_id: number(user)?,
+                    campaign_id: number(campaign)?,
+                    reason: (*reason).to_owned(),
+                };
                 let id = admin::grant(&state, &input).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("bonus {id} granted to player {user}"))
             }

@@ -425,17 +425,23 @@ async fn operators_run_campaigns_over_http_and_from_the_command_line() {
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
         let mut bad = body.clone();
         bad["reward"] = json!("gold");
-        let (status, answer) =
-            read_json(http.post(app.url("/admin/campaigns")).header("authorization", auth).json(&bad).send().await.unwrap()).await;
+        let (status, answer) = read_json(
+            http.post(app.url("/admin/campaigns")).header("authorization", auth).json(&bad).send().await.unwrap(),
+        )
+        .await;
         let err = expect_error(status, &answer, 422, "InvalidParameterException");
         assert!(err["error_data"]["reward"].is_array(), "{answer}");
-        let (status, answer) =
-            read_json(http.post(app.url("/admin/campaigns")).header("authorization", auth).json(&body).send().await.unwrap()).await;
+        let (status, answer) = read_json(
+            http.post(app.url("/admin/campaigns")).header("authorization", auth).json(&body).send().await.unwrap(),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         let id = answer["data"]["id"].as_i64().unwrap();
         let code = json!({"code": "AUTUMN", "campaign_id": id});
-        let (status, answer) =
-            read_json(http.post(app.url("/admin/promo-codes")).header("authorization", auth).json(&code).send().await.unwrap()).await;
+        let (status, answer) = read_json(
+            http.post(app.url("/admin/promo-codes")).header("authorization", auth).json(&code).send().await.unwrap(),
+        )
+        .await;
         assert_eq!((status, answer["data"]["code"].as_str()), (StatusCode::OK, Some("AUTUMN")), "{answer}");
         // A player uses it; the report shows the taker and the money.
         let client = app.browser();
@@ -446,7 +452,11 @@ async fn operators_run_campaigns_over_http_and_from_the_command_line() {
             http.get(app.url(&format!("/admin/campaigns/{id}"))).header("authorization", auth).send().await.unwrap(),
         )
         .await;
-        assert_eq!((shown["data"]["report"]["takers"].as_i64(), shown["data"]["report"]["granted"]["USD"].as_i64()), (Some(1), Some(700)), "{shown}");
+        assert_eq!(
+            (shown["data"]["report"]["takers"].as_i64(), shown["data"]["report"]["granted"]["USD"].as_i64()),
+            (Some(1), Some(700)),
+            "{shown}"
+        );
         assert_eq!(shown["data"]["promo_codes"][0]["uses"], 1);
         // The command line: list, pause, grant and cancel by hand.
         let out = app.cli(&["admin", "campaigns", "list"]);

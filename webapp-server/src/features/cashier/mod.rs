@@ -249,7 +249,10 @@ async fn history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<Histor
             query.count.unwrap_or(4),
         )
         .await?;
-        return Ok(History { total: page.total, items: page.items.into_iter().map(|b| HistoryItem::Bonus(Box::new(b))).collect() });
+        return Ok(History {
+            total: page.total,
+            items: page.items.into_iter().map(|b| HistoryItem::Bonus(Box::new(b))).collect(),
+        });
     }
     let statuses: Vec<&str> = query.statuses.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     // Statuses are matched against a joined list so the statement stays one text for any count.
