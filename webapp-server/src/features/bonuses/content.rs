@@ -6,7 +6,7 @@
 use crate::api::{ApiError, Ctx, FieldErrors, Input, NoInput, Registry};
 use crate::db::now_ms;
 use crate::features::content::Cache;
-use croupier_shared::{FieldCode, Locale};
+use croupier_shared::Locale;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -65,14 +65,7 @@ pub struct BannersQuery {
 
 impl Input for BannersQuery {
     fn validate(&self, errors: &mut FieldErrors) {
-        if self.offset.is_some_and(|o| o < 0) {
-            errors.add_with("offset", FieldCode::MinValue, vec![("min", "0".into())]);
-        }
-        match self.count {
-            Some(c) if c < 1 => errors.add_with("count", FieldCode::MinValue, vec![("min", "1".into())]),
-            Some(c) if c > 100 => errors.add_with("count", FieldCode::MaxValue, vec![("max", "100".into())]),
-            _ => {}
-        }
+        super::methods::page_checks(self.offset, self.count, errors);
     }
 }
 
