@@ -214,6 +214,7 @@ db_test!(async fn a_bonus_is_wagered_in_house_games_to_completion(app) {
     let (status, body) = dice(app, &token, "6.00").await;
     assert_eq!((status, body["error"].as_str()), (StatusCode::CONFLICT, Some("bonus_max_bet")), "{body}");
     assert!(body["message"].as_str().unwrap().contains("5.00 USD"), "{body}");
+    assert_eq!(body["max_bet"], "5.00 USD", "the page fills its own language's message with it");
     assert_eq!(account(app, user, PlayerAccount::Main).await, 10_000);
     // Real money is spent first: four bets of 5.00 from main complete the wagering.
     let mut last = Value::Null;

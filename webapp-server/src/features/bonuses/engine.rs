@@ -404,6 +404,8 @@ struct Wagering {
     max_bet: i64,
     wager_target: i64,
     wagered: i64,
+    /// The game's contribution in percent (see [`CONTRIBUTION`]); 100 where it was not asked for.
+    percent: i64,
 }
 
 impl Wagering {
@@ -414,11 +416,36 @@ impl Wagering {
 
 async fn wagering(conn: &mut AnyConnection, user_id: i64, currency: Currency) -> Result<Vec<Wagering>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, balance, games, max_bet, wager_target, wagered FROM player_bonuses \
+        "SELECT id, balance, games, max_bet, wager_target, wagered, CAST(100 AS BIGINT) AS percent FROM player_bonuses \
          WHERE user_id = $1 AND currency = $2 AND status = 'wagering' ORDER BY id",
     )
     .bind(user_id)
     .bind(currency.code())
+    .fetch_all(conn)
+    .await
+}
+
+/// The share of a stake of the game `$3` that counts towards wagering, in percent: the game's
+/// row of `bonus_contributions`, else its type's, else 100.
+const CONTRIBUTION: &str = "COALESCE((SELECT c.percent FROM bonus_contributions c WHERE (c.scope = 'game' AND c.name = $3) \
+     OR (c.scope = 'type' AND c.name = (SELECT g.game_type FROM games g WHERE g.sysname = $3)) \
+     ORDER BY CASE WHEN c.scope = 'game' THEN 0 ELSE 1 END LIMIT 1), 100)";
+
+/// [`wagering`] with the contribution of `sysname` on each row: one statement, and the
+/// contribution is looked up only for a player who has a bonus to count it towards.
+async fn wagering_in(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    currency: Currency,
+    sysname: &str,
+) -> Result<Vec<Wagering>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, balance, games, max_bet, wager_target, wagered, CAST({CONTRIBUTION} AS BIGINT) AS percent \
+         FROM player_bonuses WHERE user_id = $1 AND currency = $2 AND status = 'wagering' ORDER BY id"
+    )))
+    .bind(user_id)
+    .bind(currency.code())
+    .bind(sysname)
     .fetch_all(conn)
     .await
 }
@@ -432,6 +459,11 @@ pub struct Stake {
     pub from_bonuses: Vec<(i64, i64)>,
     /// (bonus, stake counted towards its wagering).
     pub wagered: Option<(i64, i64)>,
+    /// The main balance once the bet is paid, when planning read it (a player with a wagering
+    /// bonus); the wallet's answer then needs no second read.
+    pub main_after: Option<i64>,
+    /// The bonus money spendable in the game once the bet is paid.
+    pub bonus_after: i64,
 }
 
 impl Stake {
@@ -453,20 +485,6 @@ impl Stake {
     }
 }
 
-/// The share of a stake of `sysname` that counts towards wagering, in percent: the game's row,
-/// else its type's, else 100.
-async fn contribution(conn: &mut AnyConnection, sysname: &str) -> Result<i64, sqlx::Error> {
-    let percent: Option<i64> = sqlx::query_scalar(
-        "SELECT c.percent FROM bonus_contributions c WHERE (c.scope = 'game' AND c.name = $1) \
-         OR (c.scope = 'type' AND c.name = (SELECT g.game_type FROM games g WHERE g.sysname = $1)) \
-         ORDER BY CASE WHEN c.scope = 'game' THEN 0 ELSE 1 END LIMIT 1",
-    )
-    .bind(sysname)
-    .fetch_optional(conn)
-    .await?;
-    Ok(percent.unwrap_or(100).clamp(0, 100))
-}
-
 /// Plans a real-money bet of `amount` in `sysname` (the spending rule of the module docs):
 /// refused over a wagering bonus's maximum bet, or when main and spendable bonus money together
 /// cannot cover it. A player with no wagering bonus costs one indexed query.
@@ -478,9 +496,12 @@ pub async fn plan_stake(
     sysname: &str,
     amount: i64,
 ) -> Result<Stake, BonusError> {
-    let bonuses = wagering(conn, user_id, currency).await?;
-    if bonuses.is_empty() || amount <= 0 {
+    let bonuses = wagering_in(conn, user_id, currency, sysname).await?;
+    if bonuses.is_empty() {
         return Ok(Stake::all_main(amount));
+    }
+    if amount <= 0 {
+        return Err(BonusError::WrongState);
     }
     let in_game: Vec<&Wagering> = bonuses.iter().filter(|b| b.is_for(sysname)).collect();
     if let Some(max) = in_game.iter().filter(|b| b.max_bet > 0).map(|b| b.max_bet).min()
@@ -492,28 +513,24 @@ pub async fn plan_stake(
     let from_main = main.clamp(0, amount);
     let mut rest = amount - from_main;
     let mut from_bonuses = Vec::new();
+    let mut bonus_after = 0;
     for b in bonuses.iter().filter(|b| !rules.isolation || b.is_for(sysname)) {
-        if rest == 0 {
-            break;
-        }
-        let take = b.balance.min(rest);
+        let take = b.balance.min(rest).max(0);
         if take > 0 {
             from_bonuses.push((b.id, take));
             rest -= take;
         }
+        bonus_after += b.balance - take;
     }
     if rest > 0 {
         return Err(BonusError::InsufficientFunds);
     }
-    let counted = match in_game.iter().find(|b| b.wagered < b.wager_target) {
-        Some(b) => {
-            let percent = contribution(conn, sysname).await?;
-            let counted = i64::try_from(i128::from(amount) * i128::from(percent) / 100).unwrap_or(0);
-            Some((b.id, counted)).filter(|(_, c)| *c > 0)
-        }
-        None => None,
-    };
-    Ok(Stake { main: from_main, from_bonuses, wagered: counted })
+    let counted = in_game.iter().find(|b| b.wagered < b.wager_target).and_then(|b| {
+        let percent = b.percent.clamp(0, 100);
+        let counted = i64::try_from(i128::from(amount) * i128::from(percent) / 100).unwrap_or(0);
+        Some((b.id, counted)).filter(|(_, c)| *c > 0)
+    });
+    Ok(Stake { main: from_main, from_bonuses, wagered: counted, main_after: Some(main - from_main), bonus_after })
 }
 
 /// What a player can bet in `sysname` now: main plus the bonus money spendable there.

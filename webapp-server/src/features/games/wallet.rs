@@ -342,6 +342,7 @@ pub async fn bet(
     }
     let currency = currency_of(&session)?;
     let real = session.mode == "real";
+    let mut planned = None;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let stake = if real {
@@ -365,17 +366,28 @@ pub async fn bet(
         if !stake.from_bonuses.is_empty() || stake.wagered.is_some() {
             bonus::record_stake(conn, provider, &request.transaction_uuid, round_id, &stake).await?;
         }
+        planned = Some(stake);
     }
+    let stake = planned;
     sqlx::query("UPDATE game_rounds SET bet = bet + $1 WHERE id = $2")
         .bind(request.amount)
         .bind(round_id)
         .execute(&mut *conn)
         .await?;
     close_if(conn, round_id, request.round_closed).await?;
-    if real && request.round_closed {
+    let balance = if real && request.round_closed {
         bonus::settle(conn, session.user_id).await?;
-    }
-    let (balance, _) = balance_of(conn, &session, rules).await?;
+        balance_of(conn, &session, rules).await?.0
+    } else if let (true, Some(stake)) = (real, &stake) {
+        // What planning read, less what the bet took (nothing else moved in this transaction).
+        let main = match stake.main_after {
+            Some(main) => main,
+            None => ledger::balance(conn, Account::main(session.user_id), currency).await?,
+        };
+        main + stake.bonus_after
+    } else {
+        balance_of(conn, &session, rules).await?.0
+    };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "bet", round_id, &response).await?;
     Ok(response)

@@ -106,6 +106,11 @@ impl HouseError {
 impl IntoResponse for HouseError {
     fn into_response(self) -> Response {
         let (status, code, message) = self.parts();
+        if let HouseError::BonusMaxBet(max) = &self {
+            // The page fills its own language's message with it.
+            let max_bet = format!("{} {}", max.to_decimal_string(), max.currency());
+            return (status, Json(json!({ "error": code, "message": message, "max_bet": max_bet }))).into_response();
+        }
         (status, Json(json!({ "error": code, "message": message }))).into_response()
     }
 }

@@ -307,6 +307,11 @@ const TEXTS: &[(&str, &str, &str)] = &[
     ("multiplier", "Multiplier", "Multiplicateur"),
     ("err_not_enough_money", "Not enough money for this bet.", "Solde insuffisant pour cette mise."),
     ("err_bet_limits", "Bets go from {min} to {max}.", "Les mises vont de {min} à {max}."),
+    (
+        "err_bonus_max_bet",
+        "While a bonus is being wagered, bets go up to {max}.",
+        "Pendant la mise d'un bonus, les mises vont jusqu'à {max}.",
+    ),
     ("err_invalid_bet", "The bet is not an amount.", "La mise n'est pas un montant."),
     ("err_invalid_params", "Check your choices.", "Vérifiez vos choix."),
     (

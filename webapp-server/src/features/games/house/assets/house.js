@@ -59,6 +59,7 @@
   function showError(code, body) {
     let text = T["err_" + code] || (body && body.message) || T.err_other;
     if (code === "bet_limits" && rules) text = text.replace("{min}", rules.min_bet + " " + rules.currency).replace("{max}", rules.max_bet + " " + rules.currency);
+    if (code === "bonus_max_bet" && body && body.max_bet) text = text.replace("{max}", body.max_bet);
     $("error").textContent = text;
   }
   function clearError() { $("error").textContent = ""; }
