@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SHORT_FORCE_LOGOUT_SECONDS } from './support';
+import { E2E_BONUS_WAGER_CAP, SHORT_FORCE_LOGOUT_SECONDS } from './support';
 
 const miniappDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(miniappDir, '..');
@@ -137,9 +137,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // inactivity journey (its own Playwright project).
   // The Telegram journey signs its init data with this bot token (auth.telegram checks it);
   // TELEGRAM_API_URL points any Bot API call at a closed local port, never at Telegram.
+  // The bonus journey wagers a bonus to the end in a few rounds: its wagering multiplier is
+  // capped at 1 (CROUPIER_BONUS_WAGER_CAP, the regulatory cap setting).
   const main = await startServer(binary, webDir, 'main', {
     TELEGRAM_BOT_TOKEN: E2E_BOT_TOKEN,
     TELEGRAM_API_URL: 'http://127.0.0.1:9',
+    CROUPIER_BONUS_WAGER_CAP: String(E2E_BONUS_WAGER_CAP),
   });
   let short: RunningServer;
   try {

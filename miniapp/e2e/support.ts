@@ -4,6 +4,9 @@ import { expect } from './fixtures';
 /** CROUPIER_FORCE_LOGOUT_SECONDS of the inactivity project's server. */
 export const SHORT_FORCE_LOGOUT_SECONDS = 6;
 
+/** CROUPIER_BONUS_WAGER_CAP of the journeys' server: a bonus is wagered once. */
+export const E2E_BONUS_WAGER_CAP = 1;
+
 export const PASSWORD = 'Secret123';
 
 let counter = 0;

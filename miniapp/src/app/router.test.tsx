@@ -88,9 +88,9 @@ describe('route table (SPEC §2)', () => {
 
   it('shows placeholders in the language of the path', async () => {
     mockApi();
-    renderApp('/fr/promotions');
+    renderApp('/fr/tournaments');
     expect(await screen.findByText('Cette section est en construction et ouvre bientôt.')).toBeVisible();
-    renderApp('/promotions');
+    renderApp('/tournaments');
     expect(await screen.findByText('This section is being built and opens soon.')).toBeVisible();
   });
 

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { PlayerBonuses } from '@/features/bonuses';
 import { useRouteHandle } from '@/lib/route-handle';
 import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
@@ -56,5 +57,13 @@ export function ProfileComingPage({ tab }: { tab: ProfileTab }) {
 export const VerificationPage = () => <ProfileComingPage tab="profileVerification" />;
 export const BetsPage = () => <ProfileComingPage tab="profileBets" />;
 export const LoyaltyPage = () => <ProfileComingPage tab="profileLoyalty" />;
-export const BonusesPage = () => <ProfileComingPage tab="profileBonuses" />;
 export const CashbackPage = () => <ProfileComingPage tab="profileCashback" />;
+
+/** /profile/bonuses: the promo-code field, the running bonuses and the finished ones. */
+export function BonusesPage() {
+  return (
+    <ProfileFrame tab="profileBonuses">
+      <PlayerBonuses />
+    </ProfileFrame>
+  );
+}

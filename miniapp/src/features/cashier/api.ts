@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Money } from '@/features/account';
+import type { BonusesPage } from '@/features/bonuses';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 
 export interface PaymentMethod {
@@ -90,6 +91,11 @@ export function getHistory(type: 'deposit' | 'withdrawal', offset: number, o?: R
   return apiGet<HistoryPage>('cashier.gethistory', { type, offset, count: HISTORY_PAGE_SIZE }, o);
 }
 
+/** The bonuses tab of the history: every bonus of the player, newest first. */
+export function getBonusHistory(offset: number, o?: RequestOptions): Promise<BonusesPage> {
+  return apiGet<BonusesPage>('cashier.gethistory', { type: 'bonuses', offset, count: HISTORY_PAGE_SIZE }, o);
+}
+
 /** The status the server gives a deposit that reached the balance (a provider's `success` outcome). */
 const DEPOSIT_SUCCESS = 'success';
 
@@ -110,16 +116,22 @@ export function hasDepositQueryOptions(uid: number, balance: string) {
   });
 }
 
-export function makeDeposit(method: string, amount: string, requisites: string) {
+/** `campaignOfferId`: an offer's id, `none` for no bonus, or empty to let the server choose. */
+export function makeDeposit(method: string, amount: string, requisites: string, campaignOfferId = '') {
   return apiPost<{ id: string; status: string; redirect_url: string }>(
     'cashier.makedeposit',
-    { method, amount, requisites },
+    { method, amount, requisites, campaign_offer_id: campaignOfferId },
     { textFields: ['method', 'amount', 'requisites', 'campaign_offer_id'] },
   );
 }
 
-export function makeWithdrawal(method: string, amount: string, requisites: string) {
-  return apiPost<PaymentInfo>('cashier.makewithdrawal', { method, amount, requisites }, { textFields: ['method', 'amount', 'requisites'] });
+/** `burnBonuses`: the player agreed to lose the bonuses being wagered (the burn-bonuses confirm). */
+export function makeWithdrawal(method: string, amount: string, requisites: string, burnBonuses = false) {
+  return apiPost<PaymentInfo>(
+    'cashier.makewithdrawal',
+    { method, amount, requisites, burn_bonuses: burnBonuses ? 1 : undefined },
+    { textFields: ['method', 'amount', 'requisites'] },
+  );
 }
 
 export function cancelWithdrawal(id: string) {

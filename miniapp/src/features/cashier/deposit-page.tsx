@@ -6,6 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
 import { depositPath } from '@/config/paths';
+import { accountInfoQueryOptions, isAuthenticated } from '@/features/account';
+import { DepositOfferChoice, depositOfferChoices, depositOfferValue, offersQueryOptions, type Offer } from '@/features/bonuses';
 import screens from '@/components/screens.module.css';
 import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
@@ -49,17 +51,27 @@ export function LimitsList({ limits }: { limits: readonly DepositLimit[] }) {
   );
 }
 
-function DepositForm({ method, currency, presets }: { method: PaymentMethod; currency: string; presets: number[] }) {
+interface DepositFormProps {
+  method: PaymentMethod;
+  currency: string;
+  presets: number[];
+  /** The bonuses this deposit may take (SPEC §6). */
+  offers: readonly Offer[];
+}
+
+function DepositForm({ method, currency, presets, offers }: DepositFormProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [amount, setAmount] = useState(presets[0] !== undefined ? String(presets[0]) : '');
   const [requisites, setRequisites] = useState<Record<string, string>>({});
   const [checked, setChecked] = useState(false);
+  const [offerChoice, setOfferChoice] = useState<string | null>(null);
+  const offerValue = depositOfferValue(offers, offerChoice);
   const min = wholeUnits(method.min.amount);
   const max = wholeUnits(method.max.amount);
   const failure = rules.sum(amount, { min, max, currency, locale });
   const deposit = useMutation({
-    mutationFn: () => makeDeposit(method.sysname, amount.trim(), requisitesText(requisites, method.requisites)),
+    mutationFn: () => makeDeposit(method.sysname, amount.trim(), requisitesText(requisites, method.requisites), offerValue),
     onSuccess: (started) => {
       // The provider's payment page; it sends the browser back to the result page.
       window.location.assign(started.redirect_url);
@@ -105,6 +117,7 @@ function DepositForm({ method, currency, presets }: { method: PaymentMethod; cur
           error={checked && !(requisites[field] ?? '').trim() ? t('validation.required') : undefined}
         />
       ))}
+      <DepositOfferChoice offers={offers} currency={currency} value={offerValue} onChange={setOfferChoice} />
       {formError && (
         <p className={screens.alert} role="alert">
           {formError}
@@ -123,6 +136,9 @@ export function DepositPage() {
   const locale = useLocale();
   const { sysname } = useParams();
   const settings = useQuery({ queryKey: cashierKeys.deposit(), queryFn: ({ signal }) => getDepositSettings({ signal }) });
+  const account = useQuery(accountInfoQueryOptions());
+  // A failed offers lookup only leaves the bonus choice out: the deposit itself goes on.
+  const offers = useQuery(offersQueryOptions('deposit')).data?.items ?? [];
   const methods = settings.data?.methods ?? [];
   const method = methods.find((m) => m.sysname.toLowerCase() === sysname?.toLowerCase()) ?? (sysname ? undefined : methods[0]);
 
@@ -148,7 +164,13 @@ export function DepositPage() {
               {method?.name ?? t('cashier.unknownMethod')}
             </h2>
             {method && (
-              <DepositForm key={method.sysname} method={method} currency={settings.data.currency} presets={presetsFor(settings.data.amount_presets, settings.data.currency, method)} />
+              <DepositForm
+                key={method.sysname}
+                method={method}
+                currency={settings.data.currency}
+                presets={presetsFor(settings.data.amount_presets, settings.data.currency, method)}
+                offers={depositOfferChoices(offers, !isAuthenticated(account.data), method.sysname)}
+              />
             )}
           </section>
           <section className={screens.card} aria-labelledby="deposit-limits">

@@ -1,10 +1,13 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import screens from '@/components/screens.module.css';
-import { cashierKeys, getHistory, HISTORY_PAGE_SIZE } from './api';
+import { BonusHistoryItem } from '@/features/bonuses';
+import type { RequestOptions } from '@/lib/api/client';
+import { cashierKeys, getBonusHistory, getHistory, HISTORY_PAGE_SIZE } from './api';
 import { CashierFrame } from './cashier-nav';
 import { cashierErrorText } from './errors';
 import { PaymentItem } from './payment-item';
@@ -22,16 +25,23 @@ export function nextOffset(loaded: number, total: number, lastPageSize: number):
   return loaded < total && lastPageSize === HISTORY_PAGE_SIZE ? loaded : undefined;
 }
 
-function PaymentsList({ type }: { type: 'deposit' | 'withdrawal' }) {
+interface PagedHistoryProps<T extends { id: string | number }> {
+  tab: HistoryTab;
+  load: (offset: number, options: RequestOptions) => Promise<{ total: number; items: T[] }>;
+  item: (item: T, refetch: () => void) => ReactNode;
+}
+
+/** One tab's list, four by four. */
+function PagedHistory<T extends { id: string | number }>({ tab, load, item }: PagedHistoryProps<T>) {
   const { t } = useTranslation();
   const list = useInfiniteQuery({
-    queryKey: cashierKeys.history(type),
-    queryFn: ({ pageParam, signal }) => getHistory(type, pageParam, { signal }),
+    queryKey: cashierKeys.history(tab),
+    queryFn: ({ pageParam, signal }) => load(pageParam, { signal }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => nextOffset(pages.reduce((n, p) => n + p.items.length, 0), last.total, last.items.length),
   });
   // Items are unique by id (SPEC §3) even when a new payment shifts the pages.
-  const items = [...new Map((list.data?.pages ?? []).flatMap((page) => page.items).map((item) => [item.id, item])).values()];
+  const items = [...new Map((list.data?.pages ?? []).flatMap((page) => page.items).map((entry) => [entry.id, entry])).values()];
   if (list.isPending) return <Spinner label={t('app.loading')} />;
   if (list.isError) return <p className={screens.alert}>{cashierErrorText(t, list.error)}</p>;
   return (
@@ -40,8 +50,8 @@ function PaymentsList({ type }: { type: 'deposit' | 'withdrawal' }) {
         <p className={screens.notice}>{t('cashier.historyEmpty')}</p>
       ) : (
         <ul className={screens.list} data-testid="history-list">
-          {items.map((item) => (
-            <PaymentItem key={item.id} payment={item} onChanged={() => void list.refetch()} />
+          {items.map((entry) => (
+            <Fragment key={entry.id}>{item(entry, () => void list.refetch())}</Fragment>
           ))}
         </ul>
       )}
@@ -78,9 +88,16 @@ export function HistoryPage() {
           ))}
         </div>
         <div role="tabpanel" aria-label={t(`cashier.history.${tab}`)}>
+          {/* Keyed by tab: switching drops the old list and loads the new one from its first page. */}
           {tab === 'deposit' || tab === 'withdrawal' ? (
-            // Keyed by tab: switching drops the old list and loads the new one from its first page.
-            <PaymentsList key={tab} type={tab} />
+            <PagedHistory
+              key={tab}
+              tab={tab}
+              load={(offset, options) => getHistory(tab, offset, options)}
+              item={(payment, refetch) => <PaymentItem payment={payment} onChanged={refetch} />}
+            />
+          ) : tab === 'bonuses' ? (
+            <PagedHistory key={tab} tab={tab} load={getBonusHistory} item={(bonus) => <BonusHistoryItem bonus={bonus} />} />
           ) : (
             <p className={screens.notice}>{t('cashier.historyComing')}</p>
           )}

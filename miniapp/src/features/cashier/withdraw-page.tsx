@@ -7,6 +7,7 @@ import { SelectField } from '@/components/ui/select-field';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
 import { accountKeys } from '@/features/account';
+import { bonusKeys, burnConfirmationOf, confirmBurnBonuses } from '@/features/bonuses';
 import screens from '@/components/screens.module.css';
 import { ApiError } from '@/lib/api/client';
 import { formatMoney } from '@/lib/format';
@@ -38,21 +39,28 @@ export function WithdrawPage() {
   const failure = rules.sum(amount, { min, max, currency, locale });
 
   const withdraw = useMutation({
-    mutationFn: () => {
+    mutationFn: (burnBonuses: boolean) => {
       if (!method) throw new Error('no method');
-      return makeWithdrawal(method.sysname, amount.trim(), requisitesText(requisites, method.requisites));
+      return makeWithdrawal(method.sysname, amount.trim(), requisitesText(requisites, method.requisites), burnBonuses);
     },
-    onSuccess: (payment) => {
+    onSuccess: (payment, burnBonuses) => {
       setMade(payment);
       setAmount('');
       setChecked(false);
       void queryClient.invalidateQueries({ queryKey: cashierKeys.all });
       void queryClient.invalidateQueries({ queryKey: accountKeys.info() });
+      if (burnBonuses) void queryClient.invalidateQueries({ queryKey: bonusKeys.all });
+    },
+    onError: (error) => {
+      // SPEC §2 "burn-bonuses confirm": the same withdrawal again once the player accepts the loss.
+      const burn = burnConfirmationOf(error);
+      if (burn) confirmBurnBonuses(burn.bonuses, formatMoney(burn.amount, currency, locale), () => { withdraw.mutate(true); });
     },
   });
   const errorType = withdraw.error instanceof ApiError && isCashierError(withdraw.error.type) ? withdraw.error.type : null;
   const exception = errorType ? EXCEPTION_BUTTONS[errorType] : undefined;
-  const formError = withdraw.error ? cashierErrorText(t, withdraw.error) : null;
+  // The burn-bonuses question is asked in its dialog, not under the form.
+  const formError = withdraw.error && !burnConfirmationOf(withdraw.error) ? cashierErrorText(t, withdraw.error) : null;
   const amountError = checked && failure ? formatMessage(t(`validation.${failure.message}`), failure.params ?? {}) : serverFieldText(t, withdraw.error, 'amount');
   const data = settings.data;
 
@@ -88,7 +96,7 @@ export function WithdrawPage() {
               event.preventDefault();
               setChecked(true);
               setMade(null);
-              if (!failure && method?.requisites.every((f) => (requisites[f] ?? '').trim() !== '')) withdraw.mutate();
+              if (!failure && method?.requisites.every((f) => (requisites[f] ?? '').trim() !== '')) withdraw.mutate(false);
             }}
           >
             <SelectField
