@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { ApiError } from '@/lib/api/client';
+import { i18n } from '@/lib/i18n';
 import { formatMessage } from '@/lib/validation';
 
 /** The values error_data carries into a message ($$max$$, $$amount$$). */
@@ -13,8 +14,9 @@ function dataParams(error: ApiError): Record<string, string> {
 
 /** The message of a code the server gave a field; unknown codes read as INVALID. */
 function codeText(t: TFunction, error: ApiError, code: string): string {
-  const text = t(`serverErrors.${code}` as 'serverErrors.INVALID', { defaultValue: t('serverErrors.INVALID') });
-  return formatMessage(text, dataParams(error));
+  // Asked first: a key missing from the messages throws while developing, even with a default.
+  const key = i18n.exists(`serverErrors.${code}`) ? (`serverErrors.${code}` as 'serverErrors.INVALID') : 'serverErrors.INVALID';
+  return formatMessage(t(key), dataParams(error));
 }
 
 /** What is said before anything else: too many tries, or no answer at all. */
