@@ -5,10 +5,10 @@ async function localeCookie(page: import('@playwright/test').Page) {
 }
 
 test('French lives under /fr, with the i18n_locale cookie for a year', async ({ page }) => {
-  await page.goto('/fr/promotions');
+  await page.goto('/fr/tournaments');
 
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
-  await expect(page.getByRole('heading', { level: 1, name: 'Promotions' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tournois' })).toBeVisible();
   await expect(page.getByText('Cette section est en construction et ouvre bientôt.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Connexion' })).toBeVisible();
   const cookie = await localeCookie(page);
@@ -19,7 +19,7 @@ test('French lives under /fr, with the i18n_locale cookie for a year', async ({ 
 
   const changed = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/account.changelocale');
   await page.getByRole('link', { name: 'English' }).click();
-  await expect(page).toHaveURL('/promotions');
+  await expect(page).toHaveURL('/tournaments');
   expect((await changed).postData()).toContain('en');
   await expect(page.getByText('This section is being built and opens soon.')).toBeVisible();
   expect((await localeCookie(page))?.value).toBe('en');

@@ -102,12 +102,14 @@ describe('offers', () => {
     expect(depositOfferChoices([welcome, noCrypto], false, 'card')).toEqual([welcome, noCrypto]);
   });
 
-  it('sends the chosen offer, the first one by default, none, or nothing to choose from', () => {
+  it('sends the chosen offer, the waiting or else the first one by default, none, or nothing to choose from', () => {
     expect(depositOfferValue([welcome, weekend], null)).toBe('1');
     expect(depositOfferValue([welcome, weekend], '2')).toBe('2');
     expect(depositOfferValue([welcome, weekend], NO_BONUS)).toBe('none');
     expect(depositOfferValue([welcome], '2')).toBe('1');
     expect(depositOfferValue([], null)).toBe('');
+    // A bonus already waiting for the deposit (a promo code applied) comes first.
+    expect(depositOfferValue([welcome, { ...weekend, taken: true, bonus_id: 9 }], null)).toBe('2');
   });
 
   it('gives guests a way to register and players the button their offer allows', () => {

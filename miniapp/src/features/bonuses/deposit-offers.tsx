@@ -19,12 +19,14 @@ export function depositOfferChoices(offers: readonly Offer[], isGuest: boolean, 
 
 /**
  * The `campaign_offer_id` to send: the player's choice while it is still offered, else the
- * first offer; empty when there is nothing to choose (the server then decides).
+ * offer of a bonus already waiting for this deposit (a promo code just applied), else the first
+ * offer — as the server would choose; empty when there is nothing to choose (the server decides).
  */
 export function depositOfferValue(choices: readonly Offer[], chosen: string | null): string {
   if (chosen === NO_BONUS) return NO_BONUS;
   if (chosen !== null && choices.some((offer) => String(offer.id) === chosen)) return chosen;
-  return choices[0] ? String(choices[0].id) : '';
+  const preferred = choices.find((offer) => offer.taken) ?? choices[0];
+  return preferred ? String(preferred.id) : '';
 }
 
 export interface DepositOfferChoiceProps {

@@ -1,14 +1,10 @@
 // The public face of the `bonuses` feature (SPEC §7 `bonuses.*`, `campaigns.*`): what other
 // features may import (see src/test/feature-boundaries.test.ts). Everything else in this folder
-// is its own business.
+// is its own business; the router loads the offers and promotions pages from offers-page.tsx.
 
-export { bonusesQueryOptions, bonusKeys, getBonuses, useBonuses, type Bonus, type BonusesPage, type BonusStatus } from './api/get-bonuses';
-export { changeBonus, useChangeBonus, type BonusAction } from './api/change-bonus';
-export { getOffers, offersQueryOptions, useOffers, type Offer } from './api/get-offers';
-export { activatePromoCode, checkPromoCode } from './api/promo-code';
-export { takeOffer, type Taken } from './api/take-offer';
+export { bonusKeys, type Bonus, type BonusesPage } from './api/get-bonuses';
+export { offersQueryOptions, type Offer } from './api/get-offers';
 export { BonusHistoryItem } from './bonus-card';
-export { confirmBurnBonuses, DepositOfferChoice, depositOfferChoices, depositOfferValue, NO_BONUS } from './deposit-offers';
+export { confirmBurnBonuses, DepositOfferChoice, depositOfferChoices, depositOfferValue } from './deposit-offers';
 export { burnConfirmationOf } from './errors';
 export { PlayerBonuses } from './player-bonuses';
-export { PromoCodeForm } from './promo-code-form';
