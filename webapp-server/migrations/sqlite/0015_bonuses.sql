@@ -163,3 +163,8 @@ INSERT INTO bonus_contributions (scope, name, percent) VALUES
 
 -- Free-spin packs a bonus gave (their wins are the bonus's money).
 ALTER TABLE freespin_packs ADD COLUMN bonus_id BIGINT NULL;
+
+-- The wagering a bet counted, and towards which bonus, kept on the bet's own row (written
+-- anyway) so that a rollback can take it back; bonus_stakes holds only money a bonus staked.
+ALTER TABLE wallet_transactions ADD COLUMN bonus_id BIGINT NULL;
+ALTER TABLE wallet_transactions ADD COLUMN bonus_wagered BIGINT NOT NULL DEFAULT 0;

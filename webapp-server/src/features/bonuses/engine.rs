@@ -552,7 +552,8 @@ pub async fn spendable(
 }
 
 /// Records a posted bet's stake: the bonuses' balances and wagering, and what the bet took from
-/// each (for its win and its rollback).
+/// each bonus (for its win and its rollback). The wagering it counted is kept on the bet's own
+/// `wallet_transactions` row (`Stake::wagered`, written by the wallet).
 pub async fn record_stake(
     conn: &mut AnyConnection,
     provider: &str,
@@ -574,17 +575,18 @@ pub async fn record_stake(
             .bind(bonus_id)
             .execute(&mut *conn)
             .await?;
-        sqlx::query(
-            "INSERT INTO bonus_stakes (provider, transaction_uuid, round_id, bonus_id, staked, wagered) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(provider)
-        .bind(transaction_uuid)
-        .bind(round_id)
-        .bind(bonus_id)
-        .bind(staked)
-        .bind(counted)
-        .execute(&mut *conn)
-        .await?;
+        if staked > 0 {
+            sqlx::query(
+                "INSERT INTO bonus_stakes (provider, transaction_uuid, round_id, bonus_id, staked, wagered) VALUES ($1, $2, $3, $4, $5, 0)",
+            )
+            .bind(provider)
+            .bind(transaction_uuid)
+            .bind(round_id)
+            .bind(bonus_id)
+            .bind(staked)
+            .execute(&mut *conn)
+            .await?;
+        }
     }
     Ok(())
 }
@@ -694,16 +696,17 @@ pub async fn record_payout(conn: &mut AnyConnection, payout: &Payout, pack_win: 
     Ok(())
 }
 
-/// A rolled-back bet's stake: what goes back where, and the wagering it takes back. The stake
-/// rows are marked rolled back.
+/// A rolled-back bet's stake: what goes back where, and the wagering it counted (`wagered`, as
+/// the bet's row keeps it) taken back. The stake rows are marked rolled back.
 pub async fn plan_rollback(
     conn: &mut AnyConnection,
     provider: &str,
     bet_uuid: &str,
     amount: i64,
+    wagered: Option<(i64, i64)>,
 ) -> Result<Payout, sqlx::Error> {
-    let stakes: Vec<(i64, i64, i64, String)> = sqlx::query_as(
-        "SELECT s.bonus_id, s.staked, s.wagered, b.status FROM bonus_stakes s JOIN player_bonuses b ON b.id = s.bonus_id \
+    let stakes: Vec<(i64, i64, String)> = sqlx::query_as(
+        "SELECT s.bonus_id, s.staked, b.status FROM bonus_stakes s JOIN player_bonuses b ON b.id = s.bonus_id \
          WHERE s.provider = $1 AND s.transaction_uuid = $2 AND s.rolled_back = 0 ORDER BY s.bonus_id",
     )
     .bind(provider)
@@ -711,24 +714,26 @@ pub async fn plan_rollback(
     .fetch_all(&mut *conn)
     .await?;
     let mut payout = Payout { main: amount, ..Payout::default() };
-    for (bonus_id, staked, counted, status) in stakes {
-        if staked > 0 {
+    for (bonus_id, staked, status) in &stakes {
+        if *staked > 0 {
             payout.main -= staked;
-            payout.add(&status, bonus_id, staked);
-        }
-        if status == "wagering" && counted > 0 {
-            sqlx::query("UPDATE player_bonuses SET wagered = wagered - $1 WHERE id = $2")
-                .bind(counted)
-                .bind(bonus_id)
-                .execute(&mut *conn)
-                .await?;
+            payout.add(status, *bonus_id, *staked);
         }
     }
-    sqlx::query("UPDATE bonus_stakes SET rolled_back = 1 WHERE provider = $1 AND transaction_uuid = $2")
-        .bind(provider)
-        .bind(bet_uuid)
-        .execute(&mut *conn)
-        .await?;
+    if let Some((bonus_id, counted)) = wagered.filter(|(_, c)| *c > 0) {
+        sqlx::query("UPDATE player_bonuses SET wagered = wagered - $1 WHERE id = $2 AND status = 'wagering'")
+            .bind(counted)
+            .bind(bonus_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if !stakes.is_empty() {
+        sqlx::query("UPDATE bonus_stakes SET rolled_back = 1 WHERE provider = $1 AND transaction_uuid = $2")
+            .bind(provider)
+            .bind(bet_uuid)
+            .execute(&mut *conn)
+            .await?;
+    }
     Ok(payout)
 }
 

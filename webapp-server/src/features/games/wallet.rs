@@ -281,10 +281,11 @@ async fn record(
     kind: &str,
     round_id: i64,
     response: &WalletResponse,
+    wagered: Option<(i64, i64)>,
 ) -> Result<(), WalletError> {
     sqlx::query(
-        "INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
     .bind(provider)
     .bind(&request.transaction_uuid)
@@ -295,6 +296,8 @@ async fn record(
     .bind(request.fingerprint(kind))
     .bind(serde_json::to_string(response).unwrap_or_default())
     .bind(now_ms())
+    .bind(wagered.map(|w| w.0))
+    .bind(wagered.map_or(0, |w| w.1))
     .execute(conn)
     .await?;
     Ok(())
@@ -389,7 +392,7 @@ pub async fn bet(
         balance_of(conn, &session, rules).await?.0
     };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
-    record(conn, provider, request, "bet", round_id, &response).await?;
+    record(conn, provider, request, "bet", round_id, &response, stake.as_ref().and_then(|s| s.wagered)).await?;
     Ok(response)
 }
 
@@ -469,7 +472,7 @@ pub async fn win_to(
     }
     let (balance, _) = balance_of(conn, &session, rules).await?;
     let response = answer("RS_OK", request, Some((balance, currency.code())));
-    record(conn, provider, request, "win", round_id, &response).await?;
+    record(conn, provider, request, "win", round_id, &response, None).await?;
     Ok(response)
 }
 
@@ -485,14 +488,15 @@ pub async fn rollback(
         return Ok(first);
     }
     let reference = request.reference_transaction_uuid.clone().unwrap_or_default();
-    let bet: Option<(i64, i64, i64)> = sqlx::query_as(
-        "SELECT round_id, amount, rolled_back FROM wallet_transactions WHERE provider = $1 AND transaction_uuid = $2 AND kind = 'bet'",
+    let bet: Option<(i64, i64, i64, Option<i64>, i64)> = sqlx::query_as(
+        "SELECT round_id, amount, rolled_back, bonus_id, bonus_wagered FROM wallet_transactions \
+         WHERE provider = $1 AND transaction_uuid = $2 AND kind = 'bet'",
     )
     .bind(provider)
     .bind(&reference)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((round_id, amount, rolled_back)) = bet else {
+    let Some((round_id, amount, rolled_back, wagered_bonus, wagered)) = bet else {
         return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
     };
     let session = session_for(conn, provider, request, true).await?;
@@ -506,7 +510,8 @@ pub async fn rollback(
     if rolled_back == 0 && amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let entry = if real {
-            let payout: Payout = bonus::plan_rollback(conn, provider, &reference, amount).await?;
+            let payout: Payout =
+                bonus::plan_rollback(conn, provider, &reference, amount, wagered_bonus.map(|id| (id, wagered))).await?;
             let postings = payout.postings(session.user_id, settlement(&session), amount);
             let entry = Entry {
                 key: &key,
@@ -542,7 +547,7 @@ pub async fn rollback(
     }
     let (balance, _) = balance_of(conn, &session, rules).await?;
     let response = answer("RS_OK", request, Some((balance, currency.code())));
-    record(conn, provider, request, "rollback", round_id, &response).await?;
+    record(conn, provider, request, "rollback", round_id, &response, None).await?;
     Ok(response)
 }
 
