@@ -1,22 +1,11 @@
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { api, codeFromMailbox, E2E_BONUS_WAGER_CAP, PASSWORD, uniqueEmail } from './support';
+import { api, codeFromMailbox, E2E_BONUS_WAGER_CAP, PASSWORD, shoot, uniqueEmail } from './support';
 
 // The bonus engine as a player meets it, against the real server (whose wagering multiplier is
 // capped at E2E_BONUS_WAGER_CAP, so a bonus is wagered in a few rounds): a promo code from a
 // link, a deposit that credits it, house rounds until it completes; and a withdrawal that burns
 // a bonus once the player confirms.
-
-const WIDTHS = [360, 1280] as const;
-
-async function shoot(page: Page, info: TestInfo, name: string): Promise<void> {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: info.outputPath(`${name}-${String(width)}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 360, height: 780 });
-}
 
 interface Amount {
   amount: string;

@@ -1,21 +1,9 @@
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { codeFromMailbox, PASSWORD, uniqueEmail } from './support';
+import { codeFromMailbox, PASSWORD, shoot, uniqueEmail } from './support';
 
 // The screens a player spends their time on, against the real server: lobby, game, cashier and
 // profile, in English and French, on a phone and a desktop window.
-
-const WIDTHS = [360, 1280] as const;
-
-/** Full-page screenshots of the current screen at phone and desktop widths, in the test output. */
-async function shoot(page: Page, info: TestInfo, name: string): Promise<void> {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: info.outputPath(`${name}-${String(width)}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 360, height: 780 });
-}
 
 async function register(page: Page, email: string): Promise<void> {
   await page.goto('/');

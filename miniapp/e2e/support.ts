@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect } from './fixtures';
 
 /** CROUPIER_FORCE_LOGOUT_SECONDS of the inactivity project's server. */
@@ -64,4 +64,16 @@ export async function signInThroughDialog(page: Page, login: string, { password 
   await dialog.getByLabel('Password', { exact: true }).fill(password);
   await dialog.getByRole('button', { name: 'Sign in' }).click();
   return dialog;
+}
+
+const SHOT_WIDTHS = [360, 1280] as const;
+
+/** Full-page screenshots of the current screen at phone and desktop widths, in the test output. */
+export async function shoot(page: Page, info: TestInfo, name: string): Promise<void> {
+  for (const width of SHOT_WIDTHS) {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: info.outputPath(`${name}-${String(width)}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 360, height: 780 });
 }

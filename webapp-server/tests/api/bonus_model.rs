@@ -6,6 +6,7 @@
 //! Both spending rules (shared, isolated) on both databases.
 
 use crate::games::launch;
+use crate::helpers::XorShift;
 use crate::helpers::{Backend, TestApp, postgres_configured};
 use croupier_server::features::bonuses::Rules;
 use croupier_server::features::bonuses::admin::{self, GrantInput};
@@ -17,25 +18,6 @@ use reqwest::StatusCode;
 
 /// Steps per run.
 const STEPS: usize = 2_000;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + i64::try_from(self.below(u64::try_from(hi - lo + 1).unwrap())).unwrap()
-    }
-}
 
 #[derive(Debug, Clone)]
 struct MBonus {
@@ -204,7 +186,7 @@ async fn run(backend: Backend, isolation: bool, seed: u64) {
         tokens.push((game, launched["token"].as_str().unwrap().to_owned()));
     }
     let db = app.state.db();
-    let mut rng = Rng(seed);
+    let mut rng = XorShift(seed);
     let mut model = Model { isolation, main: 5_000, ..Model::default() };
     let mut counter = 0;
     // What the run went through, so a run that never reaches a rule cannot pass unseen.

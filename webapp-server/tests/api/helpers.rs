@@ -297,3 +297,25 @@ fn postgres_urls_get_their_database_replaced() {
     assert_eq!(replace_database("postgres://u:p@h/test?sslmode=disable", "x"), "postgres://u:p@h/x?sslmode=disable");
     assert_eq!(replace_database("postgres://u@h:5432", "x"), "postgres://u@h:5432/x");
 }
+
+/// A small deterministic generator for the model tests, so a failing sequence can be replayed
+/// from its seed.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// A number from `lo` to `hi`, both included.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + i64::try_from(self.below(u64::try_from(hi - lo + 1).unwrap())).unwrap()
+    }
+}

@@ -1,28 +1,13 @@
 //! The ledger's proofs: a model-based random test and a 200-player concurrency test.
 
 use crate::db_test;
+use crate::helpers::XorShift;
 use croupier_server::db::Db;
 use croupier_server::ledger::{self, Account, Entry, HouseAccount, LedgerError, Posted};
 use croupier_shared::Currency;
 
 fn usd() -> Currency {
     Currency::parse("USD").unwrap()
-}
-
-/// A small deterministic generator, so a failing sequence can be replayed from its seed.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 async fn apply(db: &Db, entry: &Entry<'_>) -> Result<Posted, LedgerError> {
