@@ -165,6 +165,13 @@ test('a withdrawal while a bonus is wagering burns it once the player confirms',
   await deposit(page, '30', await depositOffer(page.request, 'welcome'));
   expect(await balances(page.request)).toEqual({ main: 3_000, bonus: 3_000 });
 
+  // Its 50 free spins of Gem Rush show in the lobby and on the game's page.
+  await page.goto('/gamehall?providers=house');
+  await expect(page.locator('[data-testid="game-card"][data-sysname="gem-rush"]').getByTestId('freespins-badge')).toHaveText('Free spins: 50');
+  await page.goto('/game/gem-rush');
+  await expect(page.getByTestId('freespins-notice')).toContainText('Free spins on this game: 50 at $0.20 each');
+  await shoot(page, info, 'game-freespins');
+
   await page.goto('/cashier/withdraw');
   await page.getByLabel('Amount (USD)').fill('10');
   await page.getByRole('button', { name: 'Withdraw', exact: true }).click();

@@ -7,6 +7,7 @@ import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { showToast } from '@/lib/toasts/toast-store';
 import { gameKeys, gameView, setLike, type Game } from './api';
+import { useFreespins } from './freespins';
 import styles from './games.module.css';
 
 export function HeartIcon({ filled }: { filled: boolean }) {
@@ -46,14 +47,21 @@ export function FavouriteButton({ game, className }: { game: Game; className?: s
 }
 
 export function GameCard({ game, onOpen }: { game: Game; onOpen?: () => void }) {
+  const { t } = useTranslation();
   const locale = useLocale();
   const { name, image } = gameView(game);
+  const spins = useFreespins().get(game.sysname);
   return (
     <article className={styles.card} data-testid="game-card" data-sysname={game.sysname}>
       <Link to={localizePath(gamePath(game.sysname), locale)} className={styles.cardLink} onClick={onOpen} aria-label={name}>
         <img className={styles.cardImage} src={image} alt="" loading="lazy" width={288} height={192} />
       </Link>
       <FavouriteButton game={game} />
+      {spins && (
+        <span className={styles.spinsBadge} data-testid="freespins-badge">
+          {t('lobby.freespinsBadge', { count: spins.remaining })}
+        </span>
+      )}
       <p className={styles.cardName}>{name}</p>
       <p className={styles.cardMeta}>RTP {game.rtp}%</p>
     </article>

@@ -11,10 +11,12 @@ import { accountKeys, useAccount, type AccountInfo } from '@/features/account';
 import { gamesQueryOptions, gameView, launchGame, LaunchError, type Game, type GameConfig, type Launch, type LaunchMode } from '@/features/games/api';
 import { FavouriteButton } from '@/features/games/game-card';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
+import { formatDate, formatMoney } from '@/lib/format';
 import { i18n, useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { isTelegram } from '@/lib/telegram';
 import { FairnessPanel } from './fairness-panel';
+import { freespinsQueryOptions, useFreespins } from './freespins';
 import styles from './game.module.css';
 
 /** SPEC §3 `visibleFullScreen`: everywhere, only inside Telegram, only on the site, or never. */
@@ -82,6 +84,7 @@ function GameStage({ game, guest }: { game: Game; guest: boolean }) {
   const [request, setRequest] = useState<{ mode: LaunchMode; attempt: number }>({ mode: guest ? 'demo' : 'play', attempt: 0 });
   const [result, setResult] = useState<{ key: string; launch?: Launch; error?: string } | null>(null);
   const { name } = gameView(game);
+  const spins = useFreespins().get(game.sysname);
   const depositHref = localizePath(depositPath(), locale);
   const mode = request.mode;
   const key = `${request.mode}:${String(request.attempt)}`;
@@ -118,6 +121,8 @@ function GameStage({ game, guest }: { game: Game; guest: boolean }) {
       if (data?.type !== 'croupier:balance' || typeof data.balance !== 'string' || typeof data.currency !== 'string') return;
       if (mode !== 'play') return;
       queryClient.setQueryData<AccountInfo>(accountKeys.info(), (current) => updateBalance(current, data.balance ?? '', data.currency ?? ''));
+      // A round may have used a free spin: the count follows.
+      void queryClient.invalidateQueries({ queryKey: freespinsQueryOptions().queryKey });
     };
     window.addEventListener('message', listen);
     return () => {
@@ -168,6 +173,15 @@ function GameStage({ game, guest }: { game: Game; guest: boolean }) {
           </button>
         )}
       </div>
+      {mode === 'play' && !guest && spins && (
+        <p className={styles.spins} role="status" data-testid="freespins-notice">
+          {t('gamePage.freespinsNotice', {
+            count: spins.remaining,
+            bet: formatMoney(spins.bet, spins.currency, locale),
+            date: formatDate(spins.expiresAt),
+          })}
+        </p>
+      )}
       <div className={styles.stage} ref={stage}>
         {launch ? (
           <iframe key={launch.token} className={styles.frame} src={launch.url} title={name} allow="fullscreen; autoplay" allowFullScreen />
