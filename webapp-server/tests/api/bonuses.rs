@@ -210,6 +210,9 @@ db_test!(async fn a_bonus_is_wagered_in_house_games_to_completion(app) {
     let b = bonuses(app, &client, "wagering").await;
     assert_eq!((b.len(), minor(&b[0]["balance"])), (1, 2_000), "{b:?}");
     let token = token_for(app, &client, "dice").await;
+    // The game's page opens on what a round would answer: main plus the bonus money.
+    let state: Value = reqwest::get(app.url(&format!("/games/house/dice/state?token={token}"))).await.unwrap().json().await.unwrap();
+    assert_eq!(state["balance"], "120.00", "{state}");
     // Over the maximum bet: refused, nothing moves.
     let (status, body) = dice(app, &token, "6.00").await;
     assert_eq!((status, body["error"].as_str()), (StatusCode::CONFLICT, Some("bonus_max_bet")), "{body}");

@@ -21,7 +21,10 @@ pub async fn game_state(
             None
         };
         let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
-        let balance = ledger::balance(&mut conn, player_account(&session), currency).await.map_err(HouseError::internal)?;
+        // What a round would answer: main plus the bonus money spendable in this game.
+        let (balance, _) = wallet::balance_of(&mut conn, &session, &Rules::of(&state))
+            .await
+            .map_err(|e| HouseError::internal(format!("{e:?}")))?;
         let round = open.map(|o| {
             json!({
                 "round": o.round,

@@ -22,7 +22,6 @@ use crate::AppState;
 use crate::db::now_ms;
 use crate::features::bonuses::Rules;
 use crate::features::freespins;
-use crate::ledger::{self, Account, PlayerAccount};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
@@ -153,11 +152,6 @@ pub(super) async fn settle(
     };
     let settled = wallet::win_to(conn, "house", &request, to, rules).await.map_err(HouseError::from)?;
     Ok(settled.balance.unwrap_or(0))
-}
-
-pub(super) fn player_account(session: &wallet::GameSession) -> Account {
-    let kind = if session.mode == "demo" { PlayerAccount::Fun } else { PlayerAccount::Main };
-    Account::Player { user_id: session.user_id, kind }
 }
 
 /// The session of `token` for `sysname`, read before a change is queued: its player picks the
