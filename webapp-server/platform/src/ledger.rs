@@ -54,6 +54,8 @@ pub enum HouseAccount {
     JackpotPool,
     /// Where demo (fun) money comes from.
     FunSupply,
+    /// What the house pays players out of its own pocket as rewards: cashbacks.
+    Promotions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +90,7 @@ impl Account {
                     HouseAccount::BonusLiability => "bonus_liability",
                     HouseAccount::JackpotPool => "jackpot_pool",
                     HouseAccount::FunSupply => "fun_supply",
+                    HouseAccount::Promotions => "promotions",
                 },
                 false,
             ),

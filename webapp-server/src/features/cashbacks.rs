@@ -3,13 +3,18 @@
 //! operator promises a player, described in both languages; the client shows the newest active
 //! one in the "unseen cashback" popup after sign-in (SPEC §4).
 //!
-//! Operators create cashbacks over `POST /admin/cashbacks`. Computing cashbacks from the players'
-//! losses and paying them out (`cashbacks.payout`, which moves the money through the ledger and
-//! sets `paid_out_at` and `receiving_expired_at`) are a later issue: nothing here moves money.
+//! Operators create cashbacks over `POST /admin/cashbacks`. A player claims one with
+//! `cashbacks.payout`: its amount moves from the house's `promotions` account to their main
+//! balance through the ledger (key `cashback:{id}:payout`, so a second press or a retry pays
+//! nothing more and answers the paid cashback), in one transaction on the player's lane of the
+//! group committer. `cashbacks.remove` declines an active one (status `removed`, nothing moves).
+//! A cashback can be claimed until its `receiving_expired_at` when one is set.
+//! Computing cashbacks from the players' losses (programmes, the period job) is still to come.
 
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::{Db, now_ms};
 use crate::features::account::store::field_error;
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use croupier_shared::{Currency, FieldCode, Locale, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -17,13 +22,15 @@ use serde::{Deserialize, Serialize};
 pub fn register(api: &mut Registry) {
     api.read(
         "cashbacks.get",
-        "The player's cashbacks (offset, count, sort created_at or end_date, order, statuses active,paid_out).",
+        "The player's cashbacks (offset, count, sort created_at or end_date, order, statuses active,paid_out,removed).",
         get,
     );
+    api.write("cashbacks.payout", "Pays an active cashback to the main balance (cashback_id); idempotent.", payout);
+    api.write("cashbacks.remove", "Declines an active cashback (cashback_id).", remove);
 }
 
 /// The statuses a cashback can have.
-pub const STATUSES: [&str; 2] = ["active", "paid_out"];
+pub const STATUSES: [&str; 3] = ["active", "paid_out", "removed"];
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CashbacksQuery {
@@ -39,7 +46,7 @@ pub struct CashbacksQuery {
     /// desc (default) or asc.
     #[serde(default)]
     pub order: Option<String>,
-    /// A comma-separated list of active and paid_out; all when absent.
+    /// A comma-separated list of active, paid_out and removed; active and paid_out when absent.
     #[serde(default)]
     pub statuses: Option<String>,
     /// Accepted for the client's sake; every field is always answered.
@@ -54,10 +61,10 @@ impl CashbacksQuery {
             .map_or_else(Vec::new, |s| s.split(',').map(str::trim).filter(|s| !s.is_empty()).collect())
     }
 
-    /// Whether a cashback of `status` is asked for.
+    /// Whether a cashback of `status` is asked for (a removed one only when named).
     fn wants(&self, status: &str) -> bool {
         let asked = self.statuses();
-        asked.is_empty() || asked.contains(&status)
+        if asked.is_empty() { status != "removed" } else { asked.contains(&status) }
     }
 }
 
@@ -94,7 +101,7 @@ pub struct Amount {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Cashback {
     pub id: i64,
-    /// active or paid_out.
+    /// active, paid_out or removed.
     pub status: String,
     /// In the request's language.
     pub description: String,
@@ -146,35 +153,142 @@ impl CashbackRow {
     }
 }
 
-/// Filters on the owner and on each status being asked for ($2 active, $3 paid_out as 1 or 0).
-const FILTER: &str = "user_id = $1 AND ((status = 'active' AND $2 = 1) OR (status = 'paid_out' AND $3 = 1))";
+/// Filters on the owner and on each status being asked for ($2 active, $3 paid_out, $4 removed
+/// as 1 or 0).
+const FILTER: &str = "user_id = $1 AND ((status = 'active' AND $2 = 1) OR (status = 'paid_out' AND $3 = 1) OR (status = 'removed' AND $4 = 1))";
 
 async fn get(ctx: Ctx, user: AuthUser, query: CashbacksQuery) -> Result<Cashbacks, ApiError> {
     let user_id = user.id;
     let db = ctx.state.db();
     let active = i64::from(query.wants("active"));
     let paid_out = i64::from(query.wants("paid_out"));
+    let removed = i64::from(query.wants("removed"));
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM cashbacks WHERE {FILTER}")))
         .bind(user_id)
         .bind(active)
         .bind(paid_out)
+        .bind(removed)
         .fetch_one(db.pool())
         .await?;
     // Both come from the whitelists `validate` checked; ties fall back on the id, in the same order.
     let column = if query.sort.as_deref() == Some("end_date") { "end_date" } else { "created_at" };
     let direction = if query.order.as_deref() == Some("asc") { "ASC" } else { "DESC" };
     let rows: Vec<CashbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT id, status, description_en, description_fr, amount, currency, receiving_expired_at, paid_out_at, end_date, created_at \
-         FROM cashbacks WHERE {FILTER} ORDER BY {column} {direction}, id {direction} LIMIT $4 OFFSET $5"
+        "SELECT {COLUMNS} FROM cashbacks WHERE {FILTER} ORDER BY {column} {direction}, id {direction} LIMIT $5 OFFSET $6"
     )))
     .bind(user_id)
     .bind(active)
     .bind(paid_out)
+    .bind(removed)
     .bind(query.count.unwrap_or(20))
     .bind(query.offset.unwrap_or(0))
     .fetch_all(db.pool())
     .await?;
     Ok(Cashbacks { total, items: rows.into_iter().map(|r| r.into_item(ctx.locale)).collect() })
+}
+
+const COLUMNS: &str = "id, status, description_en, description_fr, amount, currency, receiving_expired_at, paid_out_at, end_date, created_at";
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CashbackInput {
+    #[serde(default)]
+    pub cashback_id: Option<i64>,
+}
+
+impl Input for CashbackInput {
+    fn validate(&self, errors: &mut FieldErrors) {
+        match self.cashback_id {
+            None => errors.add("cashback_id", FieldCode::Required),
+            Some(id) if id < 1 => errors.add("cashback_id", FieldCode::Invalid),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The player's own cashback `id`, read with the player's row locked.
+async fn own(conn: &mut sqlx::AnyConnection, user_id: i64, id: i64) -> Result<CashbackRow, ApiError> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM cashbacks WHERE id = $1 AND user_id = $2")))
+        .bind(id)
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| ApiError::field("cashback_id", FieldCode::NotFound))
+}
+
+#[derive(Clone, Copy)]
+enum Claim {
+    Payout,
+    Remove,
+}
+
+async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> Result<Cashback, ApiError> {
+    let (user_id, id, locale) = (user.id, input.cashback_id.unwrap_or(0), ctx.locale);
+    let db = ctx.state.db().clone();
+    ctx.state
+        .db()
+        .group(
+            user_id,
+            crate::db::group::job(move |conn| {
+                let db = db.clone();
+                Box::pin(async move {
+                    db.lock_user(conn, user_id).await?;
+                    let row = own(conn, user_id, id).await?;
+                    match (what, row.status.as_str()) {
+                        // A second press, or a retry, of a payout that went through.
+                        (Claim::Payout, "paid_out") => return Ok(row.into_item(locale)),
+                        (_, "active") => {}
+                        _ => return Err(ApiError::field("cashback_id", FieldCode::Locked)),
+                    }
+                    let now = now_ms();
+                    match what {
+                        Claim::Payout => {
+                            if row.receiving_expired_at.is_some_and(|t| t <= now) {
+                                return Err(ApiError::field("cashback_id", FieldCode::CodeExpired));
+                            }
+                            let currency = Currency::parse(&row.currency)
+                                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("cashback {id}: bad currency")))?;
+                            let key = format!("cashback:{id}:payout");
+                            let reference = id.to_string();
+                            let entry = Entry::transfer(
+                                &key,
+                                "cashback",
+                                currency,
+                                Account::House(HouseAccount::Promotions),
+                                Account::main(user_id),
+                                row.amount,
+                            )
+                            .by(Some(user_id))
+                            .about(Some(&reference));
+                            ledger::post(conn, &entry).await.map_err(|e| match e {
+                                LedgerError::Db(e) => ApiError::from(e),
+                                other => ApiError::internal(anyhow::anyhow!("cashback {id}: {other}")),
+                            })?;
+                            sqlx::query("UPDATE cashbacks SET status = 'paid_out', paid_out_at = $1 WHERE id = $2")
+                                .bind(now)
+                                .bind(id)
+                                .execute(&mut *conn)
+                                .await?;
+                        }
+                        Claim::Remove => {
+                            sqlx::query("UPDATE cashbacks SET status = 'removed' WHERE id = $1")
+                                .bind(id)
+                                .execute(&mut *conn)
+                                .await?;
+                        }
+                    }
+                    Ok(own(conn, user_id, id).await?.into_item(locale))
+                })
+            }),
+        )
+        .await
+}
+
+async fn payout(ctx: Ctx, user: AuthUser, input: CashbackInput) -> Result<Cashback, ApiError> {
+    claim(ctx, user, input, Claim::Payout).await
+}
+
+async fn remove(ctx: Ctx, user: AuthUser, input: CashbackInput) -> Result<Cashback, ApiError> {
+    claim(ctx, user, input, Claim::Remove).await
 }
 
 /// The longest description, in characters.

@@ -190,3 +190,83 @@ async fn the_cashback_admin_api_is_off_without_a_token() {
     expect_error(status, &body, 401, "AuthorizationException");
     app.finish().await;
 }
+
+async fn main_balance(app: &TestApp, client: &reqwest::Client) -> String {
+    let (_, me) = app.get_as(client, "account.getInfo", &[]).await;
+    me["data"]["balance_main"]["amount"].as_str().unwrap().to_owned()
+}
+
+db_test!(async fn a_cashback_is_paid_once_to_its_owner_and_can_be_declined(app) {
+    let alice = app.browser();
+    app.register(&alice, "alice@example.com").await;
+    let bob = app.browser();
+    app.register(&bob, "bob@example.com").await;
+    let alice_id = uid(app, &alice).await;
+    let paid = promise(app, alice_id, 1_250, 7, "10%").await.to_string();
+    let declined = promise(app, alice_id, 500, 7, "5%").await.to_string();
+
+    // Bad input and another player's id: refused, nothing moves.
+    for (form, field, code) in [
+        (vec![], "cashback_id", "REQUIRED"),
+        (vec![("cashback_id", "0")], "cashback_id", "INVALID"),
+        (vec![("cashback_id", "999999")], "cashback_id", "NOT_FOUND"),
+    ] {
+        let (status, body) = app.post_as(&alice, "cashbacks.payout", &form).await;
+        let err = expect_error(status, &body, 422, "InvalidParameterException");
+        assert_eq!(err["error_data"][field][0], code, "{body}");
+    }
+    let (status, body) = app.post_as(&alice, "cashbacks.payout", &[("cashback_id", "abc")]).await;
+    assert_eq!(status.as_u16(), 422, "{body}");
+    let (status, body) = app.post_as(&bob, "cashbacks.payout", &[("cashback_id", &paid)]).await;
+    let err = expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(err["error_data"]["cashback_id"][0], "NOT_FOUND", "{body}");
+    let (status, body) = app.post_as(&bob, "cashbacks.remove", &[("cashback_id", &paid)]).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(main_balance(app, &alice).await, "0.00");
+
+    // Paid into main; pressed again (or retried) it pays nothing more and answers the same.
+    let (status, first) = app.post_as(&alice, "cashbacks.payout", &[("cashback_id", &paid)]).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["data"]["status"], "paid_out");
+    assert!(first["data"]["paid_out_at"].as_i64().is_some(), "{first}");
+    let (status, again) = app.post_as(&alice, "cashbacks.payout", &[("cashback_id", &paid)]).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again["data"], first["data"]);
+    assert_eq!(main_balance(app, &alice).await, "12.50");
+    // A paid cashback cannot be declined any more.
+    let (status, body) = app.post_as(&alice, "cashbacks.remove", &[("cashback_id", &paid)]).await;
+    let err = expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(err["error_data"]["cashback_id"][0], "LOCKED", "{body}");
+
+    // Declined: nothing moves, it can no longer be paid, and it leaves the default list.
+    let (status, body) = app.post_as(&alice, "cashbacks.remove", &[("cashback_id", &declined)]).await;
+    assert_eq!((status, body["data"]["status"].as_str()), (StatusCode::OK, Some("removed")), "{body}");
+    let (status, body) = app.post_as(&alice, "cashbacks.payout", &[("cashback_id", &declined)]).await;
+    let err = expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(err["error_data"]["cashback_id"][0], "LOCKED", "{body}");
+    assert_eq!(main_balance(app, &alice).await, "12.50");
+    let (_, list) = app.get_as(&alice, "cashbacks.get", &[]).await;
+    assert_eq!(ids(&list), vec![paid.parse::<i64>().unwrap()], "{list}");
+    let (_, list) = app.get_as(&alice, "cashbacks.get", &[("statuses", "removed")]).await;
+    assert_eq!(ids(&list), vec![declined.parse::<i64>().unwrap()], "{list}");
+
+    let check = app.cli(&["ledger", "check"]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+});
+
+db_test!(async fn a_cashback_past_its_claim_time_is_not_paid(app) {
+    let alice = app.browser();
+    app.register(&alice, "alice@example.com").await;
+    let alice_id = uid(app, &alice).await;
+    let id = promise(app, alice_id, 700, 7, "Late").await;
+    sqlx::query("UPDATE cashbacks SET receiving_expired_at = $1 WHERE id = $2")
+        .bind(croupier_server::db::now_ms() - 1_000)
+        .bind(id)
+        .execute(app.state.db().pool())
+        .await
+        .unwrap();
+    let (status, body) = app.post_as(&alice, "cashbacks.payout", &[("cashback_id", &id.to_string())]).await;
+    let err = expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(err["error_data"]["cashback_id"][0], "CODE_EXPIRED", "{body}");
+    assert_eq!(main_balance(app, &alice).await, "0.00");
+});
