@@ -50,6 +50,25 @@ pub enum Notice {
         /// Wagering done, 0 to 100.
         progress: i64,
     },
+    /// A cashback is ready to claim (the message carries a button that claims it in the chat).
+    CashbackReady {
+        cashback_id: i64,
+        amount: String,
+        currency: String,
+        /// The programme's title (the cashback's description) in English and French.
+        title_en: String,
+        title_fr: String,
+        /// Unix seconds; none: no deadline.
+        #[serde(default)]
+        claim_until: Option<i64>,
+    },
+    /// A cashback was paid (to the main balance, or as a wagering bonus).
+    CashbackPaid {
+        cashback_id: i64,
+        amount: String,
+        currency: String,
+        as_bonus: bool,
+    },
     /// A one-time code (sign-in, two-factor change, contact confirmation, restore).
     Code {
         code: String,
@@ -74,6 +93,8 @@ impl Notice {
             Notice::WithdrawalPaid { .. } => "withdrawal_paid",
             Notice::BonusCredited { .. } => "bonus_credited",
             Notice::BonusExpiring { .. } => "bonus_expiring",
+            Notice::CashbackReady { .. } => "cashback_ready",
+            Notice::CashbackPaid { .. } => "cashback_paid",
             Notice::Code { .. } => "code",
         }
     }
@@ -140,6 +161,38 @@ impl Notice {
                 ),
                 button: pick("See my bonuses".into(), "Voir mes bonus".into()),
                 path: "/profile/bonuses".into(),
+            },
+            Notice::CashbackReady { amount, currency, title_en, title_fr, claim_until, .. } => Rendered {
+                text: {
+                    let until = claim_until.map(|t| crate::texts::date(locale, t));
+                    match until {
+                        Some(until) => pick(
+                            format!("{title_en}: {amount} {currency} is yours to claim until {until}."),
+                            format!("{title_fr} : {amount} {currency} à réclamer avant le {until}."),
+                        ),
+                        None => pick(
+                            format!("{title_en}: {amount} {currency} is yours to claim."),
+                            format!("{title_fr} : {amount} {currency} à réclamer."),
+                        ),
+                    }
+                },
+                button: pick("See my cashback".into(), "Voir mon cashback".into()),
+                path: "/profile/cashback".into(),
+            },
+            Notice::CashbackPaid { amount, currency, as_bonus, .. } => Rendered {
+                text: if *as_bonus {
+                    pick(
+                        format!("Your cashback of {amount} {currency} is on your bonus balance."),
+                        format!("Votre cashback de {amount} {currency} est sur votre solde bonus."),
+                    )
+                } else {
+                    pick(
+                        format!("Your cashback of {amount} {currency} is on your balance."),
+                        format!("Votre cashback de {amount} {currency} est sur votre solde."),
+                    )
+                },
+                button: pick("Play now".into(), "Jouer maintenant".into()),
+                path: "/gamehall".into(),
             },
             Notice::Code { code } => Rendered {
                 text: pick(

@@ -92,3 +92,44 @@ pub fn commands(locale: Locale) -> [(&'static str, &'static str); 4] {
         ],
     }
 }
+
+/// A moment (Unix seconds) as players read it, in UTC: "24 Nov 2026, 18:00 UTC" or
+/// "24/11/2026 18:00 UTC".
+pub fn date(locale: Locale, unix: i64) -> String {
+    let days = unix.div_euclid(86_400);
+    let secs = unix.rem_euclid(86_400);
+    let (hour, minute) = (secs / 3_600, secs % 3_600 / 60);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    match locale {
+        Locale::Fr => format!("{day:02}/{month:02}/{year} {hour:02}:{minute:02} UTC"),
+        Locale::En => {
+            const MONTHS: [&str; 12] =
+                ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+            let name = MONTHS[usize::try_from(month - 1).unwrap_or(0)];
+            format!("{day} {name} {year}, {hour:02}:{minute:02} UTC")
+        }
+    }
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    #[test]
+    fn dates_read_in_both_languages() {
+        // 2026-11-24 18:05:00 UTC.
+        assert_eq!(date(Locale::En, 1_795_543_500), "24 Nov 2026, 18:05 UTC");
+        assert_eq!(date(Locale::Fr, 1_795_543_500), "24/11/2026 18:05 UTC");
+        assert_eq!(date(Locale::En, 951_782_400), "29 Feb 2000, 00:00 UTC");
+        assert_eq!(date(Locale::En, 0), "1 Jan 1970, 00:00 UTC");
+    }
+}

@@ -10,6 +10,9 @@ import { E2E_BONUS_WAGER_CAP, SHORT_FORCE_LOGOUT_SECONDS } from './support';
 const miniappDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(miniappDir, '..');
 
+/** The main server's operator token; journeys that act as an operator read CROUPIER_E2E_ADMIN_TOKEN. */
+const E2E_ADMIN_TOKEN = 'e2e-operator-token-not-a-secret';
+
 /** A made-up bot token for the main server; the Telegram journey reads it from CROUPIER_E2E_BOT_TOKEN. */
 const E2E_BOT_TOKEN = '7000000001:E2E-test-token-not-a-real-bot';
 
@@ -143,6 +146,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     TELEGRAM_BOT_TOKEN: E2E_BOT_TOKEN,
     TELEGRAM_API_URL: 'http://127.0.0.1:9',
     CROUPIER_BONUS_WAGER_CAP: String(E2E_BONUS_WAGER_CAP),
+    CROUPIER_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
   });
   let short: RunningServer;
   try {
@@ -156,6 +160,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   process.env.CROUPIER_E2E_BASE_URL = main.baseUrl;
   process.env.CROUPIER_E2E_BOT_TOKEN = E2E_BOT_TOKEN;
+  process.env.CROUPIER_E2E_ADMIN_TOKEN = E2E_ADMIN_TOKEN;
   process.env.CROUPIER_E2E_SHORT_SESSION_URL = short.baseUrl;
 
   return async () => {

@@ -197,7 +197,7 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await expect(list.getByTestId('payment-item')).toHaveCount(1);
   await expect(list.getByTestId('payment-item')).toHaveAttribute('data-status', 'cancelled');
   await page.getByRole('tab', { name: 'Cashback' }).click();
-  await expect(page.getByText('Cashback history arrives with the cashback programme.')).toBeVisible();
+  await expect(page.getByText('Nothing here yet.')).toBeVisible();
   await page.goto('/cashier/history?tab=withdrawal');
   await list.getByRole('link').first().click();
   await expect(page.getByTestId('receipt')).toHaveAttribute('data-status', 'cancelled');

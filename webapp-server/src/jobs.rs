@@ -18,6 +18,7 @@ pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
             run_once(&state, "game-history-export", &holder, crate::features::games::history::run_exports).await;
             run_once(&state, "visit-hits-retention", &holder, crate::features::tracking::prune).await;
             run_once(&state, "bonus-expiry", &holder, crate::features::bonuses::jobs::run).await;
+            run_once(&state, "cashback-periods", &holder, crate::features::cashbacks::close::run).await;
             run_once(&state, "guest-sweep", &holder, crate::features::games::launch::sweep_guests).await;
         }
     })

@@ -24,6 +24,7 @@ afterEach(() => {
 const CASHBACK = {
   id: 31,
   status: 'active',
+  pays: 'real',
   description: 'Your weekly 10% back',
   amount: { amount: '7.00', currency: 'USD' },
   receiving_expired_at: null,

@@ -144,6 +144,24 @@ pub const VARIABLES: &[Variable] = &[
         "Regulatory cap on a bonus's wagering multiplier (e.g. 10 for the UK from 2026); 0: no cap.",
     ),
     var(
+        "CROUPIER_CASHBACK_GRACE_SECONDS",
+        Some("600"),
+        false,
+        "How long after a cashback period ends its close waits, so that the period's last wins land first.",
+    ),
+    var(
+        "CROUPIER_CASHBACK_CHUNK",
+        Some("500"),
+        false,
+        "Players whose cashbacks one transaction of a period's close writes (1 to 10000).",
+    ),
+    var(
+        "CROUPIER_CASHBACK_CHUNK_PAUSE_MS",
+        Some("0"),
+        false,
+        "Pause between two chunks of a period's close, to spread its load on the database.",
+    ),
+    var(
         "CROUPIER_GAME_HISTORY_EXPORT",
         Some("true"),
         false,
@@ -357,6 +375,12 @@ pub struct Config {
     pub bonus_max_active: i64,
     /// The largest wagering multiplier a bonus may have; 0: no cap.
     pub bonus_wager_cap: i64,
+    /// Milliseconds a cashback period's close waits after the period ends.
+    pub cashback_grace_ms: i64,
+    /// Players per transaction when a period closes.
+    pub cashback_chunk: usize,
+    /// Pause between two chunks of a close.
+    pub cashback_chunk_pause: std::time::Duration,
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
     pub oauth_providers: Vec<OAuthProvider>,
@@ -731,6 +755,27 @@ impl Config {
                     return Err(raw.invalid("CROUPIER_BONUS_WAGER_CAP", "must be 0 (off) or more"));
                 }
                 n
+            },
+            cashback_grace_ms: {
+                let n: i64 = raw.parse("CROUPIER_CASHBACK_GRACE_SECONDS", "a whole number of seconds")?;
+                if !(0..=86_400).contains(&n) {
+                    return Err(raw.invalid("CROUPIER_CASHBACK_GRACE_SECONDS", "must be 0 to 86400"));
+                }
+                n * 1000
+            },
+            cashback_chunk: {
+                let n: usize = raw.parse("CROUPIER_CASHBACK_CHUNK", "a whole number")?;
+                if !(1..=10_000).contains(&n) {
+                    return Err(raw.invalid("CROUPIER_CASHBACK_CHUNK", "must be 1 to 10000"));
+                }
+                n
+            },
+            cashback_chunk_pause: {
+                let n: u64 = raw.parse("CROUPIER_CASHBACK_CHUNK_PAUSE_MS", "a whole number of milliseconds")?;
+                if n > 60_000 {
+                    return Err(raw.invalid("CROUPIER_CASHBACK_CHUNK_PAUSE_MS", "must be at most 60000"));
+                }
+                std::time::Duration::from_millis(n)
             },
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,

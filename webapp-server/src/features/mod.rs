@@ -24,9 +24,9 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/hit", get(tracking::hit))
         .route("/webhooks/payments/{provider}", axum::routing::post(cashier::deposits::webhook))
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
-        .route("/admin/cashbacks", axum::routing::post(cashbacks::admin_create))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())
         .merge(bonuses::admin::routes())
+        .merge(cashbacks::programmes::routes())
         .merge(notify::routes())
 }

@@ -205,15 +205,41 @@ db_test!(async fn dice_refuses_bad_bets_tokens_and_overdrafts(app) {
     assert_eq!(me["data"]["balance_main"]["amount"], "5.00", "refused rounds move nothing");
 });
 
-const AGG_SECRET: &str = "aggregator-secret-0123456789";
+pub const AGG_SECRET: &str = "aggregator-secret-0123456789";
 
-struct Aggregator<'a> {
-    app: &'a TestApp,
-    token: String,
+/// `CROUPIER_GAME_PROVIDERS` for the fake aggregator `fakeagg`.
+pub fn agg_providers() -> String {
+    format!("fakeagg|https://agg.example/launch?t={{token}}&g={{game}}&m={{mode}}&c={{currency}}|{AGG_SECRET}")
 }
 
-impl Aggregator<'_> {
-    async fn call(&self, action: &str, body: Value) -> Value {
+/// Adds a game of the fake aggregator to the catalogue.
+pub async fn agg_game(app: &TestApp, sysname: &str, game_type: &str) {
+    sqlx::query(
+        "INSERT INTO games (sysname, provider, game_type, name_en, name_fr, image_url, search_text, rtp_bp, volatility, has_demo, config, popularity, created_at) \
+         VALUES ($1, 'fakeagg', $2, $1, $1, '/x.svg', $1, 9600, 'high', 1, '{}', 1, 0)",
+    )
+    .bind(sysname)
+    .bind(game_type)
+    .execute(app.state.db().pool())
+    .await
+    .unwrap();
+}
+
+/// The fake aggregator's signed wallet calls for one launch token.
+pub struct Aggregator<'a> {
+    pub app: &'a TestApp,
+    pub token: String,
+}
+
+impl<'a> Aggregator<'a> {
+    /// Launches `sysname` for real money for `client` and answers its wallet.
+    pub async fn launched(app: &'a TestApp, client: &reqwest::Client, sysname: &str) -> Aggregator<'a> {
+        let (status, launched) = launch(app, client, sysname, "play").await;
+        assert_eq!(status, StatusCode::OK, "{launched}");
+        Aggregator { app, token: launched["token"].as_str().unwrap().to_owned() }
+    }
+
+    pub async fn call(&self, action: &str, body: Value) -> Value {
         self.call_at(
             action,
             body,

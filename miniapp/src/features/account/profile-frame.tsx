@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { PlayerBonuses } from '@/features/bonuses';
+import { PlayerCashbacks } from '@/features/cashbacks';
 import { useRouteHandle } from '@/lib/route-handle';
 import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
@@ -57,7 +58,15 @@ export function ProfileComingPage({ tab }: { tab: ProfileTab }) {
 export const VerificationPage = () => <ProfileComingPage tab="profileVerification" />;
 export const BetsPage = () => <ProfileComingPage tab="profileBets" />;
 export const LoyaltyPage = () => <ProfileComingPage tab="profileLoyalty" />;
-export const CashbackPage = () => <ProfileComingPage tab="profileCashback" />;
+
+/** /profile/cashback: the player's cashbacks, to claim or decline. */
+export function CashbackPage() {
+  return (
+    <ProfileFrame tab="profileCashback">
+      <PlayerCashbacks />
+    </ProfileFrame>
+  );
+}
 
 /** /profile/bonuses: the promo-code field, the running bonuses and the finished ones. */
 export function BonusesPage() {

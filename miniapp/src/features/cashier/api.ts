@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Money } from '@/features/account';
 import type { BonusesPage } from '@/features/bonuses';
+import { getCashbacks, type CashbacksPage } from '@/features/cashbacks';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 
 export interface PaymentMethod {
@@ -94,6 +95,11 @@ export function getHistory(type: 'deposit' | 'withdrawal', offset: number, o?: R
 /** The bonuses tab of the history: every bonus of the player, newest first. */
 export function getBonusHistory(offset: number, o?: RequestOptions): Promise<BonusesPage> {
   return apiGet<BonusesPage>('cashier.gethistory', { type: 'bonuses', offset, count: HISTORY_PAGE_SIZE }, o);
+}
+
+/** The cashbacks tab of the history: every cashback, whatever became of it, newest first. */
+export function getCashbackHistory(offset: number, o?: RequestOptions): Promise<CashbacksPage> {
+  return getCashbacks({ offset, count: HISTORY_PAGE_SIZE, statuses: ['pending', 'active', 'paid_out', 'removed', 'expired', 'rejected'] }, o);
 }
 
 /** The status the server gives a deposit that reached the balance (a provider's `success` outcome). */

@@ -6,8 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import screens from '@/components/screens.module.css';
 import { BonusHistoryItem } from '@/features/bonuses';
+import { CashbackItem } from '@/features/cashbacks';
 import type { RequestOptions } from '@/lib/api/client';
-import { cashierKeys, getBonusHistory, getHistory, HISTORY_PAGE_SIZE } from './api';
+import { cashierKeys, getBonusHistory, getCashbackHistory, getHistory, HISTORY_PAGE_SIZE } from './api';
 import { CashierFrame } from './cashier-nav';
 import { cashierErrorText } from './errors';
 import { PaymentItem } from './payment-item';
@@ -99,7 +100,12 @@ export function HistoryPage() {
           ) : tab === 'bonuses' ? (
             <PagedHistory key={tab} tab={tab} load={getBonusHistory} item={(bonus) => <BonusHistoryItem bonus={bonus} />} />
           ) : (
-            <p className={screens.notice}>{t('cashier.historyComing')}</p>
+            <PagedHistory
+              key={tab}
+              tab={tab}
+              load={getCashbackHistory}
+              item={(cashback, refetch) => <CashbackItem cashback={cashback} onChanged={refetch} />}
+            />
           )}
         </div>
       </div>

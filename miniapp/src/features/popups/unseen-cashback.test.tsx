@@ -11,6 +11,7 @@ function cashback(id: number, overrides: Partial<Cashback> = {}): Cashback {
   return {
     id,
     status: 'active',
+    pays: 'real',
     description: '10% of your losses back',
     amount: { amount: '12.50', currency: 'USD' },
     receiving_expired_at: null,

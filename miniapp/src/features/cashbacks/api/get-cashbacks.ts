@@ -1,12 +1,14 @@
 import type { Money } from '@/features/account';
 import { apiGet, type RequestOptions } from '@/lib/api/client';
 
-export type CashbackStatus = 'active' | 'paid_out';
+export type CashbackStatus = 'pending' | 'active' | 'paid_out' | 'removed' | 'expired' | 'rejected';
 
 /** SPEC §3 Cashback (times in unix seconds). */
 export interface Cashback {
   id: number;
   status: CashbackStatus;
+  /** real: to the main balance; bonus: a wagering bonus. */
+  pays: 'real' | 'bonus';
   /** In the request's language. */
   description: string;
   amount: Money;

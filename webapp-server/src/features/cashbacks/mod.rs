@@ -1,19 +1,35 @@
-//! Cashbacks (SPEC §3 "Cashback": id, status active or paid_out, description,
-//! receiving_expired_at, paid_out_at, end_date; §7 `cashbacks.get`). A cashback is an amount an
-//! operator promises a player, described in both languages; the client shows the newest active
-//! one in the "unseen cashback" popup after sign-in (SPEC §4).
+//! Cashbacks (SPEC §3 "Cashback": id, status, description, receiving_expired_at, paid_out_at,
+//! end_date; §7 `cashbacks.get`, `cashbacks.payout`, `cashbacks.remove`). A cashback is an amount
+//! the house gives a player back, described in both languages; the client shows the newest active
+//! one in the "unseen cashback" popup after sign-in (SPEC §4) and lists them on
+//! `/profile/cashback` and in the cashier history.
 //!
-//! Operators create cashbacks over `POST /admin/cashbacks`. A player claims one with
-//! `cashbacks.payout`: its amount moves from the house's `promotions` account to their main
-//! balance through the ledger (key `cashback:{id}:payout`, so a second press or a retry pays
-//! nothing more and answers the paid cashback), in one transaction on the player's lane of the
-//! group committer. `cashbacks.remove` declines an active one (status `removed`, nothing moves).
-//! A cashback can be claimed until its `receiving_expired_at` when one is set.
-//! Computing cashbacks from the players' losses (programmes, the period job) is still to come.
+//! Where they come from: a programme's period job ([`close`], configured in [`programmes`]) or
+//! an operator's `POST /admin/cashbacks`.
+//!
+//! Statuses: `pending` (above the programme's approval threshold: an operator approves or
+//! rejects it), `active` (the player may claim it until `receiving_expired_at`), `paid_out`,
+//! `removed` (the player declined it), `expired` (not claimed in time), `rejected` (by an
+//! operator). `cashbacks.get` answers all but `removed` and `rejected` unless `statuses` names them.
+//!
+//! A player claims one with `cashbacks.payout`: a real-money cashback moves from the house's
+//! `promotions` account to their main balance through the ledger (key `cashback:{id}:payout`);
+//! one a programme pays as a bonus becomes a wagering bonus through the bonus engine (claim key
+//! `cashback:{id}`; it does not count against the player's active-bonus limit, as it is owed).
+//! Either way a second press or a retry pays nothing more and answers the paid cashback; it all
+//! happens in one transaction on the player's lane of the group committer. `cashbacks.remove`
+//! declines an active one (nothing moves). The player hears through the bot when one is ready
+//! and when it is paid.
+
+pub mod close;
+pub mod programmes;
 
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::{Db, now_ms};
 use crate::features::account::store::field_error;
+use crate::features::bonuses::Rules;
+use crate::features::bonuses::engine::{self, Actor};
+use crate::features::notify::{self, Notice};
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use croupier_shared::{Currency, FieldCode, Locale, Money};
 use schemars::JsonSchema;
@@ -22,7 +38,7 @@ use serde::{Deserialize, Serialize};
 pub fn register(api: &mut Registry) {
     api.read(
         "cashbacks.get",
-        "The player's cashbacks (offset, count, sort created_at or end_date, order, statuses active,paid_out,removed).",
+        "The player's cashbacks (offset, count, sort created_at or end_date, order, statuses: any of pending, active, paid_out, removed, expired, rejected).",
         get,
     );
     api.write("cashbacks.payout", "Pays an active cashback to the main balance (cashback_id); idempotent.", payout);
@@ -30,7 +46,9 @@ pub fn register(api: &mut Registry) {
 }
 
 /// The statuses a cashback can have.
-pub const STATUSES: [&str; 3] = ["active", "paid_out", "removed"];
+pub const STATUSES: [&str; 6] = ["pending", "active", "paid_out", "removed", "expired", "rejected"];
+/// What `cashbacks.get` answers when `statuses` is absent.
+pub const SHOWN: [&str; 4] = ["pending", "active", "paid_out", "expired"];
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CashbacksQuery {
@@ -46,7 +64,8 @@ pub struct CashbacksQuery {
     /// desc (default) or asc.
     #[serde(default)]
     pub order: Option<String>,
-    /// A comma-separated list of active, paid_out and removed; active and paid_out when absent.
+    /// A comma-separated list of pending, active, paid_out, removed, expired and rejected;
+    /// all but removed and rejected when absent.
     #[serde(default)]
     pub statuses: Option<String>,
     /// Accepted for the client's sake; every field is always answered.
@@ -61,10 +80,15 @@ impl CashbacksQuery {
             .map_or_else(Vec::new, |s| s.split(',').map(str::trim).filter(|s| !s.is_empty()).collect())
     }
 
-    /// Whether a cashback of `status` is asked for (a removed one only when named).
-    fn wants(&self, status: &str) -> bool {
+    /// The statuses asked for, as a quoted SQL list (each one from [`STATUSES`], checked).
+    fn status_list(&self) -> String {
         let asked = self.statuses();
-        if asked.is_empty() { status != "removed" } else { asked.contains(&status) }
+        let pick: Vec<&str> = STATUSES
+            .iter()
+            .copied()
+            .filter(|s| if asked.is_empty() { SHOWN.contains(s) } else { asked.contains(s) })
+            .collect();
+        pick.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -101,12 +125,14 @@ pub struct Amount {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Cashback {
     pub id: i64,
-    /// active, paid_out or removed.
+    /// pending, active, paid_out, removed, expired or rejected.
     pub status: String,
+    /// real (to the main balance) or bonus (a wagering bonus).
+    pub pays: String,
     /// In the request's language.
     pub description: String,
     pub amount: Amount,
-    /// Unix seconds; null until the cashback is paid out.
+    /// Unix seconds: the cashback can be claimed until then; null: no limit (or still pending).
     pub receiving_expired_at: Option<i64>,
     /// Unix seconds; null until the cashback is paid out.
     pub paid_out_at: Option<i64>,
@@ -125,7 +151,9 @@ pub struct Cashbacks {
 #[derive(sqlx::FromRow)]
 struct CashbackRow {
     id: i64,
+    user_id: i64,
     status: String,
+    pays: String,
     description_en: String,
     description_fr: String,
     amount: i64,
@@ -134,15 +162,23 @@ struct CashbackRow {
     paid_out_at: Option<i64>,
     end_date: i64,
     created_at: i64,
+    wager_multiplier: i64,
+    wager_days: i64,
 }
 
 impl CashbackRow {
+    /// The amount as a decimal string of its currency.
+    fn money(&self) -> String {
+        Currency::parse(&self.currency)
+            .map_or_else(|| self.amount.to_string(), |c| Money::from_minor(self.amount, c).to_decimal_string())
+    }
+
     fn into_item(self, locale: Locale) -> Cashback {
-        let amount = Currency::parse(&self.currency)
-            .map_or_else(|| self.amount.to_string(), |c| Money::from_minor(self.amount, c).to_decimal_string());
+        let amount = self.money();
         Cashback {
             id: self.id,
             status: self.status,
+            pays: self.pays,
             description: if locale == Locale::Fr { self.description_fr } else { self.description_en },
             amount: Amount { amount, currency: self.currency },
             receiving_expired_at: self.receiving_expired_at.map(|ms| ms / 1000),
@@ -153,33 +189,22 @@ impl CashbackRow {
     }
 }
 
-/// Filters on the owner and on each status being asked for ($2 active, $3 paid_out, $4 removed
-/// as 1 or 0).
-const FILTER: &str = "user_id = $1 AND ((status = 'active' AND $2 = 1) OR (status = 'paid_out' AND $3 = 1) OR (status = 'removed' AND $4 = 1))";
-
 async fn get(ctx: Ctx, user: AuthUser, query: CashbacksQuery) -> Result<Cashbacks, ApiError> {
     let user_id = user.id;
     let db = ctx.state.db();
-    let active = i64::from(query.wants("active"));
-    let paid_out = i64::from(query.wants("paid_out"));
-    let removed = i64::from(query.wants("removed"));
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM cashbacks WHERE {FILTER}")))
+    // Only the statuses `validate` checked against the whitelist reach the SQL text.
+    let filter = format!("user_id = $1 AND status IN ({})", query.status_list());
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM cashbacks WHERE {filter}")))
         .bind(user_id)
-        .bind(active)
-        .bind(paid_out)
-        .bind(removed)
         .fetch_one(db.pool())
         .await?;
     // Both come from the whitelists `validate` checked; ties fall back on the id, in the same order.
     let column = if query.sort.as_deref() == Some("end_date") { "end_date" } else { "created_at" };
     let direction = if query.order.as_deref() == Some("asc") { "ASC" } else { "DESC" };
     let rows: Vec<CashbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM cashbacks WHERE {FILTER} ORDER BY {column} {direction}, id {direction} LIMIT $5 OFFSET $6"
+        "SELECT {COLUMNS} FROM cashbacks WHERE {filter} ORDER BY {column} {direction}, id {direction} LIMIT $2 OFFSET $3"
     )))
     .bind(user_id)
-    .bind(active)
-    .bind(paid_out)
-    .bind(removed)
     .bind(query.count.unwrap_or(20))
     .bind(query.offset.unwrap_or(0))
     .fetch_all(db.pool())
@@ -187,7 +212,7 @@ async fn get(ctx: Ctx, user: AuthUser, query: CashbacksQuery) -> Result<Cashback
     Ok(Cashbacks { total, items: rows.into_iter().map(|r| r.into_item(ctx.locale)).collect() })
 }
 
-const COLUMNS: &str = "id, status, description_en, description_fr, amount, currency, receiving_expired_at, paid_out_at, end_date, created_at";
+const COLUMNS: &str = "id, user_id, status, pays, description_en, description_fr, amount, currency, receiving_expired_at, paid_out_at, end_date, created_at, wager_multiplier, wager_days";
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CashbackInput {
@@ -223,13 +248,15 @@ enum Claim {
 
 async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> Result<Cashback, ApiError> {
     let (user_id, id, locale) = (user.id, input.cashback_id.unwrap_or(0), ctx.locale);
+    // A cashback paid as a bonus is owed: the player's active-bonus limit does not hold it back.
+    let rules = Rules { max_active: i64::MAX, ..Rules::of(&ctx.state) };
     let db = ctx.state.db().clone();
     ctx.state
         .db()
         .group(
             user_id,
             crate::db::group::job(move |conn| {
-                let db = db.clone();
+                let (db, rules) = (db.clone(), rules.clone());
                 Box::pin(async move {
                     db.lock_user(conn, user_id).await?;
                     let row = own(conn, user_id, id).await?;
@@ -237,6 +264,7 @@ async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> R
                         // A second press, or a retry, of a payout that went through.
                         (Claim::Payout, "paid_out") => return Ok(row.into_item(locale)),
                         (_, "active") => {}
+                        (Claim::Payout, "expired") => return Err(ApiError::field("cashback_id", FieldCode::CodeExpired)),
                         _ => return Err(ApiError::field("cashback_id", FieldCode::Locked)),
                     }
                     let now = now_ms();
@@ -245,29 +273,20 @@ async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> R
                             if row.receiving_expired_at.is_some_and(|t| t <= now) {
                                 return Err(ApiError::field("cashback_id", FieldCode::CodeExpired));
                             }
-                            let currency = Currency::parse(&row.currency)
-                                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("cashback {id}: bad currency")))?;
-                            let key = format!("cashback:{id}:payout");
-                            let reference = id.to_string();
-                            let entry = Entry::transfer(
-                                &key,
-                                "cashback",
-                                currency,
-                                Account::House(HouseAccount::Promotions),
-                                Account::main(user_id),
-                                row.amount,
-                            )
-                            .by(Some(user_id))
-                            .about(Some(&reference));
-                            ledger::post(conn, &entry).await.map_err(|e| match e {
-                                LedgerError::Db(e) => ApiError::from(e),
-                                other => ApiError::internal(anyhow::anyhow!("cashback {id}: {other}")),
-                            })?;
-                            sqlx::query("UPDATE cashbacks SET status = 'paid_out', paid_out_at = $1 WHERE id = $2")
+                            let bonus_id = pay(conn, &rules, &row).await?;
+                            sqlx::query("UPDATE cashbacks SET status = 'paid_out', paid_out_at = $1, bonus_id = $2 WHERE id = $3")
                                 .bind(now)
+                                .bind(bonus_id)
                                 .bind(id)
                                 .execute(&mut *conn)
                                 .await?;
+                            let notice = Notice::CashbackPaid {
+                                cashback_id: id,
+                                amount: row.money(),
+                                currency: row.currency.clone(),
+                                as_bonus: bonus_id.is_some(),
+                            };
+                            notify::enqueue(conn, user_id, &format!("cashback:{id}:paid"), &notice).await?;
                         }
                         Claim::Remove => {
                             sqlx::query("UPDATE cashbacks SET status = 'removed' WHERE id = $1")
@@ -281,6 +300,80 @@ async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> R
             }),
         )
         .await
+}
+
+/// Moves a cashback's money: to the main balance through the ledger, or into a new wagering
+/// bonus through the bonus engine (answers the bonus's id).
+async fn pay(conn: &mut sqlx::AnyConnection, rules: &Rules, row: &CashbackRow) -> Result<Option<i64>, ApiError> {
+    let id = row.id;
+    let currency = Currency::parse(&row.currency)
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("cashback {id}: bad currency")))?;
+    if row.pays == "bonus" {
+        let bonus_id: i64 = sqlx::query_scalar(
+            "INSERT INTO player_bonuses (user_id, claim_key, currency, status, reward, max_bonus, wager_multiplier, wager_days, \
+             title_en, title_fr, text_en, text_fr, created_at) \
+             VALUES ($1, $2, $3, 'offered', 'fixed', $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        )
+        .bind(row.user_id)
+        .bind(format!("cashback:{id}"))
+        .bind(currency.code())
+        .bind(row.amount)
+        .bind(row.wager_multiplier)
+        .bind(row.wager_days.max(1))
+        .bind(&row.description_en)
+        .bind(&row.description_fr)
+        .bind(&row.description_en)
+        .bind(&row.description_fr)
+        .bind(now_ms())
+        .fetch_one(&mut *conn)
+        .await?;
+        let reason = format!("cashback {id}");
+        engine::event(conn, bonus_id, None, "offered", &reason, Actor::System, 0).await?;
+        let bonus = engine::load(conn, bonus_id)
+            .await?
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("cashback {id}: its bonus vanished")))?;
+        engine::credit(conn, rules, &bonus, None, Actor::System, &reason)
+            .await
+            .map_err(crate::features::bonuses::methods::refusal)?;
+        return Ok(Some(bonus_id));
+    }
+    let key = format!("cashback:{id}:payout");
+    let reference = id.to_string();
+    let entry = Entry::transfer(
+        &key,
+        "cashback",
+        currency,
+        Account::House(HouseAccount::Promotions),
+        Account::main(row.user_id),
+        row.amount,
+    )
+    .by(Some(row.user_id))
+    .about(Some(&reference));
+    ledger::post(conn, &entry).await.map_err(|e| match e {
+        LedgerError::Db(e) => ApiError::from(e),
+        other => ApiError::internal(anyhow::anyhow!("cashback {id}: {other}")),
+    })?;
+    Ok(None)
+}
+
+/// Tells the player (through the bot) that cashback `id` is ready to claim, in the caller's
+/// transaction; once per cashback.
+pub async fn announce(conn: &mut sqlx::AnyConnection, id: i64) -> Result<(), sqlx::Error> {
+    let row: Option<CashbackRow> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM cashbacks WHERE id = $1")))
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some(row) = row else { return Ok(()) };
+    let notice = Notice::CashbackReady {
+        cashback_id: id,
+        amount: row.money(),
+        currency: row.currency.clone(),
+        title_en: row.description_en.clone(),
+        title_fr: row.description_fr.clone(),
+        claim_until: row.receiving_expired_at.map(|ms| ms / 1000),
+    };
+    notify::enqueue(conn, row.user_id, &format!("cashback:{id}:ready"), &notice).await
 }
 
 async fn payout(ctx: Ctx, user: AuthUser, input: CashbackInput) -> Result<Cashback, ApiError> {
