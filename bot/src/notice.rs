@@ -69,6 +69,47 @@ pub enum Notice {
         currency: String,
         as_bonus: bool,
     },
+    /// A loyalty level reached (with its reward, when the level grants bonus money).
+    LoyaltyLevel {
+        level: i64,
+        title_en: String,
+        title_fr: String,
+        /// The level's bonus, decimal.
+        #[serde(default)]
+        reward: Option<String>,
+        #[serde(default)]
+        currency: Option<String>,
+    },
+    /// A loyalty quest completed, and the points it credited.
+    QuestCompleted {
+        quest_id: i64,
+        title_en: String,
+        title_fr: String,
+        points: i64,
+    },
+    /// A product bought in the loyalty shop, for `price` points.
+    ProductBought {
+        purchase_id: i64,
+        title_en: String,
+        title_fr: String,
+        price: i64,
+    },
+    /// The weekly summary a player opted into: points, level progress, the week's cashback.
+    WeeklySummary {
+        points: i64,
+        lifetime_points: i64,
+        level: i64,
+        level_title_en: String,
+        level_title_fr: String,
+        /// Lifetime points the next level needs; none at the top.
+        #[serde(default)]
+        next_level_points: Option<i64>,
+        /// The week's cashback, decimal.
+        #[serde(default)]
+        cashback: Option<String>,
+        #[serde(default)]
+        currency: Option<String>,
+    },
     /// A one-time code (sign-in, two-factor change, contact confirmation, restore).
     Code {
         code: String,
@@ -95,6 +136,10 @@ impl Notice {
             Notice::BonusExpiring { .. } => "bonus_expiring",
             Notice::CashbackReady { .. } => "cashback_ready",
             Notice::CashbackPaid { .. } => "cashback_paid",
+            Notice::LoyaltyLevel { .. } => "loyalty_level",
+            Notice::QuestCompleted { .. } => "quest_completed",
+            Notice::ProductBought { .. } => "product_bought",
+            Notice::WeeklySummary { .. } => "weekly_summary",
             Notice::Code { .. } => "code",
         }
     }
@@ -193,6 +238,68 @@ impl Notice {
                 },
                 button: pick("Play now".into(), "Jouer maintenant".into()),
                 path: "/gamehall".into(),
+            },
+            Notice::LoyaltyLevel { level, title_en, title_fr, reward, currency } => Rendered {
+                text: match (reward, currency) {
+                    (Some(reward), Some(currency)) => pick(
+                        format!(
+                            "You reached level {level}, {title_en}! Your reward of {reward} {currency} is on your bonus balance."
+                        ),
+                        format!(
+                            "Vous avez atteint le niveau {level}, {title_fr} ! Votre récompense de {reward} {currency} est sur votre solde bonus."
+                        ),
+                    ),
+                    _ => pick(
+                        format!("You reached level {level}, {title_en}!"),
+                        format!("Vous avez atteint le niveau {level}, {title_fr} !"),
+                    ),
+                },
+                button: pick("See my level".into(), "Voir mon niveau".into()),
+                path: "/loyalty".into(),
+            },
+            Notice::QuestCompleted { title_en, title_fr, points, .. } => Rendered {
+                text: pick(
+                    format!("Quest completed: \u{201c}{title_en}\u{201d}. {points} points are yours."),
+                    format!("Quête accomplie : \u{ab}\u{a0}{title_fr}\u{a0}\u{bb}. {points} points pour vous."),
+                ),
+                button: pick("See my quests".into(), "Voir mes quêtes".into()),
+                path: "/loyalty".into(),
+            },
+            Notice::ProductBought { title_en, title_fr, price, .. } => Rendered {
+                text: pick(
+                    format!("You bought \u{201c}{title_en}\u{201d} for {price} points. Enjoy!"),
+                    format!("Vous avez acheté \u{ab}\u{a0}{title_fr}\u{a0}\u{bb} pour {price} points. Profitez-en !"),
+                ),
+                button: pick("Open the shop".into(), "Ouvrir la boutique".into()),
+                path: "/loyalty/shop".into(),
+            },
+            Notice::WeeklySummary {
+                points,
+                level,
+                level_title_en,
+                level_title_fr,
+                next_level_points,
+                cashback,
+                currency,
+                lifetime_points,
+            } => Rendered {
+                text: {
+                    let mut en = format!("Your week: {points} points to spend, level {level} ({level_title_en}).");
+                    let mut fr =
+                        format!("Votre semaine : {points} points à dépenser, niveau {level} ({level_title_fr}).");
+                    if let Some(next) = next_level_points {
+                        let left = (next - lifetime_points).max(0);
+                        en.push_str(&format!(" {left} points to the next level."));
+                        fr.push_str(&format!(" Encore {left} points avant le niveau suivant."));
+                    }
+                    if let (Some(cashback), Some(currency)) = (cashback, currency) {
+                        en.push_str(&format!(" Cashback of the week: {cashback} {currency}."));
+                        fr.push_str(&format!(" Cashback de la semaine : {cashback} {currency}."));
+                    }
+                    pick(en, fr)
+                },
+                button: pick("Open the club".into(), "Ouvrir le club".into()),
+                path: "/loyalty".into(),
             },
             Notice::Code { code } => Rendered {
                 text: pick(

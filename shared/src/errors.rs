@@ -131,6 +131,7 @@ field_codes! {
     PromoUsed = "PROMO_USED", "You have already used this code", "Vous avez déjà utilisé ce code";
     PromoExpired = "PROMO_EXPIRED", "This code is no longer valid", "Ce code n'est plus valable";
     PromoNotEligible = "PROMO_NOT_ELIGIBLE", "This code is not available for your account", "Ce code n'est pas disponible pour votre compte";
+    InsufficientPoints = "INSUFFICIENT_POINTS", "You do not have enough points", "Vous n'avez pas assez de points";
 }
 
 impl FieldCode {

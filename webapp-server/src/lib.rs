@@ -104,6 +104,7 @@ impl App {
         features::games::catalogue::seed(&db, &config.game_providers).await.context("game catalogue")?;
         features::content::store::seed_demo(&db).await.context("demo content")?;
         features::bonuses::seed_demo(&db).await.context("demo campaigns")?;
+        features::loyalty::admin::seed_demo(&db).await.context("demo loyalty programme")?;
         let oauth = Arc::new(OAuth::new(&config.oauth_providers).context("social sign-in")?);
         let platform = AppState::new(config, db, coord).await?;
         let content = Arc::new(Cache::default());
@@ -177,6 +178,7 @@ fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<I
     cashbacks::register(api);
     freespins::register(api);
     bonuses::register(api, content);
+    loyalty::register(api, content);
 }
 
 pub fn app(app: App) -> Router {

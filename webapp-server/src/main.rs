@@ -3,7 +3,7 @@
 use croupier_server::{App, Config};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -22,6 +22,8 @@ async fn main() -> ExitCode {
         ["admin", "campaigns", "pause" | "resume" | "end", _] => {}
         ["admin", "promo-codes", "create", _, _] | ["admin", "promo-codes", "create", _, _, _] => {}
         ["admin", "bonuses", "grant", _, _, _] | ["admin", "bonuses", "cancel", _, _] => {}
+        ["admin", "cashbacks", "approve", _] | ["admin", "cashbacks", "reject", _, _] => {}
+        ["admin", "loyalty", "points", _, _, _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -48,7 +50,9 @@ async fn main() -> ExitCode {
     if let ["admin", "freespins", "grant", rest @ ..] = command.as_slice() {
         return grant_freespins(config, rest).await;
     }
-    if let ["admin", area @ ("campaigns" | "promo-codes" | "bonuses"), rest @ ..] = command.as_slice() {
+    if let ["admin", area @ ("campaigns" | "promo-codes" | "bonuses" | "cashbacks" | "loyalty"), rest @ ..] =
+        command.as_slice()
+    {
         return bonuses_admin(config, area, rest).await;
     }
     if command.first() == Some(&"admin") {
@@ -304,6 +308,23 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
             ("bonuses", ["cancel", id, reason]) => {
                 let status = admin::cancel(&state, number(id)?, reason).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("bonus {id}: {status}"))
+            }
+            ("cashbacks", [action @ ("approve" | "reject"), id, rest @ ..]) => {
+                use croupier_server::features::cashbacks::programmes::{Verdict, decide};
+                let verdict = if *action == "approve" { Verdict::Approve } else { Verdict::Reject };
+                decide(&state, number(id)?, verdict, rest.first().copied()).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("cashback {id}: {action}d"))
+            }
+            ("loyalty", ["points", user, points, reason]) => {
+                use croupier_server::features::loyalty::admin::{PointsInput, adjust};
+                let input = PointsInput {
+                    user_id: number(user)?,
+                    points: number(points)?,
+                    reason: (*reason).to_owned(),
+                    key: None,
+                };
+                adjust(&state, &input).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("{points} points for player {user}"))
             }
             _ => Err(USAGE.to_owned()),
         }

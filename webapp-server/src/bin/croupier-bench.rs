@@ -218,7 +218,7 @@ async fn main() -> anyhow::Result<()> {
     for (name, path) in ENDPOINTS {
         rows.push(load(server.port, name, path, &o).await?);
     }
-    let (games_row, house_row, bonus_row) = games_bench(&server, &o).await?;
+    let (games_row, house_row, bonus_row, no_loyalty_row) = games_bench(&server, &o).await?;
     rows.push(games_row);
     let loaded_rss = rss_kib(server.child.id());
     drop(server);
@@ -227,6 +227,11 @@ async fn main() -> anyhow::Result<()> {
     let notify_row = croupier_server::features::notify::bench::run(&dir).await;
     let _ = std::fs::remove_dir_all(&dir);
     let notify_row = notify_row?;
+    let dir = std::env::temp_dir().join(format!("croupier-bench-cashback-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let close_row = croupier_server::features::cashbacks::bench::run(&dir).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    let close_row = close_row?;
     let ledger_rows = ledger_rows(&o).await?;
     let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
     println!();
@@ -253,6 +258,7 @@ async fn main() -> anyhow::Result<()> {
     }
     print_ledger(&o, &ledger_rows);
     print_games(&house_row, &bonus_row, &rows, ceiling);
+    print_loyalty(&house_row, &no_loyalty_row, &close_row);
     let n = &notify_row;
     println!();
     println!(
@@ -484,7 +490,7 @@ fn percent_encode(text: &str) -> String {
 
 /// Fills the running server's database with the generated catalogue and 200 funded dice
 /// players, then measures `games.get` and house rounds over HTTP.
-async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, HouseRow, HouseRow)> {
+async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, HouseRow, HouseRow, HouseRow)> {
     use croupier_server::features::games::bench;
     let db = croupier_server::db::Db::connect(&format!("sqlite://{}/bench.db", server._dir.0.display()), 1).await?;
     bench::generate_catalogue(&db, GAMES_CATALOGUE).await?;
@@ -496,10 +502,16 @@ async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, House
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
     let tokens = bench::house_players(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000).await?;
     let with_bonus = bench::house_players_with_bonus(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000, 1_000_000).await?;
-    drop(db);
+    // Loyalty points accrue in the round's transaction (the demo programme earns on dice): the
+    // same players' rounds with the programme switched off measure what accrual adds.
+    // Off first: the later run plays on a bigger database, so accrual is not flattered.
+    sqlx::query("UPDATE loyalty_settings SET active = 0").execute(db.pool()).await?;
+    let no_loyalty = house_rounds(server.port, tokens.clone(), o.duration).await?;
+    sqlx::query("UPDATE loyalty_settings SET active = 1").execute(db.pool()).await?;
     let plain = house_rounds(server.port, tokens, o.duration).await?;
+    drop(db);
     let bonus = house_rounds(server.port, with_bonus, o.duration).await?;
-    Ok((row, plain, bonus))
+    Ok((row, plain, bonus, no_loyalty))
 }
 
 type PostSender = hyper::client::conn::http1::SendRequest<http_body_util::Full<Bytes>>;
@@ -547,6 +559,32 @@ async fn house_rounds(port: u16, tokens: Vec<String>, duration: Duration) -> any
     all.sort_unstable();
     let pick = |q: f64| all.get(((all.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
     Ok(HouseRow { rps: all.len() as f64 / elapsed, p50: pick(0.5), p99: pick(0.99), errors })
+}
+
+#[allow(clippy::print_stdout)]
+fn print_loyalty(with: &HouseRow, without: &HouseRow, close: &croupier_server::features::cashbacks::bench::CloseRow) {
+    println!();
+    println!("Loyalty (issue 18): points accrual in the house round's transaction, {HOUSE_PLAYERS} concurrent players");
+    println!();
+    println!("| programme | rounds/s | p50 ms | p99 ms | errors |");
+    println!("|---|---:|---:|---:|---:|");
+    println!("| points accrue | {:.0} | {} | {} | {} |", with.rps, ms(with.p50), ms(with.p99), with.errors);
+    println!("| programme off | {:.0} | {} | {} | {} |", without.rps, ms(without.p50), ms(without.p99), without.errors);
+    let added = 100.0 * (without.rps / with.rps.max(1.0) - 1.0);
+    println!();
+    println!(
+        "Accrual adds {added:.1}% to a house round (target <= 10%): {}",
+        if added <= 10.0 { "met" } else { "NOT met" }
+    );
+    let seconds = close.close.as_secs_f64();
+    println!();
+    println!(
+        "A cashback period closed for {} players on SQLite ({} cashbacks written, setup {:.1} s): {seconds:.1} s (target < 60 s): {}",
+        close.players,
+        close.written,
+        close.setup.as_secs_f64(),
+        if seconds < 60.0 { "met" } else { "NOT met" }
+    );
 }
 
 #[allow(clippy::print_stdout)]

@@ -9,6 +9,7 @@ pub mod cashier;
 pub mod content;
 pub mod freespins;
 pub mod games;
+pub mod loyalty;
 pub mod metadata;
 pub mod notify;
 pub mod storage;
@@ -28,5 +29,6 @@ pub fn routes() -> axum::Router<AppState> {
         .merge(games::routes())
         .merge(bonuses::admin::routes())
         .merge(cashbacks::programmes::routes())
+        .merge(loyalty::admin::routes())
         .merge(notify::routes())
 }

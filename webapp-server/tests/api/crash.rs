@@ -165,3 +165,147 @@ async fn crash_and_recover(backend: Backend) {
     let _ = server.wait();
     database.drop_database().await;
 }
+
+/// The cashback job killed in the middle of a period's close: a real server process closes a
+/// period in small chunks (a pause between them), is killed (SIGKILL) once some players'
+/// cashbacks are written, and is started again. The period then closes with exactly one cashback
+/// per player, with the amounts a clean close computes, and nothing written twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cashback_close_killed_half_way_on_sqlite_ends_with_the_same_rows() {
+    cashback_close_crash(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cashback_close_killed_half_way_on_postgres_ends_with_the_same_rows() {
+    if !crate::helpers::postgres_configured() {
+        eprintln!("SKIPPED on PostgreSQL: TEST_DATABASE_URL is not set");
+        return;
+    }
+    cashback_close_crash(Backend::Postgres).await;
+}
+
+fn start_with(dir: &std::path::Path, db_url: &str, port: u16, env: &[(&str, &str)]) -> Child {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(dir)
+        .env_clear()
+        .env("CROUPIER_ADDR", format!("127.0.0.1:{port}"))
+        .env("DATABASE_URL", db_url)
+        .env("CROUPIER_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.spawn().unwrap()
+}
+
+async fn cashback_close_crash(backend: Backend) {
+    use crate::games::{Aggregator, agg_game, agg_providers, funded};
+    use crate::helpers::TestApp;
+    use croupier_server::features::cashbacks::{close, programmes};
+    // Registrations from one address are rate-limited (20 an hour): 15 players.
+    const PLAYERS: i64 = 15;
+    // The programme's first period ends `WINDOW` seconds from now: the players play before.
+    const WINDOW: i64 = 20;
+    let providers = agg_providers();
+    let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_PROVIDERS", providers.as_str())], |_| {}).await;
+    agg_game(&app, "agg-slot", "slot").await;
+    let now_s = croupier_server::db::now_ms() / 1000;
+    let input: programmes::ProgrammeInput = serde_json::from_value(serde_json::json!({
+        "sysname": "hourly", "title_en": "Hourly turnover back", "title_fr": "Mises remboursées",
+        "period": "custom", "period_hours": 1, "starts_at": now_s - 3_600 + WINDOW,
+        "basis": "turnover", "rates": {"*": 10_000}, "limits": {"USD": {"min": 1, "max": 1_000_000}},
+    }))
+    .unwrap();
+    let programme_id = programmes::create(app.state.db(), &input).await.unwrap();
+    for i in 0..PLAYERS {
+        let client = funded(&app, &format!("crash-cb{i}@example.com"), 100_000).await;
+        let wallet = Aggregator::launched(&app, &client, "agg-slot").await;
+        let bet = serde_json::json!({"transaction_uuid": format!("cb-{i}"), "round": format!("r-{i}"), "amount": 100 * (i + 1), "currency": "USD", "round_closed": true});
+        assert_eq!(wallet.call("bet", bet).await["status"], "RS_OK");
+    }
+    let end_ms = (now_s + WINDOW) * 1000;
+    assert!(croupier_server::db::now_ms() < end_ms, "the players played inside the period");
+    let programme = programmes::load(app.state.db(), programme_id).await.unwrap().unwrap();
+    let expected = close::compute(&app.state, &programme, programme.closed_through).await.unwrap();
+    assert_eq!(expected.len() as i64, PLAYERS, "{expected:?}");
+    tokio::time::sleep(Duration::from_millis(u64::try_from(end_ms - croupier_server::db::now_ms()).unwrap_or(0) + 200))
+        .await;
+
+    // A server that closes two players at a time, 300 ms apart — killed after the first chunks.
+    let dir = tempfile::tempdir().unwrap();
+    let db_url = app.database_url().to_owned();
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let slow = [
+        ("CROUPIER_CASHBACK_GRACE_SECONDS", "0"),
+        ("CROUPIER_CASHBACK_CHUNK", "2"),
+        ("CROUPIER_CASHBACK_CHUNK_PAUSE_MS", "300"),
+    ];
+    let mut server = start_with(dir.path(), &db_url, port, &slow);
+    let count = || async {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM cashbacks").fetch_one(app.state.db().pool()).await.unwrap()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let written_at_kill = loop {
+        let written = count().await;
+        if written >= 2 {
+            server.kill().unwrap();
+            server.wait().unwrap();
+            break count().await;
+        }
+        assert!(Instant::now() < deadline, "the close did not start");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert!(written_at_kill < PLAYERS, "killed half-way: {written_at_kill} of {PLAYERS} written");
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM cashback_periods WHERE programme_id = $1")
+        .bind(programme_id)
+        .fetch_one(app.state.db().pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "closing");
+
+    // Started again: it finishes the same period.
+    let mut server = start_with(dir.path(), &db_url, port, &slow[..1]);
+    wait_ready(&base).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let closed: Option<String> =
+            sqlx::query_scalar("SELECT status FROM cashback_periods WHERE programme_id = $1 AND status = 'closed'")
+                .bind(programme_id)
+                .fetch_optional(app.state.db().pool())
+                .await
+                .unwrap();
+        if closed.is_some() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the restarted server did not close the period");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+
+    let rows: Vec<(i64, String, i64, i64, String, Option<i64>)> = sqlx::query_as(
+        "SELECT user_id, currency, amount, basis_amount, status, receiving_expired_at FROM cashbacks ORDER BY user_id",
+    )
+    .fetch_all(app.state.db().pool())
+    .await
+    .unwrap();
+    let got: Vec<(i64, String, i64, i64)> = rows.iter().map(|r| (r.0, r.1.clone(), r.2, r.3)).collect();
+    let want: Vec<(i64, String, i64, i64)> =
+        expected.iter().map(|c| (c.user_id, c.currency.clone(), c.amount, c.basis)).collect();
+    assert_eq!(got, want, "one cashback per player, as a clean close computes it");
+    let deadlines: std::collections::BTreeSet<Option<i64>> = rows.iter().map(|r| r.5).collect();
+    assert_eq!(deadlines.len(), 1, "every row's claim time comes from the period's first start: {deadlines:?}");
+    assert!(rows.iter().all(|r| r.4 == "active"));
+    let (given, through): (i64, i64) = sqlx::query_as(
+        "SELECT p.given, g.closed_through FROM cashback_periods p JOIN cashback_programmes g ON g.id = p.programme_id",
+    )
+    .fetch_one(app.state.db().pool())
+    .await
+    .unwrap();
+    assert_eq!((given, through), (PLAYERS, programme.closed_through + 3_600_000));
+    eprintln!("cashback crash test: killed with {written_at_kill} of {PLAYERS} written; restarted, all {PLAYERS} once");
+    app.finish().await;
+}

@@ -22,6 +22,7 @@ mod games;
 mod games_freespins;
 mod games_house;
 mod ledger;
+mod loyalty;
 mod mail;
 mod metadata;
 mod notify;

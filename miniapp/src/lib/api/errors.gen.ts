@@ -108,6 +108,7 @@ export const FIELD_ERROR_CODES = [
   "PROMO_USED",
   "PROMO_EXPIRED",
   "PROMO_NOT_ELIGIBLE",
+  "INSUFFICIENT_POINTS",
 ] as const;
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];

@@ -43,14 +43,14 @@ fn ok(data: serde_json::Value) -> Response {
     Json(json!({ "status": "ok", "data": data })).into_response()
 }
 
-fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, ApiError> {
+pub(crate) fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| {
         tracing::debug!(error = %e, "admin body refused");
         ApiError::bad_request(Some(("body", FieldCode::Invalid)))
     })
 }
 
-fn answer(result: Result<serde_json::Value, ApiError>) -> Response {
+pub(crate) fn answer(result: Result<serde_json::Value, ApiError>) -> Response {
     match result {
         Ok(data) => ok(data),
         Err(e) => e.into_response(),
@@ -133,7 +133,7 @@ pub struct CampaignInput {
 
 const MAX_TEXT: usize = 2000;
 
-fn is_slug(s: &str) -> bool {
+pub(crate) fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 64
         && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
@@ -602,7 +602,7 @@ pub struct GrantInput {
     pub reason: String,
 }
 
-fn check_reason(reason: &str) -> Result<(), ApiError> {
+pub(crate) fn check_reason(reason: &str) -> Result<(), ApiError> {
     if reason.trim().is_empty() {
         return Err(ApiError::field("reason", FieldCode::Required));
     }
@@ -625,50 +625,56 @@ pub async fn grant(state: &AppState, input: &GrantInput) -> Result<i64, ApiError
         .group(
             input_user,
             job(move |conn| {
-                let (db, reason) = (db.clone(), std::sync::Arc::clone(&reason));
+                let (db, reason, rules) = (db.clone(), std::sync::Arc::clone(&reason), rules.clone());
                 Box::pin(async move {
                     db.lock_user(conn, input_user).await?;
-                    let player = campaigns::player(conn, input_user)
-                        .await?
-                        .filter(|p| p.status == "active")
-                        .ok_or_else(|| ApiError::field("user_id", FieldCode::NotFound))?;
-                    let campaign = campaigns::load(conn, campaign_id)
-                        .await?
-                        .filter(|c| c.status != "ended")
-                        .ok_or_else(|| ApiError::field("campaign_id", FieldCode::NotFound))?;
-                    let currency = player
-                        .currency
-                        .as_deref()
-                        .and_then(Currency::parse)
-                        .ok_or_else(|| ApiError::field("user_id", FieldCode::Invalid))?;
-                    let amounts = campaigns::amounts(conn, campaign.id, currency)
-                        .await?
-                        .ok_or_else(|| ApiError::field("campaign_id", FieldCode::PromoNotEligible))?;
                     let claim = format!("manual:{}", uuid::Uuid::new_v4());
-                    let status = if campaign.needs_deposit() { "active" } else { "offered" };
-                    let bonus = campaigns::create_bonus(
-                        conn,
-                        &campaign,
-                        &amounts,
-                        input_user,
-                        &claim,
-                        status,
-                        &reason,
-                        Actor::Operator,
-                    )
-                    .await
-                    .map_err(super::methods::refusal)?;
-                    if !campaign.needs_deposit() {
-                        match engine::credit(conn, &rules, &bonus, None, Actor::Operator, &reason).await {
-                            Ok(_) | Err(BonusError::ActiveLimit(_)) => {}
-                            Err(e) => return Err(super::methods::refusal(e)),
-                        }
-                    }
-                    Ok(bonus.id)
+                    grant_in(conn, &rules, input_user, campaign_id, &claim, &reason).await
                 })
             }),
         )
         .await
+}
+
+/// Grants `user_id` a bonus of `campaign_id` under `claim` (unique: the same claim grants once),
+/// inside the caller's transaction, with the player's row already locked: one that needs a
+/// deposit waits for it, any other is credited now (or offered when the player is at the
+/// active-bonus limit). Operators' grants, loyalty levels and the loyalty shop use it.
+pub async fn grant_in(
+    conn: &mut sqlx::AnyConnection,
+    rules: &Rules,
+    user_id: i64,
+    campaign_id: i64,
+    claim: &str,
+    reason: &str,
+) -> Result<i64, ApiError> {
+    let player = campaigns::player(conn, user_id)
+        .await?
+        .filter(|p| p.status == "active")
+        .ok_or_else(|| ApiError::field("user_id", FieldCode::NotFound))?;
+    let campaign = campaigns::load(conn, campaign_id)
+        .await?
+        .filter(|c| c.status != "ended")
+        .ok_or_else(|| ApiError::field("campaign_id", FieldCode::NotFound))?;
+    let currency = player
+        .currency
+        .as_deref()
+        .and_then(Currency::parse)
+        .ok_or_else(|| ApiError::field("user_id", FieldCode::Invalid))?;
+    let amounts = campaigns::amounts(conn, campaign.id, currency)
+        .await?
+        .ok_or_else(|| ApiError::field("campaign_id", FieldCode::PromoNotEligible))?;
+    let status = if campaign.needs_deposit() { "active" } else { "offered" };
+    let bonus = campaigns::create_bonus(conn, &campaign, &amounts, user_id, claim, status, reason, Actor::Operator)
+        .await
+        .map_err(super::methods::refusal)?;
+    if !campaign.needs_deposit() {
+        match engine::credit(conn, rules, &bonus, None, Actor::Operator, reason).await {
+            Ok(_) | Err(BonusError::ActiveLimit(_)) => {}
+            Err(e) => return Err(super::methods::refusal(e)),
+        }
+    }
+    Ok(bonus.id)
 }
 
 /// Cancels a player's bonus by hand: unpaid, whatever it holds goes back to the house.

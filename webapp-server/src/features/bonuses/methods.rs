@@ -298,7 +298,7 @@ impl Input for BonusesQuery {
 }
 
 /// `offset` 0 or more, `count` 1 to 100.
-pub(super) fn page_checks(offset: Option<i64>, count: Option<i64>, errors: &mut FieldErrors) {
+pub(crate) fn page_checks(offset: Option<i64>, count: Option<i64>, errors: &mut FieldErrors) {
     if offset.is_some_and(|o| o < 0) {
         errors.add_with("offset", FieldCode::MinValue, vec![("min", "0".into())]);
     }

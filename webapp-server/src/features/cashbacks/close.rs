@@ -182,6 +182,7 @@ pub async fn close_period(state: &AppState, programme: &Programme, start: i64, p
             .await?;
             if let Some(id) = id {
                 written += 1;
+                boost(&mut tx, c.user_id, id).await?;
                 if !c.pending {
                     super::announce(&mut tx, id).await?;
                 }
@@ -211,11 +212,34 @@ pub async fn close_period(state: &AppState, programme: &Programme, start: i64, p
     Ok(written)
 }
 
+/// A cashback boost the player bought in the loyalty shop (`features::loyalty::shop`): the
+/// oldest unused one raises the cashback just written by its basis points, after the
+/// programme's bounds and approval threshold (the boost is the player's, bought with points).
+async fn boost(conn: &mut sqlx::AnyConnection, user_id: i64, cashback_id: i64) -> Result<(), sqlx::Error> {
+    let bps: Option<i64> = sqlx::query_scalar(
+        "UPDATE cashback_boosts SET cashback_id = $1 WHERE id = \
+         (SELECT id FROM cashback_boosts WHERE user_id = $2 AND cashback_id IS NULL ORDER BY id LIMIT 1) RETURNING bps",
+    )
+    .bind(cashback_id)
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(bps) = bps {
+        sqlx::query("UPDATE cashbacks SET amount = amount + amount * $1 / 10000 WHERE id = $2")
+            .bind(bps)
+            .bind(cashback_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
 /// Active cashbacks whose claim time passed before `now` become `expired`; answers how many.
 pub async fn expire(state: &AppState, now: i64) -> anyhow::Result<u64> {
     let done = sqlx::query(
         "UPDATE cashbacks SET status = 'expired' WHERE id IN (SELECT id FROM cashbacks WHERE status = 'active' \
-         AND receiving_expired_at IS NOT NULL AND receiving_expired_at <= $1 ORDER BY id LIMIT $2)",
+         AND receiving_expired_at IS NOT NULL AND receiving_expired_at <= $1 ORDER BY id LIMIT $2) \
+         AND status = 'active'",
     )
     .bind(now)
     .bind(EXPIRE_BATCH)

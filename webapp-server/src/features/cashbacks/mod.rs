@@ -21,6 +21,8 @@
 //! declines an active one (nothing moves). The player hears through the bot when one is ready
 //! and when it is paid.
 
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod close;
 pub mod programmes;
 

@@ -16,6 +16,7 @@ use crate::AppState;
 use crate::db::now_ms;
 use crate::features::bonuses::Rules;
 use crate::features::bonuses::engine::{self as bonus, BonusError, Payout, Stake};
+use crate::features::loyalty;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posting};
 use axum::Json;
 use axum::body::Bytes;
@@ -282,10 +283,11 @@ async fn record(
     round_id: i64,
     response: &WalletResponse,
     wagered: Option<(i64, i64)>,
+    points: i64,
 ) -> Result<(), WalletError> {
     sqlx::query(
-        "INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        "INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(provider)
     .bind(&request.transaction_uuid)
@@ -298,6 +300,7 @@ async fn record(
     .bind(now_ms())
     .bind(wagered.map(|w| w.0))
     .bind(wagered.map_or(0, |w| w.1))
+    .bind(points)
     .execute(conn)
     .await?;
     Ok(())
@@ -346,6 +349,7 @@ pub async fn bet(
     let currency = currency_of(&session)?;
     let real = session.mode == "real";
     let mut planned = None;
+    let mut points = 0;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let stake = if real {
@@ -368,6 +372,10 @@ pub async fn bet(
         }
         if !stake.from_bonuses.is_empty() || stake.wagered.is_some() {
             bonus::record_stake(conn, provider, &request.transaction_uuid, round_id, &stake).await?;
+        }
+        if real {
+            // Only the part paid with real money earns loyalty points.
+            points = loyalty::accrue(conn, rules, session.user_id, session.game_id, currency, stake.main).await?;
         }
         planned = Some(stake);
     }
@@ -392,7 +400,7 @@ pub async fn bet(
         balance_of(conn, &session, rules).await?.0
     };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
-    record(conn, provider, request, "bet", round_id, &response, stake.as_ref().and_then(|s| s.wagered)).await?;
+    record(conn, provider, request, "bet", round_id, &response, stake.as_ref().and_then(|s| s.wagered), points).await?;
     Ok(response)
 }
 
@@ -472,7 +480,7 @@ pub async fn win_to(
     }
     let (balance, _) = balance_of(conn, &session, rules).await?;
     let response = answer("RS_OK", request, Some((balance, currency.code())));
-    record(conn, provider, request, "win", round_id, &response, None).await?;
+    record(conn, provider, request, "win", round_id, &response, None, 0).await?;
     Ok(response)
 }
 
@@ -488,15 +496,15 @@ pub async fn rollback(
         return Ok(first);
     }
     let reference = request.reference_transaction_uuid.clone().unwrap_or_default();
-    let bet: Option<(i64, i64, i64, Option<i64>, i64)> = sqlx::query_as(
-        "SELECT round_id, amount, rolled_back, bonus_id, bonus_wagered FROM wallet_transactions \
+    let bet: Option<(i64, i64, i64, Option<i64>, i64, i64)> = sqlx::query_as(
+        "SELECT round_id, amount, rolled_back, bonus_id, bonus_wagered, points FROM wallet_transactions \
          WHERE provider = $1 AND transaction_uuid = $2 AND kind = 'bet'",
     )
     .bind(provider)
     .bind(&reference)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((round_id, amount, rolled_back, wagered_bonus, wagered)) = bet else {
+    let Some((round_id, amount, rolled_back, wagered_bonus, wagered, points)) = bet else {
         return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
     };
     let session = session_for(conn, provider, request, true).await?;
@@ -523,6 +531,8 @@ pub async fn rollback(
             };
             ledger::post(conn, &entry).await.map_err(WalletError::from)?;
             bonus::record_payout(conn, &payout, false).await?;
+            // What the bet earned goes back with it.
+            loyalty::reverse(conn, rules, session.user_id, points, &format!("rollback:{provider}:{reference}")).await?;
             None
         } else {
             Some(move_money(&key, "rollback", &session, Money::from_minor(amount, currency), true))
@@ -547,7 +557,7 @@ pub async fn rollback(
     }
     let (balance, _) = balance_of(conn, &session, rules).await?;
     let response = answer("RS_OK", request, Some((balance, currency.code())));
-    record(conn, provider, request, "rollback", round_id, &response, None).await?;
+    record(conn, provider, request, "rollback", round_id, &response, None, 0).await?;
     Ok(response)
 }
 
