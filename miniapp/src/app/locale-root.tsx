@@ -10,6 +10,7 @@ import { createBalanceRefresher } from '@/features/auth/balance-refresh';
 import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher';
 import { useSession } from '@/features/auth/use-session';
 import { useSiteConfigFromContent } from '@/features/content/site-config-content';
+import { LoyaltyNotices } from '@/features/loyalty';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
 import { scheduleHit } from '@/features/metadata/hit';
 import { fatalErrorStore } from '@/lib/api/error-pages';
@@ -111,6 +112,7 @@ export function LocaleRoot() {
       <DialogHost />
       <ToastHost />
       {signedIn && !fatal && <Inactivity />}
+      {signedIn && !fatal && <LoyaltyNotices />}
       <TelegramBridge account={account} routeName={handle?.name} />
     </>
   );

@@ -97,6 +97,8 @@ export interface SiteSwitches {
   clickableTitle: boolean;
   balanceRefresh: boolean;
   loyalty: boolean;
+  /** The loyalty characters (the profile's character choice). */
+  characters: boolean;
 }
 
 export interface ValidatorConfig {
@@ -180,6 +182,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
     clickableTitle: true,
     balanceRefresh: true,
     loyalty: true,
+    characters: true,
   },
   balanceRefresh: {
     countSecondsForDelayBetweenClick: 1,

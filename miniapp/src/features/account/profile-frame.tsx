@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { PlayerBonuses } from '@/features/bonuses';
 import { PlayerCashbacks } from '@/features/cashbacks';
+import { ProfileLoyalty } from '@/features/loyalty';
 import { useRouteHandle } from '@/lib/route-handle';
 import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
@@ -57,7 +58,14 @@ export function ProfileComingPage({ tab }: { tab: ProfileTab }) {
 
 export const VerificationPage = () => <ProfileComingPage tab="profileVerification" />;
 export const BetsPage = () => <ProfileComingPage tab="profileBets" />;
-export const LoyaltyPage = () => <ProfileComingPage tab="profileLoyalty" />;
+/** /profile/loyalty: points, level, progress and the character. */
+export function LoyaltyPage() {
+  return (
+    <ProfileFrame tab="profileLoyalty">
+      <ProfileLoyalty />
+    </ProfileFrame>
+  );
+}
 
 /** /profile/cashback: the player's cashbacks, to claim or decline. */
 export function CashbackPage() {

@@ -4,3 +4,4 @@
 export { fetchContentPopups, popupsQueryOptions, toContentPopup, toContentPopups, type ContentPopup } from './api/popups';
 export { isExternalUrl } from './api/redirects';
 export { siteConfigFromContent, siteContentQueryOptions } from './site-config-content';
+export { LOYALTY_NOTICE_DEFAULTS, loyaltyContentQueryOptions, toLoyaltyContent, useLoyaltyContent, type LoyaltyContent } from './api/loyalty';
