@@ -52,6 +52,8 @@ pub enum Command {
     Play,
     /// Change the language.
     Language(String),
+    /// The weekly club summary: on or off.
+    Summary(String),
     /// What this bot can do.
     Help,
 }
@@ -99,6 +101,51 @@ pub trait Backend: Send + Sync {
     fn seen(&self, seen: Seen) -> BoxFuture<'_, anyhow::Result<Option<Locale>>>;
     /// The player chose a language with `/language`.
     fn set_language(&self, telegram_id: i64, locale: Locale) -> BoxFuture<'_, anyhow::Result<()>>;
+    /// The player pressed a cashback notice's claim button: the server pays it (once) if it is
+    /// theirs and still claimable.
+    fn claim_cashback(&self, claim: ClaimBody) -> BoxFuture<'_, anyhow::Result<ClaimAnswer>>;
+    /// `/summary on|off`: answers false when no account is linked to this Telegram user.
+    fn set_summary(&self, telegram_id: i64, on: bool) -> BoxFuture<'_, anyhow::Result<bool>>;
+}
+
+/// A cashback claim from the chat.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClaimBody {
+    pub telegram_id: i64,
+    pub cashback_id: i64,
+}
+
+/// What a claim did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimOutcome {
+    Paid,
+    AlreadyPaid,
+    Expired,
+    /// Not this player's, unknown, declined, waiting for approval or rejected.
+    Unavailable,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClaimAnswer {
+    pub outcome: ClaimOutcome,
+    /// Decimal, empty when unavailable.
+    pub amount: String,
+    pub currency: String,
+    pub as_bonus: bool,
+    /// The player's language, when the server knows it.
+    pub locale: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SummaryBody {
+    pub telegram_id: i64,
+    pub on: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SummaryAnswer {
+    pub linked: bool,
 }
 
 /// The server's internal API over HTTP, authenticated with the shared secret.
@@ -151,11 +198,53 @@ impl Backend for HttpBackend {
             Ok(())
         })
     }
+
+    fn claim_cashback(&self, claim: ClaimBody) -> BoxFuture<'_, anyhow::Result<ClaimAnswer>> {
+        Box::pin(async move { Ok(self.post("/internal/telegram/cashback-claim", &claim).await?.json().await?) })
+    }
+
+    fn set_summary(&self, telegram_id: i64, on: bool) -> BoxFuture<'_, anyhow::Result<bool>> {
+        Box::pin(async move {
+            let answer: SummaryAnswer =
+                self.post("/internal/telegram/summary", &SummaryBody { telegram_id, on }).await?.json().await?;
+            Ok(answer.linked)
+        })
+    }
 }
 
 /// The handler tree; [`run_polling`] and [`run_webhook`] both use it.
 pub fn schema() -> UpdateHandler<HandlerError> {
-    Update::filter_message().filter_command::<Command>().endpoint(answer)
+    dptree::entry()
+        .branch(Update::filter_message().filter_command::<Command>().endpoint(answer))
+        .branch(Update::filter_callback_query().endpoint(on_callback))
+}
+
+/// A button press: `cb:{id}` claims that cashback for the presser, answers the press and says
+/// in the chat what happened. Other data is acknowledged and ignored.
+async fn on_callback(bot: TgBot, query: CallbackQuery, backend: Arc<dyn Backend>) -> HandlerResult {
+    let Some(cashback_id) =
+        query.data.as_deref().and_then(|d| d.strip_prefix("cb:")).and_then(|id| id.parse::<i64>().ok())
+    else {
+        bot.answer_callback_query(query.id.clone()).await?;
+        return Ok(());
+    };
+    let telegram_id = i64::try_from(query.from.id.0).unwrap_or(i64::MAX);
+    let fallback = locale_of(query.from.language_code.as_deref());
+    let answer = match backend.claim_cashback(ClaimBody { telegram_id, cashback_id }).await {
+        Ok(answer) => answer,
+        Err(e) => {
+            tracing::warn!(error = format!("{e:#}"), "cashback claim from the chat failed");
+            bot.answer_callback_query(query.id.clone()).text(texts::claim_failed(fallback)).await?;
+            return Ok(());
+        }
+    };
+    let locale = answer.locale.as_deref().and_then(Locale::parse).unwrap_or(fallback);
+    let text = texts::claimed(locale, answer.outcome, &answer.amount, &answer.currency, answer.as_bonus);
+    bot.answer_callback_query(query.id.clone()).text(text.clone()).await?;
+    // The chat the button was in (a private chat's id is the user's).
+    let chat = query.message.as_ref().map_or(ChatId(telegram_id), |m| m.chat().id);
+    bot.send_message(chat, text).await?;
+    Ok(())
 }
 
 /// Telegram's `language_code` as one of ours (`fr…` is French, anything else English).
@@ -246,6 +335,21 @@ async fn answer(
             (texts::play(locale).to_owned(), texts::open_games(locale), link)
         }
         Command::Help => (texts::help(locale).to_owned(), texts::open_casino(locale), DeepLink::default()),
+        Command::Summary(arg) => {
+            let on = match arg.trim().to_ascii_lowercase().as_str() {
+                "on" | "oui" | "yes" => Some(true),
+                "off" | "non" | "no" => Some(false),
+                _ => None,
+            };
+            let linked = match (on, from) {
+                (Some(on), Some(user)) => {
+                    let telegram_id = i64::try_from(user.id.0).unwrap_or(i64::MAX);
+                    backend.set_summary(telegram_id, on).await.map_err(|e| -> HandlerError { e.into() })?
+                }
+                _ => true,
+            };
+            (texts::summary(locale, on, linked).to_owned(), texts::open_casino(locale), DeepLink::default())
+        }
         Command::Language(arg) => {
             let arg = arg.trim();
             let text = if arg.is_empty() {

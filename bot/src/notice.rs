@@ -123,6 +123,9 @@ pub struct Rendered {
     pub button: String,
     /// The mini-app page the button opens (unprefixed path).
     pub path: String,
+    /// A second button acting in the chat: (label, callback data). A cashback ready to claim
+    /// has one (`cb:{id}`) that claims it.
+    pub action: Option<(String, String)>,
 }
 
 impl Notice {
@@ -144,6 +147,21 @@ impl Notice {
         }
     }
 
+    /// Whether it is promotional (offers, rewards, the club): not sent to a player who opted out
+    /// of promotions. Money movements and codes always go.
+    pub fn is_promotional(&self) -> bool {
+        matches!(
+            self,
+            Notice::BonusCredited { .. }
+                | Notice::BonusExpiring { .. }
+                | Notice::CashbackReady { .. }
+                | Notice::LoyaltyLevel { .. }
+                | Notice::QuestCompleted { .. }
+                | Notice::ProductBought { .. }
+                | Notice::WeeklySummary { .. }
+        )
+    }
+
     /// Whether the stored payload is a secret to wipe once delivered.
     pub fn is_secret(&self) -> bool {
         matches!(self, Notice::Code { .. })
@@ -159,6 +177,7 @@ impl Notice {
                 ),
                 button: pick("Play now".into(), "Jouer maintenant".into()),
                 path: "/gamehall".into(),
+                action: None,
             },
             Notice::DepositFailed { amount, currency, .. } => Rendered {
                 text: pick(
@@ -167,6 +186,7 @@ impl Notice {
                 ),
                 button: pick("Try again".into(), "Réessayer".into()),
                 path: "/cashier/deposit".into(),
+                action: None,
             },
             Notice::WithdrawalPaid { amount, currency, .. } => Rendered {
                 text: pick(
@@ -175,6 +195,7 @@ impl Notice {
                 ),
                 button: pick("Open the cashier".into(), "Ouvrir la caisse".into()),
                 path: "/cashier".into(),
+                action: None,
             },
             Notice::BonusCredited { amount, currency, title_en, title_fr, .. } => Rendered {
                 text: if amount.trim_start_matches(['0', '.']).is_empty() {
@@ -194,6 +215,7 @@ impl Notice {
                 },
                 button: pick("See my bonuses".into(), "Voir mes bonus".into()),
                 path: "/profile/bonuses".into(),
+                action: None,
             },
             Notice::BonusExpiring { balance, currency, progress, .. } => Rendered {
                 text: pick(
@@ -206,8 +228,9 @@ impl Notice {
                 ),
                 button: pick("See my bonuses".into(), "Voir mes bonus".into()),
                 path: "/profile/bonuses".into(),
+                action: None,
             },
-            Notice::CashbackReady { amount, currency, title_en, title_fr, claim_until, .. } => Rendered {
+            Notice::CashbackReady { cashback_id, amount, currency, title_en, title_fr, claim_until } => Rendered {
                 text: {
                     let until = claim_until.map(|t| crate::texts::date(locale, t));
                     match until {
@@ -223,6 +246,7 @@ impl Notice {
                 },
                 button: pick("See my cashback".into(), "Voir mon cashback".into()),
                 path: "/profile/cashback".into(),
+                action: Some((crate::texts::claim_button(locale, amount, currency), format!("cb:{cashback_id}"))),
             },
             Notice::CashbackPaid { amount, currency, as_bonus, .. } => Rendered {
                 text: if *as_bonus {
@@ -238,6 +262,7 @@ impl Notice {
                 },
                 button: pick("Play now".into(), "Jouer maintenant".into()),
                 path: "/gamehall".into(),
+                action: None,
             },
             Notice::LoyaltyLevel { level, title_en, title_fr, reward, currency } => Rendered {
                 text: match (reward, currency) {
@@ -256,6 +281,7 @@ impl Notice {
                 },
                 button: pick("See my level".into(), "Voir mon niveau".into()),
                 path: "/loyalty".into(),
+                action: None,
             },
             Notice::QuestCompleted { title_en, title_fr, points, .. } => Rendered {
                 text: pick(
@@ -264,6 +290,7 @@ impl Notice {
                 ),
                 button: pick("See my quests".into(), "Voir mes quêtes".into()),
                 path: "/loyalty".into(),
+                action: None,
             },
             Notice::ProductBought { title_en, title_fr, price, .. } => Rendered {
                 text: pick(
@@ -272,6 +299,7 @@ impl Notice {
                 ),
                 button: pick("Open the shop".into(), "Ouvrir la boutique".into()),
                 path: "/loyalty/shop".into(),
+                action: None,
             },
             Notice::WeeklySummary {
                 points,
@@ -300,6 +328,7 @@ impl Notice {
                 },
                 button: pick("Open the club".into(), "Ouvrir le club".into()),
                 path: "/loyalty".into(),
+                action: None,
             },
             Notice::Code { code } => Rendered {
                 text: pick(
@@ -308,6 +337,7 @@ impl Notice {
                 ),
                 button: pick("Open the casino".into(), "Ouvrir le casino".into()),
                 path: "/".into(),
+                action: None,
             },
         }
     }
@@ -337,8 +367,11 @@ pub async fn deliver(
 ) -> Result<(), DeliveryError> {
     let rendered = notice.render(locale, &settings.site_name);
     let url = app_url(settings, locale, &rendered.path, &[("n", key)]);
-    let button = crate::app_button(&rendered.button, url);
-    match bot.send_message(ChatId(chat_id), rendered.text).reply_markup(InlineKeyboardMarkup::new([[button]])).await {
+    let mut rows = vec![vec![crate::app_button(&rendered.button, url)]];
+    if let Some((label, data)) = rendered.action {
+        rows.push(vec![teloxide::types::InlineKeyboardButton::callback(label, data)]);
+    }
+    match bot.send_message(ChatId(chat_id), rendered.text).reply_markup(InlineKeyboardMarkup::new(rows)).await {
         Ok(_) => Ok(()),
         Err(e) => Err(classify(e)),
     }
@@ -356,5 +389,94 @@ pub fn classify(e: RequestError) -> DeliveryError {
             | ApiError::ChatNotFound,
         ) => DeliveryError::Blocked,
         other => DeliveryError::Failed(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cashback_ready_carries_a_claim_button_in_the_players_language() {
+        let notice = Notice::CashbackReady {
+            cashback_id: 9,
+            amount: "12.50".into(),
+            currency: "USD".into(),
+            title_en: "Weekly cashback".into(),
+            title_fr: "Cashback hebdomadaire".into(),
+            claim_until: None,
+        };
+        let fr = notice.render(Locale::Fr, "Croupier");
+        assert_eq!(fr.action, Some(("Réclamer 12.50 USD".to_owned(), "cb:9".to_owned())));
+        assert_eq!(fr.text, "Cashback hebdomadaire : 12.50 USD à réclamer.");
+        assert_eq!(notice.render(Locale::En, "Croupier").action.map(|a| a.0).as_deref(), Some("Claim 12.50 USD"));
+        assert!(notice.is_promotional());
+        let paid =
+            Notice::CashbackPaid { cashback_id: 9, amount: "12.50".into(), currency: "USD".into(), as_bonus: false };
+        assert_eq!(paid.render(Locale::En, "Croupier").action, None);
+        assert!(!paid.is_promotional(), "money moved: always told");
+    }
+
+    #[test]
+    fn the_club_notices_read_in_both_languages_and_open_the_club() {
+        let level = Notice::LoyaltyLevel {
+            level: 2,
+            title_en: "Silver".into(),
+            title_fr: "Argent".into(),
+            reward: Some("10.00".into()),
+            currency: Some("USD".into()),
+        };
+        let en = level.render(Locale::En, "Croupier");
+        assert_eq!(en.text, "You reached level 2, Silver! Your reward of 10.00 USD is on your bonus balance.");
+        assert_eq!(en.path, "/loyalty");
+        assert_eq!(
+            level.render(Locale::Fr, "Croupier").text,
+            "Vous avez atteint le niveau 2, Argent ! Votre récompense de 10.00 USD est sur votre solde bonus."
+        );
+        let quest = Notice::QuestCompleted {
+            quest_id: 1,
+            title_en: "Fill in your profile".into(),
+            title_fr: "Complétez votre profil".into(),
+            points: 50,
+        };
+        assert_eq!(
+            quest.render(Locale::En, "Croupier").text,
+            "Quest completed: \u{201c}Fill in your profile\u{201d}. 50 points are yours."
+        );
+        let bought = Notice::ProductBought {
+            purchase_id: 3,
+            title_en: "20 free spins".into(),
+            title_fr: "20 tours gratuits".into(),
+            price: 150,
+        };
+        let fr = bought.render(Locale::Fr, "Croupier");
+        assert_eq!(
+            fr.text,
+            "Vous avez acheté \u{ab}\u{a0}20 tours gratuits\u{a0}\u{bb} pour 150 points. Profitez-en !"
+        );
+        assert_eq!(fr.path, "/loyalty/shop");
+        let summary = Notice::WeeklySummary {
+            points: 120,
+            lifetime_points: 900,
+            level: 1,
+            level_title_en: "Bronze".into(),
+            level_title_fr: "Bronze".into(),
+            next_level_points: Some(1000),
+            cashback: Some("4.20".into()),
+            currency: Some("EUR".into()),
+        };
+        assert_eq!(
+            summary.render(Locale::En, "Croupier").text,
+            "Your week: 120 points to spend, level 1 (Bronze). 100 points to the next level. Cashback of the week: 4.20 EUR."
+        );
+        assert_eq!(
+            summary.render(Locale::Fr, "Croupier").text,
+            "Votre semaine : 120 points à dépenser, niveau 1 (Bronze). Encore 100 points avant le niveau suivant. Cashback de la semaine : 4.20 EUR."
+        );
+        for n in [&level, &quest, &bought, &summary] {
+            assert!(n.is_promotional());
+            let back: Notice = serde_json::from_str(&serde_json::to_string(n).unwrap()).unwrap();
+            assert_eq!(&back, n);
+        }
     }
 }

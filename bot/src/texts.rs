@@ -29,10 +29,10 @@ pub fn play(locale: Locale) -> &'static str {
 pub fn help(locale: Locale) -> &'static str {
     match locale {
         Locale::En => {
-            "/start opens the casino.\n/play opens the games.\n/language en or /language fr changes my language.\n/help shows this message."
+            "/start opens the casino.\n/play opens the games.\n/language en or /language fr changes my language.\n/summary on or /summary off starts or stops your weekly club summary.\n/help shows this message."
         }
         Locale::Fr => {
-            "/start ouvre le casino.\n/play ouvre les jeux.\n/language en ou /language fr change ma langue.\n/help affiche ce message."
+            "/start ouvre le casino.\n/play ouvre les jeux.\n/language en ou /language fr change ma langue.\n/summary on ou /summary off active ou arrête votre résumé hebdomadaire du club.\n/help affiche ce message."
         }
     }
 }
@@ -75,19 +75,78 @@ pub fn open_games(locale: Locale) -> &'static str {
     }
 }
 
+/// `/summary on|off`: done, or how to use it, or the account is not linked.
+pub fn summary(locale: Locale, on: Option<bool>, linked: bool) -> &'static str {
+    match (locale, on, linked) {
+        (Locale::En, None, _) => {
+            "Send /summary on for a weekly summary of your points, level and cashback, /summary off to stop it."
+        }
+        (Locale::Fr, None, _) => {
+            "Envoyez /summary on pour recevoir chaque semaine le résumé de vos points, niveau et cashback, /summary off pour l'arrêter."
+        }
+        (Locale::En, Some(_), false) => {
+            "Link Telegram to your casino account first (Profile, Security), then try again."
+        }
+        (Locale::Fr, Some(_), false) => "Reliez d'abord Telegram à votre compte (Profil, Sécurité), puis réessayez.",
+        (Locale::En, Some(true), true) => "Done: you will get your club summary every week.",
+        (Locale::Fr, Some(true), true) => "C'est fait : vous recevrez votre résumé du club chaque semaine.",
+        (Locale::En, Some(false), true) => "Done: no more weekly summary.",
+        (Locale::Fr, Some(false), true) => "C'est fait : plus de résumé hebdomadaire.",
+    }
+}
+
+/// The label of a cashback notice's claim button.
+pub fn claim_button(locale: Locale, amount: &str, currency: &str) -> String {
+    match locale {
+        Locale::En => format!("Claim {amount} {currency}"),
+        Locale::Fr => format!("Réclamer {amount} {currency}"),
+    }
+}
+
+/// A claim that could not reach the server.
+pub fn claim_failed(locale: Locale) -> &'static str {
+    match locale {
+        Locale::En => "Something went wrong. Please try again in a moment.",
+        Locale::Fr => "Un problème est survenu. Réessayez dans un instant.",
+    }
+}
+
+/// What a claim button's press did, said in the chat.
+pub fn claimed(locale: Locale, outcome: crate::ClaimOutcome, amount: &str, currency: &str, as_bonus: bool) -> String {
+    use crate::ClaimOutcome::*;
+    match (locale, outcome, as_bonus) {
+        (Locale::En, Paid, false) => format!("Your cashback of {amount} {currency} is on your balance."),
+        (Locale::Fr, Paid, false) => format!("Votre cashback de {amount} {currency} est sur votre solde."),
+        (Locale::En, Paid, true) => format!("Your cashback of {amount} {currency} is on your bonus balance."),
+        (Locale::Fr, Paid, true) => format!("Votre cashback de {amount} {currency} est sur votre solde bonus."),
+        (Locale::En, AlreadyPaid, _) => "This cashback is already paid.".to_owned(),
+        (Locale::Fr, AlreadyPaid, _) => "Ce cashback est déjà versé.".to_owned(),
+        (Locale::En, Expired, _) => "This cashback can no longer be claimed.".to_owned(),
+        (Locale::Fr, Expired, _) => "Ce cashback ne peut plus être réclamé.".to_owned(),
+        (Locale::En, Unavailable, _) => {
+            "This cashback cannot be claimed here. Open the casino to see your cashbacks.".to_owned()
+        }
+        (Locale::Fr, Unavailable, _) => {
+            "Ce cashback ne peut pas être réclamé ici. Ouvrez le casino pour voir vos cashbacks.".to_owned()
+        }
+    }
+}
+
 /// The command list Telegram shows (`setMyCommands`).
-pub fn commands(locale: Locale) -> [(&'static str, &'static str); 4] {
+pub fn commands(locale: Locale) -> [(&'static str, &'static str); 5] {
     match locale {
         Locale::En => [
             ("start", "Open the casino"),
             ("play", "Open the games"),
             ("language", "Change the language"),
+            ("summary", "Weekly club summary on or off"),
             ("help", "What this bot can do"),
         ],
         Locale::Fr => [
             ("start", "Ouvrir le casino"),
             ("play", "Ouvrir les jeux"),
             ("language", "Changer de langue"),
+            ("summary", "Résumé hebdomadaire du club"),
             ("help", "Ce que fait ce bot"),
         ],
     }

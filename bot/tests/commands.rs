@@ -124,9 +124,52 @@ async fn help_lists_the_commands_in_the_players_language() {
     let body = h.say(42, "fr", "/help").await;
     assert_eq!(
         body["text"],
-        "/start ouvre le casino.\n/play ouvre les jeux.\n/language en ou /language fr change ma langue.\n/help affiche ce message."
+        "/start ouvre le casino.\n/play ouvre les jeux.\n/language en ou /language fr change ma langue.\n/summary on ou /summary off active ou arrête votre résumé hebdomadaire du club.\n/help affiche ce message."
     );
     assert_eq!(button(&body)["web_app"]["url"], "https://casino.example/fr");
+}
+
+#[tokio::test]
+async fn summary_turns_the_weekly_summary_on_and_off() {
+    let h = Harness::start().await;
+    let body = h.say(42, "en", "/summary").await;
+    assert!(body["text"].as_str().unwrap().starts_with("Send /summary on"), "{body}");
+    let body = h.say(42, "fr", "/summary on").await;
+    assert_eq!(body["text"], "C'est fait : vous recevrez votre résumé du club chaque semaine.");
+    let body = h.say(42, "en", "/summary off").await;
+    assert_eq!(body["text"], "Done: no more weekly summary.");
+    assert_eq!(h.backend.summaries.lock().unwrap().clone(), vec![(42, true), (42, false)]);
+}
+
+/// A press on an inline button of a message the bot sent in chat 42.
+fn press(update_id: i64, from: i64, lang: &str, data: &str) -> Value {
+    json!({"update_id": update_id, "callback_query": {
+        "id": format!("cq-{update_id}"),
+        "from": {"id": from, "is_bot": false, "first_name": "Ann", "language_code": lang},
+        "chat_instance": "ci-1",
+        "data": data,
+        "message": {"message_id": 5, "date": 1_700_000_000, "chat": {"id": from, "type": "private", "first_name": "Ann"}, "text": "Cashback"}
+    }})
+}
+
+#[tokio::test]
+async fn a_claim_button_claims_through_the_server_and_answers_in_the_chat() {
+    let h = Harness::start().await;
+    h.api.state.updates.lock().unwrap().push_back(press(100, 42, "fr", "cb:7"));
+    let answers = h.api.wait_for("answerCallbackQuery", 1, Duration::from_secs(10)).await;
+    assert_eq!(answers[0].body["callback_query_id"], "cq-100");
+    assert_eq!(answers[0].body["text"], "Votre cashback de 12.50 USD est sur votre solde.");
+    let sent = h.api.wait_for("sendMessage", 1, Duration::from_secs(10)).await;
+    assert_eq!(sent[0].body["chat_id"], 42);
+    assert_eq!(sent[0].body["text"], "Votre cashback de 12.50 USD est sur votre solde.");
+    h.api.state.updates.lock().unwrap().push_back(press(101, 42, "en", "cb:7"));
+    let answers = h.api.wait_for("answerCallbackQuery", 2, Duration::from_secs(10)).await;
+    assert_eq!(answers[1].body["text"], "This cashback is already paid.");
+    h.api.state.updates.lock().unwrap().push_back(press(102, 42, "en", "something-else"));
+    let answers = h.api.wait_for("answerCallbackQuery", 3, Duration::from_secs(10)).await;
+    assert!(answers[2].body.get("text").is_none_or(Value::is_null), "{:?}", answers[2].body);
+    let claims = h.backend.claims.lock().unwrap().clone();
+    assert_eq!(claims, vec![croupier_bot::ClaimBody { telegram_id: 42, cashback_id: 7 }; 2]);
 }
 
 #[tokio::test]

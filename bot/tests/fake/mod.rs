@@ -9,7 +9,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::post;
-use croupier_bot::{Backend, BotSettings, Seen, TgBot};
+use croupier_bot::{Backend, BotSettings, ClaimAnswer, ClaimBody, ClaimOutcome, Seen, TgBot};
 use croupier_shared::Locale;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
@@ -168,6 +168,8 @@ pub struct MemoryBackend {
     pub seen: Mutex<Vec<Seen>>,
     pub languages: Mutex<Vec<(i64, Locale)>>,
     pub known: Mutex<Option<Locale>>,
+    pub claims: Mutex<Vec<ClaimBody>>,
+    pub summaries: Mutex<Vec<(i64, bool)>>,
 }
 
 impl Backend for MemoryBackend {
@@ -181,6 +183,28 @@ impl Backend for MemoryBackend {
         self.languages.lock().unwrap().push((telegram_id, locale));
         *self.known.lock().unwrap() = Some(locale);
         Box::pin(async { Ok(()) })
+    }
+
+    fn claim_cashback(&self, claim: ClaimBody) -> BoxFuture<'_, anyhow::Result<ClaimAnswer>> {
+        // A memory of one cashback (id 7, 12.50 USD) that pays once.
+        let mut claims = self.claims.lock().unwrap();
+        let outcome = if claim.cashback_id != 7 {
+            ClaimOutcome::Unavailable
+        } else if claims.iter().any(|c| c.cashback_id == 7) {
+            ClaimOutcome::AlreadyPaid
+        } else {
+            ClaimOutcome::Paid
+        };
+        claims.push(claim);
+        let locale = self.known.lock().unwrap().map(|l| l.code().to_owned());
+        Box::pin(async move {
+            Ok(ClaimAnswer { outcome, amount: "12.50".into(), currency: "USD".into(), as_bonus: false, locale })
+        })
+    }
+
+    fn set_summary(&self, telegram_id: i64, on: bool) -> BoxFuture<'_, anyhow::Result<bool>> {
+        self.summaries.lock().unwrap().push((telegram_id, on));
+        Box::pin(async { Ok(true) })
     }
 }
 

@@ -22,6 +22,8 @@ struct Fake {
     blocked: Mutex<HashSet<i64>>,
     /// Updates the next getUpdates hands out.
     updates: Mutex<Vec<Value>>,
+    /// answerCallbackQuery calls.
+    answers: Mutex<Vec<Value>>,
 }
 
 async fn bot_api(State(fake): State<Arc<Fake>>, Path((_bot, method)): Path<(String, String)>, body: Bytes) -> Response {
@@ -40,6 +42,10 @@ async fn bot_api(State(fake): State<Arc<Fake>>, Path((_bot, method)): Path<(Stri
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         return Json(json!({"ok": true, "result": pending})).into_response();
+    }
+    if method.eq_ignore_ascii_case("answerCallbackQuery") {
+        fake.answers.lock().unwrap().push(body);
+        return Json(json!({"ok": true, "result": true})).into_response();
     }
     if !method.eq_ignore_ascii_case("sendMessage") {
         return Json(json!({"ok": true, "result": true})).into_response();
@@ -391,4 +397,160 @@ async fn from_start_with_a_promo_in_telegram_to_a_signed_in_player_with_the_prom
     assert_eq!(promo.as_deref(), Some("WELCOME50"));
     assert!(tracking.unwrap().contains("td7"));
     app.finish().await;
+}
+
+/// A press on an inline button by Telegram user `from`, in their private chat.
+fn press(update_id: i64, from: i64, data: &str) -> Value {
+    json!({"update_id": update_id, "callback_query": {
+        "id": format!("cq-{update_id}"),
+        "from": {"id": from, "is_bot": false, "first_name": "Zoé", "language_code": "fr"},
+        "chat_instance": "ci",
+        "data": data,
+        "message": {"message_id": 9, "date": 1_700_000_000, "chat": {"id": from, "type": "private", "first_name": "Zoé"}, "text": "x"}
+    }})
+}
+
+async fn wait_until<F: Fn() -> bool>(what: &str, done: F) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !done() {
+        assert!(Instant::now() < deadline, "{what} never happened");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Issue 18: a cashback ready to claim reaches the player in their language with a button that
+/// opens the cashback page and one that claims it; pressed twice, it pays once and answers in the
+/// chat. Promotions skip a player who unsubscribed from marketing, money news does not; and
+/// `/summary on` brings the weekly club summary.
+#[tokio::test]
+async fn a_cashback_is_claimed_from_the_chat_once_and_promotions_respect_the_players_choice() {
+    use croupier_server::features::cashbacks::{CreateRequest, announce};
+    use croupier_server::features::notify::{Notice, enqueue};
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
+            continue;
+        }
+        let (fake, url) = fake_api().await;
+        let env = [
+            ("TELEGRAM_BOT_TOKEN", TOKEN),
+            ("TELEGRAM_API_URL", url.as_str()),
+            ("CROUPIER_BOT", "embedded"),
+            ("CROUPIER_PUBLIC_URL", "https://casino.example"),
+        ];
+        let app = TestApp::spawn_with(backend, &env, |_| {}).await;
+        let client = linked_player(&app, "tg-claim@example.com", "777200").await;
+        let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+        let uid = me["data"]["uid"].as_i64().unwrap();
+        app.sql("UPDATE users SET locale = $1 WHERE id = $2", "fr", uid).await;
+        let end_date = croupier_server::db::now_ms() / 1000 + 86_400;
+        let request = CreateRequest {
+            user_id: uid,
+            amount: 1_250,
+            currency: "USD".into(),
+            description_en: "Weekly cashback".into(),
+            description_fr: "Cashback hebdomadaire".into(),
+            end_date,
+        };
+        let id = request.create(app.state.db()).await.unwrap();
+        let mut tx = app.state.db().begin().await.unwrap();
+        announce(&mut tx, id).await.unwrap();
+        tx.commit().await.unwrap();
+
+        let ready = nth_message(&fake, 1).await;
+        assert_eq!(ready["chat_id"], 777_200);
+        assert!(ready["text"].as_str().unwrap().starts_with("Cashback hebdomadaire : 12.50 USD à réclamer"), "{ready}");
+        let rows = ready["reply_markup"]["inline_keyboard"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "{ready}");
+        assert_eq!(button_url(&ready).path(), "/fr/profile/cashback");
+        assert_eq!(rows[1][0]["text"], "Réclamer 12.50 USD");
+        assert_eq!(rows[1][0]["callback_data"], format!("cb:{id}"));
+
+        // Pressed twice (a double tap, or Telegram's retry): paid once.
+        fake.updates.lock().unwrap().push(press(10, 777_200, &format!("cb:{id}")));
+        fake.updates.lock().unwrap().push(press(11, 777_200, &format!("cb:{id}")));
+        wait_until("two answers", || fake.answers.lock().unwrap().len() >= 2).await;
+        let answers = fake.answers.lock().unwrap().clone();
+        assert_eq!(answers[0]["text"], "Votre cashback de 12.50 USD est sur votre solde.");
+        assert_eq!(answers[1]["text"], "Ce cashback est déjà versé.");
+        let said = nth_message(&fake, 3).await;
+        assert_eq!(said["text"], "Ce cashback est déjà versé.");
+        let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+        assert_eq!(me["data"]["balance_main"]["amount"], "12.50", "paid once");
+        // Someone else's press, or an unknown cashback, pays nothing.
+        fake.updates.lock().unwrap().push(press(12, 999_999, &format!("cb:{id}")));
+        wait_until("a third answer", || fake.answers.lock().unwrap().len() >= 3).await;
+        assert_eq!(
+            fake.answers.lock().unwrap()[2]["text"],
+            "Ce cashback ne peut pas être réclamé ici. Ouvrez le casino pour voir vos cashbacks."
+        );
+        let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+        assert!(report.violations.is_empty(), "{:?}", report.violations);
+        assert!(
+            outbox(&app).await.iter().all(|(key, _, _)| !key.ends_with(":paid")),
+            "the chat said it; no second notice"
+        );
+
+        // A player who unsubscribed from marketing: promotions skipped, money news sent.
+        let quiet = linked_player(&app, "tg-quiet@example.com", "777300").await;
+        let (status, _) = app
+            .post_as(
+                &quiet,
+                "account.changeSubscription",
+                &[("contact", "tg-quiet@example.com"), ("subscription", "0")],
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, me) = app.get_as(&quiet, "account.getInfo", &[]).await;
+        let quiet_id = me["data"]["uid"].as_i64().unwrap();
+        let mut tx = app.state.db().begin().await.unwrap();
+        let promo = Notice::QuestCompleted { quest_id: 1, title_en: "Q".into(), title_fr: "Q".into(), points: 5 };
+        enqueue(&mut tx, quiet_id, "test:promo", &promo).await.unwrap();
+        let money =
+            Notice::CashbackPaid { cashback_id: 1, amount: "1.00".into(), currency: "USD".into(), as_bonus: false };
+        enqueue(&mut tx, quiet_id, "test:money", &money).await.unwrap();
+        tx.commit().await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let statuses = loop {
+            let rows = outbox(&app).await;
+            let of = |k: &str| rows.iter().find(|r| r.0 == k).map(|r| r.1.clone()).unwrap();
+            let (p, m) = (of("test:promo"), of("test:money"));
+            if p != "pending" && m != "pending" {
+                break (p, m);
+            }
+            assert!(Instant::now() < deadline, "the outbox did not settle");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(statuses, ("skipped".to_owned(), "sent".to_owned()));
+
+        // `/summary on` from the chat, then the week's summary in French.
+        fake.updates.lock().unwrap().push(json!({"update_id": 20, "message": {
+            "message_id": 2, "date": 1_700_000_000,
+            "chat": {"id": 777_200, "type": "private", "first_name": "Zoé"},
+            "from": {"id": 777_200, "is_bot": false, "first_name": "Zoé", "language_code": "fr"},
+            "text": "/summary on", "entities": [{"type": "bot_command", "offset": 0, "length": 8}]
+        }}));
+        let sent_before = fake.sent.lock().unwrap().len();
+        let done = nth_message(&fake, sent_before + 1).await;
+        assert_eq!(done["text"], "C'est fait : vous recevrez votre résumé du club chaque semaine.");
+        let on: i64 = sqlx::query_scalar("SELECT weekly_summary FROM notification_preferences WHERE user_id = $1")
+            .bind(uid)
+            .fetch_one(app.state.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(on, 1);
+        let now = croupier_server::db::now_ms();
+        assert_eq!(croupier_server::features::loyalty::summary::send_due(&app.state, now).await.unwrap(), 1);
+        assert_eq!(
+            croupier_server::features::loyalty::summary::send_due(&app.state, now).await.unwrap(),
+            0,
+            "once a week"
+        );
+        let summary = nth_message(&fake, sent_before + 2).await;
+        assert!(
+            summary["text"].as_str().unwrap().starts_with("Votre semaine : 0 points à dépenser, niveau 1 (Bronze)."),
+            "{summary}"
+        );
+        assert!(summary["text"].as_str().unwrap().contains("Cashback de la semaine : 12.50 USD."), "{summary}");
+        app.finish().await;
+    }
 }

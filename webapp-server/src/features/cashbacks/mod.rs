@@ -266,7 +266,9 @@ async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> R
                         // A second press, or a retry, of a payout that went through.
                         (Claim::Payout, "paid_out") => return Ok(row.into_item(locale)),
                         (_, "active") => {}
-                        (Claim::Payout, "expired") => return Err(ApiError::field("cashback_id", FieldCode::CodeExpired)),
+                        (Claim::Payout, "expired") => {
+                            return Err(ApiError::field("cashback_id", FieldCode::CodeExpired));
+                        }
                         _ => return Err(ApiError::field("cashback_id", FieldCode::Locked)),
                     }
                     let now = now_ms();
@@ -275,13 +277,7 @@ async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> R
                             if row.receiving_expired_at.is_some_and(|t| t <= now) {
                                 return Err(ApiError::field("cashback_id", FieldCode::CodeExpired));
                             }
-                            let bonus_id = pay(conn, &rules, &row).await?;
-                            sqlx::query("UPDATE cashbacks SET status = 'paid_out', paid_out_at = $1, bonus_id = $2 WHERE id = $3")
-                                .bind(now)
-                                .bind(bonus_id)
-                                .bind(id)
-                                .execute(&mut *conn)
-                                .await?;
+                            let bonus_id = paid_out(conn, &rules, &row, now).await?;
                             let notice = Notice::CashbackPaid {
                                 cashback_id: id,
                                 amount: row.money(),
@@ -302,6 +298,87 @@ async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> R
             }),
         )
         .await
+}
+
+/// Pays an active cashback and marks it paid out (answers the bonus's id when it pays as one).
+async fn paid_out(
+    conn: &mut sqlx::AnyConnection,
+    rules: &Rules,
+    row: &CashbackRow,
+    now: i64,
+) -> Result<Option<i64>, ApiError> {
+    let bonus_id = pay(conn, rules, row).await?;
+    sqlx::query("UPDATE cashbacks SET status = 'paid_out', paid_out_at = $1, bonus_id = $2 WHERE id = $3")
+        .bind(now)
+        .bind(bonus_id)
+        .bind(row.id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(bonus_id)
+}
+
+/// A claim from the bot's chat (the cashback notice's claim button): the Telegram user's linked
+/// player, their own cashback only, paid exactly like `cashbacks.payout` (same keys, same lane,
+/// once). The bot answers in the chat, so no "paid" notice is queued.
+pub async fn claim_from_chat(
+    state: &crate::AppState,
+    telegram_id: i64,
+    cashback_id: i64,
+) -> anyhow::Result<croupier_bot::ClaimAnswer> {
+    use croupier_bot::{ClaimAnswer, ClaimOutcome};
+    let player: Option<(i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT s.user_id, u.locale, c.locale FROM social_identities s JOIN users u ON u.id = s.user_id \
+         LEFT JOIN telegram_chats c ON c.telegram_id = s.subject WHERE s.provider = 'telegram' AND s.subject = $1",
+    )
+    .bind(telegram_id.to_string())
+    .fetch_optional(state.db().pool())
+    .await?;
+    let unavailable = |locale: Option<String>| ClaimAnswer {
+        outcome: ClaimOutcome::Unavailable,
+        amount: String::new(),
+        currency: String::new(),
+        as_bonus: false,
+        locale,
+    };
+    let Some((user_id, account_locale, chosen)) = player else { return Ok(unavailable(None)) };
+    let locale = chosen.unwrap_or(account_locale);
+    let rules = Rules { max_active: i64::MAX, ..Rules::of(state) };
+    let db = state.db().clone();
+    let done = state
+        .db()
+        .group(
+            user_id,
+            crate::db::group::job(move |conn| {
+                let db = db.clone();
+                Box::pin(async move {
+                    db.lock_user(conn, user_id).await?;
+                    let row = match own(conn, user_id, cashback_id).await {
+                        Ok(row) => row,
+                        Err(_) => return Ok::<_, ApiError>(None),
+                    };
+                    let now = now_ms();
+                    let outcome = match row.status.as_str() {
+                        "paid_out" => ClaimOutcome::AlreadyPaid,
+                        "expired" => ClaimOutcome::Expired,
+                        "active" if row.receiving_expired_at.is_some_and(|t| t <= now) => ClaimOutcome::Expired,
+                        "active" => {
+                            paid_out(conn, &rules, &row, now).await?;
+                            ClaimOutcome::Paid
+                        }
+                        _ => ClaimOutcome::Unavailable,
+                    };
+                    Ok(Some((outcome, row.money(), row.currency.clone(), row.pays == "bonus")))
+                })
+            }),
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("cashback claim from the chat: {e:?}"))?;
+    Ok(match done {
+        Some((outcome, amount, currency, as_bonus)) => {
+            ClaimAnswer { outcome, amount, currency, as_bonus, locale: Some(locale) }
+        }
+        None => unavailable(Some(locale)),
+    })
 }
 
 /// Moves a cashback's money: to the main balance through the ledger, or into a new wagering

@@ -33,6 +33,7 @@ pub mod admin;
 pub mod notices;
 pub mod quests;
 pub mod shop;
+pub mod summary;
 
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, Registry};
 use crate::db::now_ms;

@@ -16,7 +16,11 @@
 //!   least once, never lost. A 403 (blocked bot, deactivated user) marks the chat blocked and
 //!   skips the row — and every later one — until the player `/start`s again; other failures
 //!   retry with backoff, and give up after [`MAX_ATTEMPTS`].
-//! - **Internal API.** `POST /internal/telegram/seen` and `/internal/telegram/language`, with
+//! - **Choices.** Promotional notices ([`Notice::is_promotional`]) are skipped for a player who
+//!   unsubscribed every contact from marketing ([`PROMOTIONS_OFF`]); `/summary on|off` in the
+//!   bot sets the weekly club summary (`notification_preferences`, sent by the loyalty feature).
+//! - **Internal API.** `POST /internal/telegram/seen`, `/language`, `/cashback-claim` (a cashback
+//!   notice's claim button) and `/summary`, with
 //!   the shared secret `CROUPIER_INTERNAL_SECRET` in [`croupier_bot::INTERNAL_SECRET_HEADER`],
 //!   are how a standalone `croupier-bot` tells the server about chats and languages; embedded,
 //!   the bot calls the same functions in-process ([`InProcess`]).
@@ -140,6 +144,39 @@ impl croupier_bot::Backend for InProcess {
     fn set_language(&self, telegram_id: i64, locale: Locale) -> BoxFuture<'_, anyhow::Result<()>> {
         Box::pin(async move { set_language(&self.0, telegram_id, locale).await })
     }
+
+    fn claim_cashback(
+        &self,
+        claim: croupier_bot::ClaimBody,
+    ) -> BoxFuture<'_, anyhow::Result<croupier_bot::ClaimAnswer>> {
+        Box::pin(async move {
+            crate::features::cashbacks::claim_from_chat(&self.0, claim.telegram_id, claim.cashback_id).await
+        })
+    }
+
+    fn set_summary(&self, telegram_id: i64, on: bool) -> BoxFuture<'_, anyhow::Result<bool>> {
+        Box::pin(async move { set_summary(&self.0, telegram_id, on).await })
+    }
+}
+
+/// `/summary on|off`: the weekly summary of the player linked to `telegram_id` (false: none is).
+pub async fn set_summary(state: &AppState, telegram_id: i64, on: bool) -> anyhow::Result<bool> {
+    let user: Option<i64> =
+        sqlx::query_scalar("SELECT user_id FROM social_identities WHERE provider = 'telegram' AND subject = $1")
+            .bind(telegram_id.to_string())
+            .fetch_optional(state.db().pool())
+            .await?;
+    let Some(user_id) = user else { return Ok(false) };
+    sqlx::query(
+        "INSERT INTO notification_preferences (user_id, weekly_summary, summary_week, updated_at) VALUES ($1, $2, 0, $3) \
+         ON CONFLICT (user_id) DO UPDATE SET weekly_summary = excluded.weekly_summary, updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(i64::from(on))
+    .bind(now_ms())
+    .execute(state.db().pool())
+    .await?;
+    Ok(true)
 }
 
 /// The internal API's routes (answer 404 while no internal secret is configured).
@@ -147,6 +184,42 @@ pub fn routes() -> axum::Router<AppState> {
     axum::Router::new()
         .route("/internal/telegram/seen", axum::routing::post(internal_seen))
         .route("/internal/telegram/language", axum::routing::post(internal_language))
+        .route("/internal/telegram/cashback-claim", axum::routing::post(internal_claim))
+        .route("/internal/telegram/summary", axum::routing::post(internal_summary))
+}
+
+async fn internal_claim(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Json<croupier_bot::ClaimBody>,
+) -> Response {
+    if let Some(status) = refuse(&state, &headers) {
+        return status.into_response();
+    }
+    match crate::features::cashbacks::claim_from_chat(&state, body.telegram_id, body.cashback_id).await {
+        Ok(answer) => Json(answer).into_response(),
+        Err(e) => {
+            tracing::warn!(error = format!("{e:#}"), "internal cashback claim failed");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+async fn internal_summary(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Json<croupier_bot::SummaryBody>,
+) -> Response {
+    if let Some(status) = refuse(&state, &headers) {
+        return status.into_response();
+    }
+    match set_summary(&state, body.telegram_id, body.on).await {
+        Ok(linked) => Json(croupier_bot::SummaryAnswer { linked }).into_response(),
+        Err(e) => {
+            tracing::warn!(error = format!("{e:#}"), "internal summary failed");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
 }
 
 /// `Some(status)` when the call must be refused.
@@ -222,7 +295,17 @@ struct Due {
     chat_id: Option<i64>,
     chosen_locale: Option<String>,
     blocked_at: Option<i64>,
+    /// 1: the player opted out of promotions (see [`PROMOTIONS_OFF`]).
+    promotions_off: i64,
 }
+
+/// Whether the outbox row's player opted out of promotional messages, as SQL over `o.user_id`:
+/// they have contacts and unsubscribed every one of them from marketing (`/profile/notification`,
+/// `account.changeSubscription`). Responsible-gaming limits (a time-out, a self-exclusion) belong
+/// here too once they exist. Money movements and codes are sent regardless
+/// ([`Notice::is_promotional`]).
+pub const PROMOTIONS_OFF: &str = "CASE WHEN EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = o.user_id) \
+     AND NOT EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = o.user_id AND k.is_subscribed = 1) THEN 1 ELSE 0 END";
 
 enum Outcome {
     /// `copy`: what the dev mailbox keeps of a code sent by Telegram (recipient, text, code).
@@ -241,14 +324,14 @@ enum Outcome {
 /// Sends what is due (at most one batch) and answers what happened.
 pub async fn deliver_due(state: &AppState, bot: &TgBot, settings: &BotSettings) -> anyhow::Result<Delivered> {
     let now = now_ms();
-    let due: Vec<Due> = sqlx::query_as(
+    let due: Vec<Due> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT o.id, o.idempotency_key, o.payload, o.attempts, u.locale AS account_locale, \
-         s.subject AS telegram_id, c.chat_id, c.locale AS chosen_locale, c.blocked_at \
+         s.subject AS telegram_id, c.chat_id, c.locale AS chosen_locale, c.blocked_at, {PROMOTIONS_OFF} AS promotions_off \
          FROM notification_outbox o JOIN users u ON u.id = o.user_id \
          LEFT JOIN social_identities s ON s.provider = 'telegram' AND s.user_id = o.user_id \
          LEFT JOIN telegram_chats c ON c.telegram_id = s.subject \
-         WHERE o.status = 'pending' AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2",
-    )
+         WHERE o.status = 'pending' AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2"
+    )))
     .bind(now)
     .bind(BATCH)
     .fetch_all(state.db().pool())
@@ -346,6 +429,9 @@ async fn attempt(state: &AppState, bot: &TgBot, settings: &BotSettings, row: &Du
         return Outcome::Skip("blocked");
     }
     let Ok(notice) = serde_json::from_str::<Notice>(&row.payload) else { return Outcome::Skip("unreadable") };
+    if row.promotions_off != 0 && notice.is_promotional() {
+        return Outcome::Skip("unsubscribed");
+    }
     // Private chats have the user's id; a player who never wrote to the bot still has one.
     let Some(chat_id) = row.chat_id.or_else(|| telegram_id.parse().ok()) else { return Outcome::Skip("no_chat") };
     let claimed = sqlx::query(
