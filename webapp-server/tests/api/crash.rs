@@ -248,16 +248,19 @@ async fn cashback_close_crash(backend: Backend) {
         sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM cashbacks").fetch_one(app.state.db().pool()).await.unwrap()
     };
     let deadline = Instant::now() + Duration::from_secs(30);
-    let written_at_kill = loop {
-        let written = count().await;
-        if written >= 2 {
-            server.kill().unwrap();
-            server.wait().unwrap();
-            break count().await;
+    let started = loop {
+        if count().await >= 2 {
+            break true;
         }
-        assert!(Instant::now() < deadline, "the close did not start");
+        if Instant::now() >= deadline {
+            break false;
+        }
         tokio::time::sleep(Duration::from_millis(10)).await;
     };
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(started, "the close did not start");
+    let written_at_kill = count().await;
     assert!(written_at_kill < PLAYERS, "killed half-way: {written_at_kill} of {PLAYERS} written");
     let (status,): (String,) = sqlx::query_as("SELECT status FROM cashback_periods WHERE programme_id = $1")
         .bind(programme_id)
@@ -270,7 +273,7 @@ async fn cashback_close_crash(backend: Backend) {
     let mut server = start_with(dir.path(), &db_url, port, &slow[..1]);
     wait_ready(&base).await;
     let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
+    let closed = loop {
         let closed: Option<String> =
             sqlx::query_scalar("SELECT status FROM cashback_periods WHERE programme_id = $1 AND status = 'closed'")
                 .bind(programme_id)
@@ -278,13 +281,16 @@ async fn cashback_close_crash(backend: Backend) {
                 .await
                 .unwrap();
         if closed.is_some() {
-            break;
+            break true;
         }
-        assert!(Instant::now() < deadline, "the restarted server did not close the period");
+        if Instant::now() >= deadline {
+            break false;
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    };
     let _ = server.kill();
     let _ = server.wait();
+    assert!(closed, "the restarted server did not close the period");
 
     let rows: Vec<(i64, String, i64, i64, String, Option<i64>)> = sqlx::query_as(
         "SELECT user_id, currency, amount, basis_amount, status, receiving_expired_at FROM cashbacks ORDER BY user_id",

@@ -625,7 +625,7 @@ pub async fn grant(state: &AppState, input: &GrantInput) -> Result<i64, ApiError
         .group(
             input_user,
             job(move |conn| {
-                let (db, reason, rules) = (db.clone(), std::sync::Arc::clone(&reason), rules.clone());
+                let (db, reason, rules) = (db.clone(), std::sync::Arc::clone(&reason), rules);
                 Box::pin(async move {
                     db.lock_user(conn, input_user).await?;
                     let claim = format!("manual:{}", uuid::Uuid::new_v4());

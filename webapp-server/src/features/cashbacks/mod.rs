@@ -258,7 +258,7 @@ async fn claim(ctx: Ctx, user: AuthUser, input: CashbackInput, what: Claim) -> R
         .group(
             user_id,
             crate::db::group::job(move |conn| {
-                let (db, rules) = (db.clone(), rules.clone());
+                let (db, rules) = (db.clone(), rules);
                 Box::pin(async move {
                     db.lock_user(conn, user_id).await?;
                     let row = own(conn, user_id, id).await?;

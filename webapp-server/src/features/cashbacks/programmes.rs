@@ -529,6 +529,9 @@ pub struct QueueQuery {
 }
 
 /// `GET /admin/cashbacks`: cashbacks of one status (default `pending`), oldest first.
+/// A queued cashback: id, user, amount, currency, basis, programme, period start, created, reason.
+type QueueRow = (i64, i64, i64, String, i64, Option<i64>, Option<i64>, i64, Option<String>);
+
 async fn admin_queue(State(state): State<AppState>, _: Operator, Query(query): Query<QueueQuery>) -> Response {
     let result = async {
         let status = query.status.unwrap_or_else(|| "pending".into());
@@ -545,7 +548,7 @@ async fn admin_queue(State(state): State<AppState>, _: Operator, Query(query): Q
             errors.add("offset", FieldCode::Invalid);
         }
         errors.into_result()?;
-        let rows: Vec<(i64, i64, i64, String, i64, Option<i64>, Option<i64>, i64, Option<String>)> = sqlx::query_as(
+        let rows: Vec<QueueRow> = sqlx::query_as(
             "SELECT id, user_id, amount, currency, basis_amount, programme_id, period_start, created_at, decision_reason \
              FROM cashbacks WHERE status = $1 ORDER BY id LIMIT $2 OFFSET $3",
         )

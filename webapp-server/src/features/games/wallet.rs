@@ -275,6 +275,7 @@ async fn open_round(
     Ok((id, status, win))
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn record(
     conn: &mut AnyConnection,
     provider: &str,

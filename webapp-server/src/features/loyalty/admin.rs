@@ -546,6 +546,11 @@ pub async fn adjust(state: &AppState, input: &PointsInput) -> Result<bool, ApiEr
 
 // ----- handlers -----
 
+/// id, sysname, title, price, kind, campaign, boost, min level, stock, active.
+type ProductSummary = (i64, String, String, i64, String, Option<i64>, Option<i64>, i64, Option<i64>, i64);
+/// id, programme, sysname, goal, target, game type, reward, active.
+type QuestSummary = (i64, i64, String, String, i64, Option<String>, i64, i64);
+
 async fn admin_get(State(state): State<AppState>, _: Operator) -> Response {
     let result = async {
         let mut conn = state.db().pool().acquire().await?;
@@ -559,7 +564,7 @@ async fn admin_get(State(state): State<AppState>, _: Operator) -> Response {
             sqlx::query_as("SELECT id, sysname, title_en, min_level, active FROM loyalty_characters ORDER BY position, id")
                 .fetch_all(&mut *conn)
                 .await?;
-        let products: Vec<(i64, String, String, i64, String, Option<i64>, Option<i64>, i64, Option<i64>, i64)> = sqlx::query_as(
+        let products: Vec<ProductSummary> = sqlx::query_as(
             "SELECT id, sysname, title_en, price, kind, campaign_id, boost_bps, min_level, stock, active FROM loyalty_products ORDER BY position, id",
         )
         .fetch_all(&mut *conn)
@@ -568,7 +573,7 @@ async fn admin_get(State(state): State<AppState>, _: Operator) -> Response {
             sqlx::query_as("SELECT id, sysname, title_en, active FROM loyalty_programs ORDER BY position, id")
                 .fetch_all(&mut *conn)
                 .await?;
-        let quests: Vec<(i64, i64, String, String, i64, Option<String>, i64, i64)> = sqlx::query_as(
+        let quests: Vec<QuestSummary> = sqlx::query_as(
             "SELECT id, program_id, sysname, goal, target, game_type, reward_points, active FROM loyalty_quests ORDER BY position, id",
         )
         .fetch_all(&mut *conn)

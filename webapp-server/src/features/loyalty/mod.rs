@@ -168,6 +168,7 @@ pub async fn reverse(
 
 /// Writes one points movement under `key` and applies it to the account (made if missing).
 /// Answers false, changing nothing, when `key` was already written.
+#[allow(clippy::too_many_arguments)]
 pub async fn entry(
     conn: &mut AnyConnection,
     rules: &Rules,
@@ -634,8 +635,11 @@ pub struct Characters {
     pub items: Vec<CharacterItem>,
 }
 
+/// id, sysname, titles, descriptions, image, min level.
+type CharacterRow = (i64, String, String, String, String, String, Option<String>, i64);
+
 async fn characters(conn: &mut AnyConnection, locale: Locale) -> Result<Vec<CharacterItem>, sqlx::Error> {
-    let rows: Vec<(i64, String, String, String, String, String, Option<String>, i64)> = sqlx::query_as(
+    let rows: Vec<CharacterRow> = sqlx::query_as(
         "SELECT id, sysname, title_en, title_fr, description_en, description_fr, image, min_level \
          FROM loyalty_characters WHERE active = 1 ORDER BY position, id",
     )
