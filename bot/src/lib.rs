@@ -4,7 +4,11 @@
 //!   the page the deep link names (the payload is read with the one grammar of
 //!   [`croupier_shared::telegram::deep_link`]; its promo code is announced and travels on to the
 //!   mini-app as the `startapp` query parameter). `/play` opens the games, `/help` lists the
-//!   commands, `/language [en|fr]` shows or changes the bot's language.
+//!   commands, `/language [en|fr]` shows or changes the bot's language, `/summary on|off` turns
+//!   the weekly club summary on or off ([`Backend::set_summary`]).
+//! - Callback queries: a cashback notice's claim button (`cb:{cashback id}`) claims it through
+//!   [`Backend::claim_cashback`]; the press is answered and the outcome said in the chat, in the
+//!   player's language.
 //! - In a private chat the button is a `web_app` button (Telegram opens the mini-app signed in);
 //!   in groups, where `web_app` buttons are not allowed, it is a URL button to
 //!   `https://t.me/<bot>?startapp=<payload>`, which opens the bot's main mini-app.
@@ -346,7 +350,9 @@ async fn answer(
                     let telegram_id = i64::try_from(user.id.0).unwrap_or(i64::MAX);
                     backend.set_summary(telegram_id, on).await.map_err(|e| -> HandlerError { e.into() })?
                 }
-                _ => true,
+                // Nothing to change (no argument), or no sender to change it for.
+                (None, _) => true,
+                (Some(_), None) => false,
             };
             (texts::summary(locale, on, linked).to_owned(), texts::open_casino(locale), DeepLink::default())
         }

@@ -222,4 +222,23 @@ async fn the_http_backend_calls_the_internal_api_with_the_shared_secret() {
     let wrong = croupier_bot::HttpBackend::new(api.url.clone(), "not-the-secret");
     assert!(wrong.set_language(9, Locale::Fr).await.is_err());
     assert_eq!(api.state.internal.lock().unwrap().len(), 2);
+    let answer =
+        backend.claim_cashback(croupier_bot::ClaimBody { telegram_id: 9, cashback_id: 4 }).await.expect("claim");
+    assert_eq!(
+        answer,
+        croupier_bot::ClaimAnswer {
+            outcome: croupier_bot::ClaimOutcome::AlreadyPaid,
+            amount: "3.00".into(),
+            currency: "EUR".into(),
+            as_bonus: true,
+            locale: Some("fr".into()),
+        }
+    );
+    assert!(!backend.set_summary(9, true).await.expect("summary"), "the server knows no such player");
+    let calls = api.state.internal.lock().unwrap().clone();
+    assert_eq!(calls[2], ("cashback-claim".to_owned(), json!({"telegram_id": 9, "cashback_id": 4})));
+    assert_eq!(calls[3], ("summary".to_owned(), json!({"telegram_id": 9, "on": true})));
+    assert!(wrong.claim_cashback(croupier_bot::ClaimBody { telegram_id: 9, cashback_id: 4 }).await.is_err());
+    assert!(wrong.set_summary(9, true).await.is_err());
+    assert_eq!(api.state.internal.lock().unwrap().len(), 4);
 }

@@ -158,6 +158,11 @@ async fn internal(
     state.internal.lock().unwrap().push((what.clone(), body));
     match what.as_str() {
         "seen" => Json(json!({"locale": state.known_locale.lock().unwrap().clone()})).into_response(),
+        "cashback-claim" => Json(json!({
+            "outcome": "already_paid", "amount": "3.00", "currency": "EUR", "as_bonus": true, "locale": "fr"
+        }))
+        .into_response(),
+        "summary" => Json(json!({"linked": false})).into_response(),
         _ => Json(json!({"ok": true})).into_response(),
     }
 }

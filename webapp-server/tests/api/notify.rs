@@ -443,7 +443,7 @@ async fn a_cashback_is_claimed_from_the_chat_once_and_promotions_respect_the_pla
         let uid = me["data"]["uid"].as_i64().unwrap();
         app.sql("UPDATE users SET locale = $1 WHERE id = $2", "fr", uid).await;
         let end_date = croupier_server::db::now_ms() / 1000 + 86_400;
-        let request = CreateRequest {
+        let mut request = CreateRequest {
             user_id: uid,
             amount: 1_250,
             currency: "USD".into(),
@@ -473,6 +473,7 @@ async fn a_cashback_is_claimed_from_the_chat_once_and_promotions_respect_the_pla
         assert_eq!(answers[0]["text"], "Votre cashback de 12.50 USD est sur votre solde.");
         assert_eq!(answers[1]["text"], "Ce cashback est déjà versé.");
         let said = nth_message(&fake, 3).await;
+        assert_eq!(nth_message(&fake, 2).await["text"], "Votre cashback de 12.50 USD est sur votre solde.");
         assert_eq!(said["text"], "Ce cashback est déjà versé.");
         let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
         assert_eq!(me["data"]["balance_main"]["amount"], "12.50", "paid once");
@@ -483,6 +484,25 @@ async fn a_cashback_is_claimed_from_the_chat_once_and_promotions_respect_the_pla
             fake.answers.lock().unwrap()[2]["text"],
             "Ce cashback ne peut pas être réclamé ici. Ouvrez le casino pour voir vos cashbacks."
         );
+        // An expired one is said to be so; a banned player's press pays nothing.
+        request.amount = 300;
+        let expired = request.create(app.state.db()).await.unwrap();
+        app.sql("UPDATE cashbacks SET status = $1 WHERE id = $2", "expired", expired).await;
+        fake.updates.lock().unwrap().push(press(13, 777_200, &format!("cb:{expired}")));
+        wait_until("a fourth answer", || fake.answers.lock().unwrap().len() >= 4).await;
+        assert_eq!(fake.answers.lock().unwrap()[3]["text"], "Ce cashback ne peut plus être réclamé.");
+        request.amount = 400;
+        let later = request.create(app.state.db()).await.unwrap();
+        app.sql("UPDATE users SET status = $1 WHERE id = $2", "banned", uid).await;
+        fake.updates.lock().unwrap().push(press(14, 777_200, &format!("cb:{later}")));
+        wait_until("a fifth answer", || fake.answers.lock().unwrap().len() >= 5).await;
+        assert_eq!(
+            fake.answers.lock().unwrap()[4]["text"],
+            "Ce cashback ne peut pas être réclamé ici. Ouvrez le casino pour voir vos cashbacks."
+        );
+        app.sql("UPDATE users SET status = $1 WHERE id = $2", "active", uid).await;
+        let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+        assert_eq!(me["data"]["balance_main"]["amount"], "12.50", "nothing more");
         let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
         assert!(report.violations.is_empty(), "{:?}", report.violations);
         assert!(
@@ -550,7 +570,74 @@ async fn a_cashback_is_claimed_from_the_chat_once_and_promotions_respect_the_pla
             summary["text"].as_str().unwrap().starts_with("Votre semaine : 0 points à dépenser, niveau 1 (Bronze)."),
             "{summary}"
         );
-        assert!(summary["text"].as_str().unwrap().contains("Cashback de la semaine : 12.50 USD."), "{summary}");
+        // 12.50 paid and 4.00 still to claim (the expired 3.00 does not count).
+        assert!(summary["text"].as_str().unwrap().contains("Cashback de la semaine : 16.50 USD."), "{summary}");
         app.finish().await;
     }
 }
+
+db_test!(async fn a_standalone_bot_claims_and_sets_the_summary_through_the_internal_api(app) {
+    use croupier_server::features::cashbacks::CreateRequest;
+    // Without a configured secret the internal API does not exist.
+    for path in ["/internal/telegram/cashback-claim", "/internal/telegram/summary"] {
+        let answer = reqwest::Client::new()
+            .post(app.url(path))
+            .header("x-croupier-internal-secret", SECRET)
+            .json(&json!({"telegram_id": 1, "cashback_id": 1, "on": true}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    let (app, _fake) = app_with_fake(app.backend).await;
+    let client = linked_player(&app, "tg-internal@example.com", "777500").await;
+    let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+    let uid = me["data"]["uid"].as_i64().unwrap();
+    let request = CreateRequest {
+        user_id: uid,
+        amount: 700,
+        currency: "USD".into(),
+        description_en: "Cashback".into(),
+        description_fr: "Cashback".into(),
+        end_date: croupier_server::db::now_ms() / 1000 + 86_400,
+    };
+    let id = request.create(app.state.db()).await.unwrap();
+    let http = reqwest::Client::new();
+    let post = |path: &'static str, secret: &'static str, body: Value| {
+        http.post(app.url(path)).header("x-croupier-internal-secret", secret).json(&body).send()
+    };
+    let claim = json!({"telegram_id": 777_500, "cashback_id": id});
+    let refused = post("/internal/telegram/cashback-claim", "nope", claim.clone()).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let first = post("/internal/telegram/cashback-claim", SECRET, claim.clone()).await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_eq!(
+        first.json::<Value>().await.unwrap(),
+        json!({"outcome": "paid", "amount": "7.00", "currency": "USD", "as_bonus": false, "locale": "en"})
+    );
+    let again = post("/internal/telegram/cashback-claim", SECRET, claim).await.unwrap();
+    assert_eq!(again.json::<Value>().await.unwrap()["outcome"], "already_paid");
+    let stranger = post("/internal/telegram/cashback-claim", SECRET, json!({"telegram_id": 1, "cashback_id": id}));
+    assert_eq!(stranger.await.unwrap().json::<Value>().await.unwrap()["outcome"], "unavailable");
+    let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+    assert_eq!(me["data"]["balance_main"]["amount"], "7.00", "paid once");
+
+    let refused = post("/internal/telegram/summary", "nope", json!({"telegram_id": 777_500, "on": true})).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let on = post("/internal/telegram/summary", SECRET, json!({"telegram_id": 777_500, "on": true})).await.unwrap();
+    assert_eq!(on.json::<Value>().await.unwrap(), json!({"linked": true}));
+    let flag = || async {
+        sqlx::query_scalar::<_, i64>("SELECT weekly_summary FROM notification_preferences WHERE user_id = $1")
+            .bind(uid)
+            .fetch_one(app.state.db().pool())
+            .await
+            .unwrap()
+    };
+    assert_eq!(flag().await, 1);
+    let off = post("/internal/telegram/summary", SECRET, json!({"telegram_id": 777_500, "on": false})).await.unwrap();
+    assert_eq!(off.json::<Value>().await.unwrap(), json!({"linked": true}));
+    assert_eq!(flag().await, 0);
+    let nobody = post("/internal/telegram/summary", SECRET, json!({"telegram_id": 1, "on": true})).await.unwrap();
+    assert_eq!(nobody.json::<Value>().await.unwrap(), json!({"linked": false}));
+    app.finish().await;
+});

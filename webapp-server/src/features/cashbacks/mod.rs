@@ -234,12 +234,16 @@ impl Input for CashbackInput {
 
 /// The player's own cashback `id`, read with the player's row locked.
 async fn own(conn: &mut sqlx::AnyConnection, user_id: i64, id: i64) -> Result<CashbackRow, ApiError> {
+    own_row(conn, user_id, id).await?.ok_or_else(|| ApiError::field("cashback_id", FieldCode::NotFound))
+}
+
+/// The player's own cashback `id`, if there is one.
+async fn own_row(conn: &mut sqlx::AnyConnection, user_id: i64, id: i64) -> Result<Option<CashbackRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM cashbacks WHERE id = $1 AND user_id = $2")))
         .bind(id)
         .bind(user_id)
         .fetch_optional(&mut *conn)
-        .await?
-        .ok_or_else(|| ApiError::field("cashback_id", FieldCode::NotFound))
+        .await
 }
 
 #[derive(Clone, Copy)]
@@ -318,8 +322,9 @@ async fn paid_out(
 }
 
 /// A claim from the bot's chat (the cashback notice's claim button): the Telegram user's linked
-/// player, their own cashback only, paid exactly like `cashbacks.payout` (same keys, same lane,
-/// once). The bot answers in the chat, so no "paid" notice is queued.
+/// player (an active account: a banned or deleted one could not call `cashbacks.payout` either),
+/// their own cashback only, paid exactly like `cashbacks.payout` (same keys, same lane, once).
+/// The bot answers in the chat, so no "paid" notice is queued.
 pub async fn claim_from_chat(
     state: &crate::AppState,
     telegram_id: i64,
@@ -328,7 +333,8 @@ pub async fn claim_from_chat(
     use croupier_bot::{ClaimAnswer, ClaimOutcome};
     let player: Option<(i64, String, Option<String>)> = sqlx::query_as(
         "SELECT s.user_id, u.locale, c.locale FROM social_identities s JOIN users u ON u.id = s.user_id \
-         LEFT JOIN telegram_chats c ON c.telegram_id = s.subject WHERE s.provider = 'telegram' AND s.subject = $1",
+         LEFT JOIN telegram_chats c ON c.telegram_id = s.subject \
+         WHERE s.provider = 'telegram' AND s.subject = $1 AND u.status = 'active'",
     )
     .bind(telegram_id.to_string())
     .fetch_optional(state.db().pool())
@@ -352,9 +358,8 @@ pub async fn claim_from_chat(
                 let db = db.clone();
                 Box::pin(async move {
                     db.lock_user(conn, user_id).await?;
-                    let row = match own(conn, user_id, cashback_id).await {
-                        Ok(row) => row,
-                        Err(_) => return Ok::<_, ApiError>(None),
+                    let Some(row) = own_row(conn, user_id, cashback_id).await? else {
+                        return Ok::<_, ApiError>(None);
                     };
                     let now = now_ms();
                     let outcome = match row.status.as_str() {
