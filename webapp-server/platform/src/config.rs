@@ -217,6 +217,16 @@ pub const VARIABLES: &[Variable] = &[
         "Reference rates against the default currency for account.getcurrencyrates (display only).",
     ),
     var(
+        "CROUPIER_SANDBOX_BANKS",
+        Some(
+            "sandbox-north:North Sandbox Bank:USD/CAD:,sandbox-south:South Sandbox Bank:GBP:GB,\
+             sandbox-coop:Sandbox Co-operative:EUR:FR/BE/LU,sandbox-post:Sandbox Postal Bank::",
+        ),
+        false,
+        "Banks of the sandbox provider's bank transfer (cashier.getbanks), comma-separated \
+         id:Name:CURRENCIES:COUNTRIES with / between codes; empty codes: any currency or country.",
+    ),
+    var(
         "CROUPIER_PAYMENT_PROVIDERS",
         Some("sandbox"),
         false,
@@ -391,6 +401,8 @@ pub struct Config {
     pub kyc_for_withdrawal: bool,
     /// (currency code, decimal rate) pairs, validated as positive decimals.
     pub currency_rates: Vec<(String, String)>,
+    /// The sandbox provider's banks (`CROUPIER_SANDBOX_BANKS`).
+    pub sandbox_banks: Vec<crate::ports::payments::BankInfo>,
     pub trust_proxy: bool,
     pub smtp_url: Option<Secret>,
     /// Payment providers that run, in order (`CROUPIER_PAYMENT_PROVIDERS`).
@@ -656,6 +668,8 @@ impl Config {
             }
             currency_rates.push((code.code().to_owned(), rate.to_owned()));
         }
+        let sandbox_banks = crate::ports::payments::BankInfo::parse_list(&raw.required("CROUPIER_SANDBOX_BANKS")?)
+            .map_err(|reason| raw.invalid("CROUPIER_SANDBOX_BANKS", reason))?;
         let oauth_providers = raw
             .optional("CROUPIER_OAUTH_PROVIDERS")
             .map(|list| OAuthProvider::parse_list(&list))
@@ -785,6 +799,7 @@ impl Config {
             game_providers,
             kyc_for_withdrawal: raw.flag("CROUPIER_KYC_FOR_WITHDRAWAL")?,
             currency_rates,
+            sandbox_banks,
             trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,
             smtp_url: raw.optional("CROUPIER_SMTP_URL").map(Secret::new),
             payment_providers,

@@ -35,6 +35,8 @@ struct Options {
     connections: usize,
     /// `--only ledger`: just the ledger table (the other rows need the server and take minutes).
     only_ledger: bool,
+    /// `--only loyalty`: just the accrual comparison (house rounds with the programme on and off).
+    only_loyalty: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -44,6 +46,7 @@ fn options() -> anyhow::Result<Options> {
         duration: Duration::from_secs(5),
         connections: 32,
         only_ledger: false,
+        only_loyalty: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -54,8 +57,11 @@ fn options() -> anyhow::Result<Options> {
             "--seconds" => o.duration = Duration::from_secs(value.parse().context("--seconds")?),
             "--connections" => o.connections = value.parse().context("--connections")?,
             "--only" if value == "ledger" => o.only_ledger = true,
+            "--only" if value == "loyalty" => o.only_loyalty = true,
             _ => {
-                bail!("unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger)")
+                bail!(
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty)"
+                )
             }
         }
     }
@@ -213,6 +219,16 @@ async fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let server = start_server(&o).await?;
+    if o.only_loyalty {
+        let db = croupier_server::db::Db::connect(&format!("sqlite://{}/bench.db", server._dir.0.display()), 1).await?;
+        let usd = croupier_shared::Currency::parse("USD").context("USD")?;
+        let tokens =
+            croupier_server::features::games::bench::house_players(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000)
+                .await?;
+        let (with, without) = loyalty_rounds(&db, server.port, &tokens, o.duration).await?;
+        print_loyalty(&with, &without, None);
+        return Ok(());
+    }
     let idle_rss = rss_kib(server.child.id());
     let mut rows = Vec::new();
     for (name, path) in ENDPOINTS {
@@ -258,7 +274,7 @@ async fn main() -> anyhow::Result<()> {
     }
     print_ledger(&o, &ledger_rows);
     print_games(&house_row, &bonus_row, &rows, ceiling);
-    print_loyalty(&house_row, &no_loyalty_row, &close_row);
+    print_loyalty(&house_row, &no_loyalty_row, Some(&close_row));
     let n = &notify_row;
     println!();
     println!(
@@ -502,16 +518,33 @@ async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Row, House
     let usd = croupier_shared::Currency::parse("USD").context("USD")?;
     let tokens = bench::house_players(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000).await?;
     let with_bonus = bench::house_players_with_bonus(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000, 1_000_000).await?;
-    // Loyalty points accrue in the round's transaction (the demo programme earns on dice): the
-    // same players' rounds with the programme switched off measure what accrual adds.
-    // Off first: the later run plays on a bigger database, so accrual is not flattered.
-    sqlx::query("UPDATE loyalty_settings SET active = 0").execute(db.pool()).await?;
-    let no_loyalty = house_rounds(server.port, tokens.clone(), o.duration).await?;
-    sqlx::query("UPDATE loyalty_settings SET active = 1").execute(db.pool()).await?;
-    let plain = house_rounds(server.port, tokens, o.duration).await?;
+    let (plain, no_loyalty) = loyalty_rounds(&db, server.port, &tokens, o.duration).await?;
     drop(db);
     let bonus = house_rounds(server.port, with_bonus, o.duration).await?;
     Ok((row, plain, bonus, no_loyalty))
+}
+
+/// Loyalty points accrue in the round's transaction (the demo programme earns on dice): the same
+/// players' rounds with the programme switched off measure what accrual adds. Off, on, off, on,
+/// each `duration`, summed per side: neither side gets the warm-up or the smaller database.
+async fn loyalty_rounds(
+    db: &croupier_server::db::Db,
+    port: u16,
+    tokens: &[String],
+    duration: Duration,
+) -> anyhow::Result<(HouseRow, HouseRow)> {
+    let mut runs: [Vec<HouseRow>; 2] = [Vec::new(), Vec::new()];
+    for active in [0, 1, 0, 1] {
+        sqlx::query("UPDATE loyalty_settings SET active = $1").bind(active).execute(db.pool()).await?;
+        runs[usize::from(active == 1)].push(house_rounds(port, tokens.to_vec(), duration).await?);
+    }
+    let merge = |rows: &[HouseRow]| HouseRow {
+        rps: rows.iter().map(|r| r.rps).sum::<f64>() / rows.len().max(1) as f64,
+        p50: rows.iter().map(|r| r.p50).max().unwrap_or_default(),
+        p99: rows.iter().map(|r| r.p99).max().unwrap_or_default(),
+        errors: rows.iter().map(|r| r.errors).sum(),
+    };
+    Ok((merge(&runs[1]), merge(&runs[0])))
 }
 
 type PostSender = hyper::client::conn::http1::SendRequest<http_body_util::Full<Bytes>>;
@@ -562,9 +595,16 @@ async fn house_rounds(port: u16, tokens: Vec<String>, duration: Duration) -> any
 }
 
 #[allow(clippy::print_stdout)]
-fn print_loyalty(with: &HouseRow, without: &HouseRow, close: &croupier_server::features::cashbacks::bench::CloseRow) {
+fn print_loyalty(
+    with: &HouseRow,
+    without: &HouseRow,
+    close: Option<&croupier_server::features::cashbacks::bench::CloseRow>,
+) {
     println!();
-    println!("Loyalty (issue 18): points accrual in the house round's transaction, {HOUSE_PLAYERS} concurrent players");
+    println!(
+        "Loyalty (issue 18): points accrual in the house round's transaction, {HOUSE_PLAYERS} concurrent players, \
+         two runs per side alternated (mean rounds/s, worst p50/p99)"
+    );
     println!();
     println!("| programme | rounds/s | p50 ms | p99 ms | errors |");
     println!("|---|---:|---:|---:|---:|");
@@ -576,6 +616,7 @@ fn print_loyalty(with: &HouseRow, without: &HouseRow, close: &croupier_server::f
         "Accrual adds {added:.1}% to a house round (target <= 10%): {}",
         if added <= 10.0 { "met" } else { "NOT met" }
     );
+    let Some(close) = close else { return };
     let seconds = close.close.as_secs_f64();
     println!();
     println!(

@@ -15,7 +15,11 @@ fn no_redirects() -> reqwest::Client {
 
 /// Starts a deposit and answers its id and the sandbox page's address on this test server.
 async fn start_deposit(app: &TestApp, client: &reqwest::Client, method: &str, amount: &str) -> (String, String) {
-    let (status, body) = app.post_as(client, "cashier.makedeposit", &[("method", method), ("amount", amount)]).await;
+    let mut form = vec![("method", method), ("amount", amount)];
+    if method == "sandbox_bank" {
+        form.push(("requisites", "bank=sandbox-post\niban=FR7630006000011234567890189"));
+    }
+    let (status, body) = app.post_as(client, "cashier.makedeposit", &form).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["data"]["status"], "pending");
     let id = body["data"]["id"].as_str().unwrap().to_owned();
@@ -453,9 +457,44 @@ fn the_operator_command_lists_and_approves_withdrawals() {
 }
 
 db_test!(async fn banks_and_reference_rates_are_listed(app) {
+    let ids = |body: &Value| -> Vec<String> {
+        body["data"].as_array().unwrap_or_else(|| panic!("{body}")).iter().map(|b| b["id"].as_str().unwrap().to_owned()).collect()
+    };
+    // The provider's own list (CROUPIER_SANDBOX_BANKS), by currency and country.
     let (status, body) = app.api_get("cashier.getbanks", &[]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(body["data"].as_array().unwrap().iter().any(|b| b["id"] == "sandbox-north"));
+    assert_eq!(ids(&body), ["sandbox-north", "sandbox-south", "sandbox-coop", "sandbox-post"]);
+    assert_eq!(body["data"][0]["name"], "North Sandbox Bank");
+    let (_, body) = app.api_get("cashier.getbanks", &[("currency", "EUR")]).await;
+    assert_eq!(ids(&body), ["sandbox-coop", "sandbox-post"]);
+    let (_, body) = app.api_get("cashier.getbanks", &[("currency", "EUR"), ("country", "de")]).await;
+    assert_eq!(ids(&body), ["sandbox-post"]);
+    let (_, body) = app.api_get("cashier.getbanks", &[("country", "GB"), ("method", "sandbox_bank")]).await;
+    assert_eq!(ids(&body), ["sandbox-north", "sandbox-south", "sandbox-post"]);
+    for (field, query) in [("currency", ("currency", "XXX")), ("country", ("country", "FRA")), ("method", ("method", "sandbox_card"))] {
+        let (status, body) = app.api_get("cashier.getbanks", &[query]).await;
+        let error = expect_error(status, &body, 422, "InvalidParameterException");
+        assert!(error["error_data"][field][0].is_string(), "{body}");
+    }
+    // A signed-in player sees their currency's banks, and pays only through one of them.
+    let client = app.browser();
+    app.register(&client, "banks@example.com").await;
+    let (_, body) = app.get_as(&client, "cashier.getbanks", &[]).await;
+    assert_eq!(ids(&body), ["sandbox-north", "sandbox-post"], "USD");
+    for (requisites, code) in [("iban=FR76", "REQUIRED"), ("bank=sandbox-coop\niban=FR76", "UNSUPPORTED"), ("bank=nowhere", "UNSUPPORTED")] {
+        let (status, body) = app
+            .post_as(&client, "cashier.makedeposit", &[("method", "sandbox_bank"), ("amount", "50"), ("requisites", requisites)])
+            .await;
+        let error = expect_error(status, &body, 422, "InvalidParameterException");
+        assert_eq!(error["error_data"]["requisites"][0], code, "{body}");
+        assert_eq!(error["error_data"]["requisite"], "bank", "{body}");
+    }
+    let written: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM payments").fetch_one(app.state.db().pool()).await.unwrap();
+    assert_eq!(written, 0, "a refused deposit writes nothing");
+    let (status, body) = app
+        .post_as(&client, "cashier.makedeposit", &[("method", "sandbox_bank"), ("amount", "50"), ("requisites", "bank=sandbox-north")])
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
     let (_, rates) = app.api_get("account.getcurrencyrates", &[]).await;
     assert_eq!(rates["data"]["base"], "USD");
     let eur = rates["data"]["rates"].as_array().unwrap().iter().find(|r| r["currency"] == "EUR").unwrap().clone();

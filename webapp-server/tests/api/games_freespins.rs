@@ -120,6 +120,15 @@ db_test!(async fn free_spins_cost_nothing_and_pay_where_the_pack_says(app) {
     assert_eq!(history["data"]["total"], 5);
     assert_eq!(history["data"]["items"][0]["game"]["sysname"], "plinko");
     assert_eq!(history["data"]["items"][0]["bet"], "0.00");
+    // The balance after each round is the one the game was told; a house round carries what it
+    // takes to verify it (the server seed stays hidden until the seeds are rotated).
+    assert_eq!(minor(&history["data"]["items"][0]["balance_after"]), main + bonus, "{history}");
+    let fair = &history["data"]["items"][0]["fairness"];
+    assert_eq!(fair["server_seed_hash"].as_str().map(str::len), Some(64), "{history}");
+    assert!(fair["server_seed"].is_null() && fair["nonce"].is_i64() && fair["outcome"].is_object(), "{fair}");
+    assert!(fair["client_seed"].is_string() && fair["params"].is_object(), "{fair}");
+    assert!(history["data"]["items"][4]["fairness"]["server_seed_hash"].is_string(), "{history}");
+    assert_eq!(minor(&history["data"]["items"][2]["balance_after"]), main, "the last main-pack spin: {history}");
     assert_eq!(minor(&history["data"]["items"][0]["win"]) + minor(&history["data"]["items"][1]["win"]), bonus);
     let (_, page) = app.get_as(&client, "games.getHistory", &[("count", "2"), ("offset", "4")]).await;
     assert_eq!(page["data"]["items"].as_array().unwrap().len(), 1);
@@ -160,9 +169,16 @@ db_test!(async fn the_history_export_is_a_csv_for_its_owner_only(app) {
     assert_eq!(file.headers()["content-type"], "text/csv; charset=utf-8");
     let csv = file.text().await.unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "round,game,provider,mode,currency,bet,win,status,created_at");
+    assert_eq!(lines[0], "round,game,provider,mode,currency,bet,win,balance_after,status,created_at");
     assert_eq!(lines.len(), 4);
     assert!(lines[1].contains(",plinko,house,real,USD,1.00,"), "{csv}");
+    // Each line's balance after is the balance before it, less its bet, plus its win.
+    let money = |f: &str| Money::parse_major(f, usd()).unwrap().minor();
+    let fields: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split(',').collect()).collect();
+    for pair in fields.windows(2) {
+        let (newer, older) = (&pair[0], &pair[1]);
+        assert_eq!(money(newer[7]), money(older[7]) - money(newer[5]) + money(newer[6]), "{csv}");
+    }
 
     let stranger = app.browser();
     app.register(&stranger, "stranger@example.com").await;
@@ -177,6 +193,34 @@ db_test!(async fn the_history_export_is_a_csv_for_its_owner_only(app) {
     let (status, body) = app.api_post("games.createhistoryexportrequest", &[]).await;
     expect_error(status, &body, 401, "AuthorizationException");
 });
+
+/// With the operator's switch off, the export is refused (and its links stop working); the
+/// history itself stays readable.
+#[tokio::test]
+async fn the_history_export_obeys_the_operators_switch() {
+    use crate::helpers::Backend;
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
+            continue;
+        }
+        let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_HISTORY_EXPORT", "false")], |_| {}).await;
+        let client = funded(&app, "no-export@example.com", 1_000).await;
+        let (_, info) = app.api_get("metadata.getgeneralinfo", &[]).await;
+        assert_eq!(info["data"]["is_game_history_export_enabled"], false);
+        let (status, body) = app.post_as(&client, "games.createhistoryexportrequest", &[]).await;
+        expect_error(status, &body, 403, "AccessDeniedException");
+        let (status, body) = app.get_as(&client, "games.gethistoryexportrequest", &[]).await;
+        expect_error(status, &body, 403, "AccessDeniedException");
+        let written: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM game_history_exports")
+            .fetch_one(app.state.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(written, 0, "a refused request writes nothing");
+        let (status, history) = app.get_as(&client, "games.getHistory", &[]).await;
+        assert_eq!((status, history["data"]["total"].as_i64()), (StatusCode::OK, Some(0)), "{history}");
+        app.finish().await;
+    }
+}
 
 /// Operators grant packs over HTTP with the admin token (on both databases) and from the CLI;
 /// every part of the grant is checked and a refused grant writes nothing.

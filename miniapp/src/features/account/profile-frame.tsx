@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { PlayerBonuses } from '@/features/bonuses';
 import { PlayerCashbacks } from '@/features/cashbacks';
+import { GameHistory } from '@/features/games';
 import { ProfileLoyalty } from '@/features/loyalty';
 import { useRouteHandle } from '@/lib/route-handle';
 import screens from '@/components/screens.module.css';
@@ -50,14 +51,24 @@ export function ProfileComingPage({ tab }: { tab: ProfileTab }) {
   return (
     <ProfileFrame tab={tab}>
       <p className={screens.notice} data-testid="profile-coming">
-        {t(`profile.coming.${tab as 'profileBets'}`, { defaultValue: t('comingSoon.text') })}
+        {t(`profile.coming.${tab as 'profileVerification'}`, { defaultValue: t('comingSoon.text') })}
       </p>
     </ProfileFrame>
   );
 }
 
 export const VerificationPage = () => <ProfileComingPage tab="profileVerification" />;
-export const BetsPage = () => <ProfileComingPage tab="profileBets" />;
+/**
+ * /profile/bets: the game history (casino rounds, with the provably-fair check and the CSV
+ * export). Sports bets join it with the sportsbook.
+ */
+export function BetsPage() {
+  return (
+    <ProfileFrame tab="profileBets">
+      <GameHistory />
+    </ProfileFrame>
+  );
+}
 /** /profile/loyalty: points, level, progress and the character. */
 export function LoyaltyPage() {
   return (

@@ -6,10 +6,11 @@ import { Button, buttonClassName } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/select-field';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
-import { accountKeys } from '@/features/account/api/get-account-info';
+import { accountKeys, useAccount } from '@/features/account/api/get-account-info';
 import { getProfileInfo, type ProfileInfo } from '@/features/account/api/get-profile-info';
 import screens from '@/components/screens.module.css';
 import { apiPost } from '@/lib/api/client';
+import { formatMessage, rules } from '@/lib/validation';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { showToast, type ToastType } from '@/lib/toasts/toast-store';
@@ -128,11 +129,62 @@ function PersonalData({ info }: { info: ProfileInfo }) {
   );
 }
 
-/** /profile/settings?from=…&toastType=…: personal data and contacts. */
+/** The public nickname (SPEC §5 fakename rule: 4+ letters or digits), shown on leaderboards and winners. */
+function Nickname({ current }: { current: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(current);
+  const [checked, setChecked] = useState(false);
+  const failure = rules.fakename(value.trim());
+  const change = useMutation({
+    mutationFn: async () => expectOne(await apiPost('account.changefakename', { fakename: value.trim() }, { textFields: ['fakename'] })),
+    onSuccess: () => {
+      setChecked(false);
+      showToast({ type: 'success', message: t('profile.nicknameChanged') });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.info() });
+    },
+  });
+  const ruleText = checked && failure ? formatMessage(t(`validation.${failure.message}`), failure.params ?? {}) : undefined;
+  return (
+    <form
+      className={`${screens.card} ${screens.form}`}
+      noValidate
+      aria-labelledby="nickname-title"
+      data-testid="nickname"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setChecked(true);
+        if (!failure && value.trim() !== current) change.mutate();
+      }}
+    >
+      <h2 id="nickname-title" className={screens.cardTitle}>
+        {t('profile.nickname')}
+      </h2>
+      <p className={screens.muted}>{t('profile.nicknameHint')}</p>
+      <TextField
+        label={t('auth.fields.fakename')}
+        name="fakename"
+        autoComplete="nickname"
+        value={value}
+        onValueChange={setValue}
+        error={ruleText ?? fieldError(t, change.error, 'fakename')}
+      />
+      {formError(t, change.error, ['fakename']) && <p className={screens.alert}>{formError(t, change.error, ['fakename'])}</p>}
+      <div>
+        <Button type="submit" disabled={change.isPending || value.trim() === current}>
+          {t('profile.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** /profile/settings?from=…&toastType=…: nickname, personal data and contacts. */
 export function SettingsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const info = useQuery({ queryKey: [...accountKeys.profile(), 'settings'], queryFn: ({ signal }) => getProfileInfo({ signal }) });
+  const account = useAccount();
 
   // toastType: a toast to greet the player with (e.g. after a confirmation link), then dropped from the address.
   const toastType = params.get('toastType');
@@ -151,6 +203,7 @@ export function SettingsPage() {
         <Spinner label={t('app.loading')} />
       ) : info.data ? (
         <>
+          {account && <Nickname key={account.fakename ?? ''} current={account.fakename ?? ''} />}
           <PersonalData key={JSON.stringify(profileValues(info.data))} info={info.data} />
           <ContactsSection contacts={info.data.contacts ?? []} />
         </>

@@ -170,3 +170,13 @@ export function presetsFor(presets: readonly AmountPreset[], currency: string, m
 export function wholeUnits(amount: string): number {
   return Math.trunc(Number(amount));
 }
+
+/** A bank of a method's provider (`cashier.getbanks`), for the player's currency and country. */
+export interface Bank {
+  id: string;
+  name: string;
+}
+
+export function getBanks(method: string, options: RequestOptions = {}): Promise<Bank[]> {
+  return apiGet('cashier.getbanks', { method }, options);
+}

@@ -15,7 +15,8 @@ import { localizePath } from '@/lib/i18n/locale-path';
 import { formatMessage, rules } from '@/lib/validation';
 import { cashierKeys, getDepositSettings, makeDeposit, presetsFor, requisitesText, wholeUnits, type DepositLimit, type PaymentMethod } from './api';
 import { CashierFrame } from './cashier-nav';
-import { cashierErrorText, serverFieldText } from './errors';
+import { RequisiteField } from './requisite-field';
+import { cashierErrorText, serverFieldText, serverRequisiteText } from './errors';
 
 export function LimitsList({ limits }: { limits: readonly DepositLimit[] }) {
   const { t } = useTranslation();
@@ -108,13 +109,13 @@ function DepositForm({ method, currency, presets, offers }: DepositFormProps) {
         hint={formatMessage(t('cashier.bounds'), { min: formatMoney(min, currency, locale), max: formatMoney(max, currency, locale) })}
       />
       {method.requisites.map((field) => (
-        <TextField
+        <RequisiteField
           key={field}
-          label={t(`cashier.requisite.${field as 'bank'}`, { defaultValue: field })}
-          name={field}
+          method={method.sysname}
+          field={field}
           value={requisites[field] ?? ''}
           onValueChange={(value) => { setRequisites((current) => ({ ...current, [field]: value })); }}
-          error={checked && !(requisites[field] ?? '').trim() ? t('validation.required') : undefined}
+          error={checked && !(requisites[field] ?? '').trim() ? t('validation.required') : serverRequisiteText(t, deposit.error, field)}
         />
       ))}
       <DepositOfferChoice offers={offers} currency={currency} value={offerValue} onChange={setOfferChoice} />

@@ -58,6 +58,12 @@ export function serverFieldText(t: TFunction, error: unknown, field: string): st
   return formatMessage(text, dataParams(error));
 }
 
+/** The server's word on one requisite (`error_data.requisite` names it; the code is on `requisites`). */
+export function serverRequisiteText(t: TFunction, error: unknown, field: string): string | undefined {
+  if (!(error instanceof ApiError) || error.data.requisite !== field) return undefined;
+  return serverFieldText(t, error, 'requisites');
+}
+
 /** The form-level message of a failed cashier call. */
 export function cashierErrorText(t: TFunction, error: unknown): string | null {
   if (!(error instanceof ApiError)) return t('errors.unknown');

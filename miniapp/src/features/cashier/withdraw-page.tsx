@@ -16,8 +16,9 @@ import { localizePath } from '@/lib/i18n/locale-path';
 import { formatMessage, rules } from '@/lib/validation';
 import { cashierKeys, getWithdrawSettings, makeWithdrawal, requisitesText, wholeUnits, type PaymentInfo } from './api';
 import { CashierFrame } from './cashier-nav';
-import { cashierErrorText, EXCEPTION_BUTTONS, isCashierError, serverFieldText } from './errors';
+import { cashierErrorText, EXCEPTION_BUTTONS, isCashierError, serverFieldText, serverRequisiteText } from './errors';
 import { PaymentItem } from './payment-item';
+import { RequisiteField } from './requisite-field';
 
 /** /cashier/withdraw: the checks of the server, its SPEC §8 errors, and the exception buttons. */
 export function WithdrawPage() {
@@ -117,13 +118,13 @@ export function WithdrawPage() {
               hint={formatMessage(t('cashier.bounds'), { min: formatMoney(min, currency, locale), max: formatMoney(max, currency, locale) })}
             />
             {method?.requisites.map((field) => (
-              <TextField
+              <RequisiteField
                 key={field}
-                label={t(`cashier.requisite.${field as 'bank'}`, { defaultValue: field })}
-                name={field}
+                method={method.sysname}
+                field={field}
                 value={requisites[field] ?? ''}
                 onValueChange={(value) => { setRequisites((current) => ({ ...current, [field]: value })); }}
-                error={checked && !(requisites[field] ?? '').trim() ? t('validation.required') : undefined}
+                error={checked && !(requisites[field] ?? '').trim() ? t('validation.required') : serverRequisiteText(t, withdraw.error, field)}
               />
             ))}
             {formError && (

@@ -235,3 +235,73 @@ export function verifyRound(
   const query = new URLSearchParams({ game, server_seed: serverSeed, client_seed: clientSeed, nonce: String(nonce), ...params });
   return houseJson(`/games/house/verify?${query.toString()}`);
 }
+
+/** One round of the player's game history (`games.getHistory`). */
+export interface HistoryRound {
+  round: string;
+  game: { sysname: string; name: string };
+  provider: string;
+  mode: 'real' | 'demo';
+  currency: string;
+  bet: string;
+  win: string;
+  /** The balance the game showed after the round; null for rounds older than the field. */
+  balance_after: string | null;
+  status: 'open' | 'closed';
+  /** Unix seconds. */
+  created_at: number;
+  /** House rounds: what it takes to verify them. */
+  fairness: {
+    server_seed_hash: string;
+    server_seed: string | null;
+    client_seed: string;
+    nonce: number;
+    params: Record<string, unknown> | null;
+    outcome: Record<string, unknown> | null;
+  } | null;
+}
+
+export const GAME_HISTORY_PAGE_SIZE = 4;
+
+export function getGameHistory(offset: number, options: RequestOptions = {}): Promise<{ total: number; items: HistoryRound[] }> {
+  return apiGet('games.getHistory', { offset, count: GAME_HISTORY_PAGE_SIZE }, options);
+}
+
+/** A history export (`games.createhistoryexportrequest` / `games.gethistoryexportrequest`). */
+export interface HistoryExport {
+  id: number;
+  status: 'pending' | 'ready' | 'failed' | 'expired';
+  rows: number;
+  /** The CSV's link, once ready and until it expires. */
+  url: string | null;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export function getHistoryExport(options: RequestOptions = {}): Promise<HistoryExport | null> {
+  return apiGet('games.gethistoryexportrequest', undefined, options);
+}
+
+export function createHistoryExport(): Promise<HistoryExport> {
+  return apiPost('games.createhistoryexportrequest');
+}
+
+/** A history round of a house game in the shape the verifier takes, or null for other providers. */
+export function houseRoundOf(round: HistoryRound): HouseRound | null {
+  if (!round.fairness) return null;
+  const { server_seed_hash, server_seed, client_seed, nonce, params, outcome } = round.fairness;
+  return {
+    round: round.round,
+    game: round.game.sysname,
+    bet: round.bet,
+    win: round.win,
+    currency: round.currency,
+    nonce,
+    outcome,
+    params,
+    server_seed_hash,
+    server_seed,
+    client_seed,
+    created_at: round.created_at,
+  };
+}

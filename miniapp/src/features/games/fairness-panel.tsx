@@ -11,9 +11,12 @@ import { useLocale } from '@/lib/i18n';
 import { checkRound, type VerifyResult } from './verify';
 import styles from './game.module.css';
 
-function RoundItem({ round }: { round: HouseRound }) {
+/**
+ * Checks one house round: re-derives it from the revealed server seed and compares every recorded
+ * outcome value; before the seeds are rotated it says how to reveal the seed.
+ */
+export function VerifyRound({ round }: { round: HouseRound }) {
   const { t } = useTranslation();
-  const locale = useLocale();
   const [result, setResult] = useState<VerifyResult | 'error' | null>(null);
   const verify = useMutation({
     mutationFn: () => {
@@ -28,14 +31,7 @@ function RoundItem({ round }: { round: HouseRound }) {
     },
   });
   return (
-    <li className={screens.item} data-testid="fair-round">
-      <span>
-        {round.game} · #{round.nonce} · {formatDate(round.created_at)} {formatTime(round.created_at)}
-      </span>
-      <span className={screens.amount}>
-        {formatMoney(round.bet, round.currency, locale)} → {formatMoney(round.win, round.currency, locale)}
-      </span>
-      <span className={screens.mono}>{t('gamePage.hash')}: {round.server_seed_hash}</span>
+    <>
       {round.server_seed ? (
         <Button variant="secondary" disabled={verify.isPending} onClick={() => { verify.mutate(); }}>
           {t('gamePage.verify')}
@@ -48,6 +44,23 @@ function RoundItem({ round }: { round: HouseRound }) {
           {t(`gamePage.verifyResult.${result}`)}
         </span>
       )}
+    </>
+  );
+}
+
+function RoundItem({ round }: { round: HouseRound }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <li className={screens.item} data-testid="fair-round">
+      <span>
+        {round.game} · #{round.nonce} · {formatDate(round.created_at)} {formatTime(round.created_at)}
+      </span>
+      <span className={screens.amount}>
+        {formatMoney(round.bet, round.currency, locale)} → {formatMoney(round.win, round.currency, locale)}
+      </span>
+      <span className={screens.mono}>{t('gamePage.hash')}: {round.server_seed_hash}</span>
+      <VerifyRound round={round} />
     </li>
   );
 }

@@ -4,3 +4,4 @@
 export { useCategories } from './api';
 export { GameRow } from './game-row';
 export { openGamesSearch } from './search-dialog';
+export { GameHistory, gameHistoryKeys } from './game-history';

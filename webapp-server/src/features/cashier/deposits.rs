@@ -71,6 +71,7 @@ async fn make_deposit(ctx: Ctx, user: AuthUser, input: DepositInput) -> Result<D
         .filter(|(_, m)| m.deposit)
         .ok_or_else(|| field_error("method", FieldCode::Unsupported))?;
     let amount = parse_amount(&input.amount, m, currency)?;
+    super::check_bank(provider, m, &input.requisites, currency)?;
     let id = uuid::Uuid::new_v4().to_string();
     let now = now_ms();
     let db = ctx.state.db();

@@ -279,18 +279,89 @@ async fn history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<Histor
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Bank {
-    pub id: &'static str,
-    pub name: &'static str,
+    pub id: String,
+    pub name: String,
 }
 
-/// The banks the sandbox bank-transfer method knows.
-const BANKS: [(&str, &str); 4] = [
-    ("sandbox-north", "North Sandbox Bank"),
-    ("sandbox-south", "South Sandbox Bank"),
-    ("sandbox-coop", "Sandbox Co-operative"),
-    ("sandbox-post", "Sandbox Postal Bank"),
-];
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct BanksQuery {
+    /// Only the banks of this method's provider (default: every method with a `bank` requisite).
+    #[serde(default)]
+    pub method: Option<String>,
+    /// ISO 4217 code; default: the signed-in player's currency, else any.
+    #[serde(default)]
+    pub currency: Option<String>,
+    /// ISO 3166-1 alpha-2 code; default: the signed-in player's country, else any.
+    #[serde(default)]
+    pub country: Option<String>,
+}
 
-async fn banks(_: Ctx, _: NoInput) -> Result<Vec<Bank>, ApiError> {
-    Ok(BANKS.iter().map(|(id, name)| Bank { id, name }).collect())
+impl Input for BanksQuery {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if self.currency.as_deref().is_some_and(|c| Currency::parse(c).is_none()) {
+            errors.add("currency", FieldCode::Unsupported);
+        }
+        if self.country.as_deref().is_some_and(|c| c.len() != 2 || !c.bytes().all(|b| b.is_ascii_alphabetic())) {
+            errors.add("country", FieldCode::Invalid);
+        }
+        if self.method.as_deref().is_some_and(|m| m.is_empty() || m.len() > 64) {
+            errors.add("method", FieldCode::Invalid);
+        }
+    }
+}
+
+/// The providers whose methods take a `bank` requisite: `method`'s only, when given.
+fn bank_providers<'a>(
+    payments: &'a crate::payments::Payments,
+    method: Option<&str>,
+) -> Result<Vec<&'a dyn crate::payments::PaymentProvider>, ApiError> {
+    let takes_bank = |m: &MethodInfo| m.requisites.contains(&"bank");
+    match method {
+        Some(sysname) => match payments.method(sysname) {
+            Some((provider, m)) if takes_bank(m) => Ok(vec![provider]),
+            _ => Err(ApiError::field("method", FieldCode::Unsupported)),
+        },
+        None => Ok(payments.all().filter(|p| p.methods().iter().any(takes_bank)).collect()),
+    }
+}
+
+/// `cashier.getbanks`: the payment providers' own lists, for a currency and a country.
+async fn banks(ctx: Ctx, user: crate::api::MaybeUser, query: BanksQuery) -> Result<Vec<Bank>, ApiError> {
+    let player = match user.0 {
+        Some(user) => Some(crate::features::account::store::load(ctx.state.db(), user.id).await?),
+        None => None,
+    };
+    let currency = query.currency.or_else(|| player.as_ref().and_then(|p| p.currency.clone()));
+    let country = query.country.or_else(|| player.as_ref().and_then(|p| p.country_code.clone()));
+    let mut seen = std::collections::HashSet::new();
+    let mut list = Vec::new();
+    for provider in bank_providers(ctx.state.payments(), query.method.as_deref())? {
+        for bank in provider.banks() {
+            let serves = currency.as_deref().is_none_or(|c| bank.serves(c, country.as_deref()))
+                && (currency.is_some() || country.as_deref().is_none_or(|c| bank.serves_country(c)));
+            if serves && seen.insert(bank.id.clone()) {
+                list.push(Bank { id: bank.id.clone(), name: bank.name.clone() });
+            }
+        }
+    }
+    Ok(list)
+}
+
+/// A `bank` requisite must name one of the method's provider's banks for the player's currency
+/// (the requisites are `field=value` lines).
+pub fn check_bank(
+    provider: &dyn crate::payments::PaymentProvider,
+    m: &MethodInfo,
+    requisites: &str,
+    currency: Currency,
+) -> Result<(), ApiError> {
+    if !m.requisites.contains(&"bank") {
+        return Ok(());
+    }
+    let chosen = requisites.lines().find_map(|line| line.trim().strip_prefix("bank=")).map(str::trim);
+    match chosen {
+        None | Some("") => Err(ApiError::field("requisites", FieldCode::Required).with_data("requisite", "bank")),
+        Some(id) if provider.banks().iter().any(|b| b.id == id && b.serves(currency.code(), None)) => Ok(()),
+        Some(_) => Err(ApiError::field("requisites", FieldCode::Unsupported).with_data("requisite", "bank")),
+    }
 }

@@ -175,6 +175,7 @@ async fn make_withdrawal(ctx: Ctx, user: AuthUser, input: WithdrawInput) -> Resu
             e
         }
     })?;
+    super::check_bank(provider, m, &input.requisites, currency)?;
     let now = now_ms();
     let checks = requirements(&ctx, user_id).await?;
     if !checks.contact_confirmed {

@@ -79,6 +79,24 @@ pub struct RoundItem {
     pub status: String,
     /// Unix seconds.
     pub created_at: i64,
+    /// The balance the game was told after the round's last call (a bet-only round: after the bet).
+    pub balance_after: Option<String>,
+    /// House games: what it takes to check the round (provably fair), None for other providers.
+    pub fairness: Option<RoundFairness>,
+}
+
+/// A house round's seeds, nonce and recorded outcome: with the server seed (revealed once the
+/// player rotated their seeds) anyone can re-derive the round through `/games/house/verify`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RoundFairness {
+    pub server_seed_hash: String,
+    /// None until the seed pair has been rotated.
+    pub server_seed: Option<String>,
+    pub client_seed: String,
+    pub nonce: i64,
+    /// The player's choices for the round (target, mines, rows…).
+    pub params: serde_json::Value,
+    pub outcome: serde_json::Value,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -100,6 +118,31 @@ struct RoundRow {
     win: i64,
     status: String,
     created_at: i64,
+    /// The round's last wallet answer (JSON), whose balance is the balance after the round.
+    last_answer: Option<String>,
+    hash: Option<String>,
+    seed: Option<String>,
+    client: Option<String>,
+    nonce: Option<i64>,
+    params: Option<String>,
+    outcome: Option<String>,
+}
+
+/// The columns of [`RoundRow`] over `game_rounds r JOIN games g`, with [`HOUSE_JOIN`].
+const ROUND_COLUMNS: &str = "r.round, g.sysname, g.name_en, g.name_fr, r.provider, r.mode, r.currency, r.bet, r.win, r.status, \
+     r.created_at, (SELECT w.response FROM wallet_transactions w WHERE w.round_id = r.id \
+     ORDER BY w.created_at DESC, CASE WHEN w.kind = 'bet' THEN 1 ELSE 0 END LIMIT 1) AS last_answer, s.server_seed_hash AS hash, CASE WHEN s.revealed_at IS NULL THEN NULL ELSE s.server_seed END AS seed, \
+     s.client_seed AS client, h.nonce, h.params, h.outcome";
+const HOUSE_JOIN: &str = "LEFT JOIN house_rounds h ON h.round_id = r.id LEFT JOIN fairness_seeds s ON s.id = h.seed_id";
+
+/// Players may export their history only while the operator allows it
+/// (`CROUPIER_GAME_HISTORY_EXPORT`, `is_game_history_export_enabled`).
+fn export_allowed(state: &AppState) -> Result<(), ApiError> {
+    if state.config().game_history_export {
+        Ok(())
+    } else {
+        Err(ApiError::new(croupier_shared::ErrorType::AccessDeniedException))
+    }
 }
 
 fn money(minor: i64, currency: &str) -> String {
@@ -120,8 +163,8 @@ async fn get_history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<Hi
     .fetch_one(db.pool())
     .await?;
     let rows: Vec<RoundRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT r.round, g.sysname, g.name_en, g.name_fr, r.provider, r.mode, r.currency, r.bet, r.win, r.status, r.created_at \
-         FROM game_rounds r JOIN games g ON g.id = r.game_id WHERE {FILTER} ORDER BY r.id DESC LIMIT $3 OFFSET $4"
+        "SELECT {ROUND_COLUMNS} FROM game_rounds r JOIN games g ON g.id = r.game_id {HOUSE_JOIN} \
+         WHERE {FILTER} ORDER BY r.id DESC LIMIT $3 OFFSET $4"
     )))
     .bind(user_id)
     .bind(&sysname)
@@ -137,6 +180,18 @@ async fn get_history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<Hi
             .map(|r| RoundItem {
                 bet: money(r.bet, &r.currency),
                 win: money(r.win, &r.currency),
+                balance_after: balance_after(r.last_answer.as_deref()).map(|b| money(b, &r.currency)),
+                fairness: match (r.hash, r.client, r.nonce) {
+                    (Some(server_seed_hash), Some(client_seed), Some(nonce)) => Some(RoundFairness {
+                        server_seed_hash,
+                        server_seed: r.seed,
+                        client_seed,
+                        nonce,
+                        params: json_or_null(r.params.as_deref()),
+                        outcome: json_or_null(r.outcome.as_deref()),
+                    }),
+                    _ => None,
+                },
                 game: RoundGame { name: if fr { r.name_fr } else { r.name_en }, sysname: r.sysname },
                 round: r.round,
                 provider: r.provider,
@@ -203,6 +258,7 @@ async fn latest_export(state: &AppState, user_id: i64) -> Result<Option<ExportRo
 }
 
 async fn create_export(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<ExportRequest, ApiError> {
+    export_allowed(&ctx.state)?;
     let user_id = user.id;
     // A request still being written is answered as it is: one at a time per player.
     if let Some(pending) = latest_export(&ctx.state, user_id).await?.filter(|r| r.status == "pending") {
@@ -229,8 +285,18 @@ async fn create_export(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<ExportReq
 }
 
 async fn get_export(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Option<ExportRequest>, ApiError> {
+    export_allowed(&ctx.state)?;
     let user_id = user.id;
     Ok(latest_export(&ctx.state, user_id).await?.map(|r| r.answer(&ctx.state)))
+}
+
+/// The balance a wallet answer (`wallet_transactions.response`) told the game.
+fn balance_after(answer: Option<&str>) -> Option<i64> {
+    serde_json::from_str::<serde_json::Value>(answer?).ok()?.get("balance")?.as_i64()
+}
+
+fn json_or_null(text: Option<&str>) -> serde_json::Value {
+    text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or(serde_json::Value::Null)
 }
 
 fn csv_field(text: &str) -> String {
@@ -244,15 +310,15 @@ pub async fn run_exports(state: AppState) -> anyhow::Result<()> {
             .fetch_all(state.db().pool())
             .await?;
     for (id, user_id) in pending {
-        let rows: Vec<RoundRow> = sqlx::query_as(
-            "SELECT r.round, g.sysname, g.name_en, g.name_fr, r.provider, r.mode, r.currency, r.bet, r.win, r.status, r.created_at \
-             FROM game_rounds r JOIN games g ON g.id = r.game_id WHERE r.user_id = $1 ORDER BY r.id DESC LIMIT $2",
-        )
+        let rows: Vec<RoundRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT {ROUND_COLUMNS} FROM game_rounds r JOIN games g ON g.id = r.game_id {HOUSE_JOIN} \
+             WHERE r.user_id = $1 ORDER BY r.id DESC LIMIT $2"
+        )))
         .bind(user_id)
         .bind(EXPORT_MAX_ROWS)
         .fetch_all(state.db().pool())
         .await?;
-        let mut csv = String::from("round,game,provider,mode,currency,bet,win,status,created_at\n");
+        let mut csv = String::from("round,game,provider,mode,currency,bet,win,balance_after,status,created_at\n");
         for r in &rows {
             let line = [
                 csv_field(&r.round),
@@ -262,6 +328,7 @@ pub async fn run_exports(state: AppState) -> anyhow::Result<()> {
                 csv_field(&r.currency),
                 money(r.bet, &r.currency),
                 money(r.win, &r.currency),
+                balance_after(r.last_answer.as_deref()).map(|b| money(b, &r.currency)).unwrap_or_default(),
                 csv_field(&r.status),
                 (r.created_at / 1000).to_string(),
             ];
@@ -293,6 +360,9 @@ pub async fn download(
     user: MaybeUser,
 ) -> Response {
     let not_found = || (StatusCode::NOT_FOUND, "not found").into_response();
+    if export_allowed(&state).is_err() {
+        return not_found();
+    }
     let Some(user_id) = user.id() else {
         return (StatusCode::UNAUTHORIZED, "sign in first").into_response();
     };

@@ -115,33 +115,33 @@ pub async fn accrue(
     if stake <= 0 {
         return Ok(0);
     }
-    // The game's own type wins over "*"; the programme's switch rides along (no row: on).
-    let rate: Option<i64> = sqlx::query_scalar(
-        "SELECT r.milli_per_unit FROM games g JOIN loyalty_rates r ON r.game_type IN (g.game_type, '*') \
-         WHERE g.id = $1 AND r.currency = $2 AND NOT EXISTS (SELECT 1 FROM loyalty_settings s WHERE s.id = 1 AND s.active = 0) \
-         ORDER BY CASE WHEN r.game_type = '*' THEN 1 ELSE 0 END LIMIT 1",
+    // One statement on the hot path: the rate (the game's own type wins over "*"; the
+    // programme's switch rides along, no row: on), the points it earns — floor(stake × rate /
+    // scale), computed as in [`earned`] without overflowing — and the account's update (made on
+    // the first bet, left alone when excluded). `last_earned` answers what was credited.
+    let scale = currency.scale().max(1);
+    let row: Option<(i64, i64, i64)> = sqlx::query_as(
+        "INSERT INTO loyalty_accounts (user_id, points, lifetime, level, next_level_at, active, created_at, updated_at, last_earned) \
+         SELECT $1, e.milli, e.milli, 0, 0, 1, $2, $2, e.milli FROM ( \
+           SELECT ($3 / $4) * r.milli_per_unit + (($3 % $4) * r.milli_per_unit) / $4 AS milli \
+           FROM games g JOIN loyalty_rates r ON r.game_type IN (g.game_type, '*') \
+           WHERE g.id = $5 AND r.currency = $6 AND NOT EXISTS (SELECT 1 FROM loyalty_settings s WHERE s.id = 1 AND s.active = 0) \
+           ORDER BY CASE WHEN r.game_type = '*' THEN 1 ELSE 0 END LIMIT 1 \
+         ) e WHERE e.milli > 0 \
+         ON CONFLICT (user_id) DO UPDATE \
+         SET points = loyalty_accounts.points + excluded.points, lifetime = loyalty_accounts.lifetime + excluded.lifetime, \
+         updated_at = excluded.updated_at, last_earned = excluded.last_earned WHERE loyalty_accounts.active = 1 \
+         RETURNING lifetime, next_level_at, last_earned",
     )
+    .bind(user_id)
+    .bind(now_ms())
+    .bind(stake)
+    .bind(scale)
     .bind(game_id)
     .bind(currency.code())
     .fetch_optional(&mut *conn)
     .await?;
-    let milli = earned(stake, rate.unwrap_or(0), currency);
-    if milli == 0 {
-        return Ok(0);
-    }
-    let now = now_ms();
-    let row: Option<(i64, i64)> = sqlx::query_as(
-        "INSERT INTO loyalty_accounts (user_id, points, lifetime, level, next_level_at, active, created_at, updated_at) \
-         VALUES ($1, $2, $2, 0, 0, 1, $3, $3) ON CONFLICT (user_id) DO UPDATE \
-         SET points = loyalty_accounts.points + excluded.points, lifetime = loyalty_accounts.lifetime + excluded.lifetime, \
-         updated_at = excluded.updated_at WHERE loyalty_accounts.active = 1 RETURNING lifetime, next_level_at",
-    )
-    .bind(user_id)
-    .bind(milli)
-    .bind(now)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some((lifetime, next)) = row else { return Ok(0) };
+    let Some((lifetime, next, milli)) = row else { return Ok(0) };
     if lifetime >= next {
         advance(conn, rules, user_id).await?;
     }

@@ -37,6 +37,74 @@ pub struct MethodInfo {
     pub requisites: &'static [&'static str],
 }
 
+/// A bank a provider's bank transfer can use (SPEC `cashier.getbanks`), for some currencies and
+/// countries (empty: any).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BankInfo {
+    pub id: String,
+    pub name: String,
+    /// ISO 4217 codes, upper case.
+    pub currencies: Vec<String>,
+    /// ISO 3166-1 alpha-2 codes, upper case.
+    pub countries: Vec<String>,
+}
+
+impl BankInfo {
+    /// Whether a player paying in `currency` from `country` (when known) can use it.
+    pub fn serves(&self, currency: &str, country: Option<&str>) -> bool {
+        let any_or = |list: &[String], code: &str| list.is_empty() || list.iter().any(|c| c.eq_ignore_ascii_case(code));
+        any_or(&self.currencies, currency) && country.is_none_or(|c| any_or(&self.countries, c))
+    }
+
+    /// Whether it serves players from `country`, whatever their currency.
+    pub fn serves_country(&self, country: &str) -> bool {
+        self.countries.is_empty() || self.countries.iter().any(|c| c.eq_ignore_ascii_case(country))
+    }
+
+    /// `id:Name:CUR/CUR:CC/CC,…` (see `CROUPIER_SANDBOX_BANKS`).
+    pub fn parse_list(text: &str) -> Result<Vec<BankInfo>, String> {
+        let mut banks: Vec<BankInfo> = Vec::new();
+        for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let parts: Vec<&str> = entry.split(':').map(str::trim).collect();
+            let [id, name, currencies, countries] = parts[..] else {
+                return Err(format!("{entry:?} is not id:Name:CURRENCIES:COUNTRIES"));
+            };
+            let slug = |t: &str| {
+                !t.is_empty() && t.len() <= 64 && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            };
+            if !slug(id) {
+                return Err(format!("{id:?} is not a bank id (letters, digits, - and _)"));
+            }
+            if name.is_empty() || name.chars().count() > 100 {
+                return Err(format!("the bank {id:?} needs a name of 1 to 100 characters"));
+            }
+            if banks.iter().any(|b| b.id == id) {
+                return Err(format!("the bank {id:?} is listed twice"));
+            }
+            let codes = |list: &str, len: usize, what: &str| -> Result<Vec<String>, String> {
+                list.split('/')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(|c| {
+                        if c.len() == len && c.bytes().all(|b| b.is_ascii_alphabetic()) {
+                            Ok(c.to_ascii_uppercase())
+                        } else {
+                            Err(format!("{c:?} is not a {what} code (bank {id:?})"))
+                        }
+                    })
+                    .collect()
+            };
+            banks.push(BankInfo {
+                id: id.to_owned(),
+                name: name.to_owned(),
+                currencies: codes(currencies, 3, "currency")?,
+                countries: codes(countries, 2, "country")?,
+            });
+        }
+        Ok(banks)
+    }
+}
+
 /// What a provider says about a payment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -91,6 +159,10 @@ pub enum ProviderError {
 pub trait PaymentProvider: Send + Sync {
     fn name(&self) -> &'static str;
     fn methods(&self) -> &[MethodInfo];
+    /// The banks its methods with a `bank` requisite can pay to or from.
+    fn banks(&self) -> &[BankInfo] {
+        &[]
+    }
     /// The secret that signs this provider's webhooks.
     fn webhook_secret(&self) -> Vec<u8>;
     /// Registers a deposit with the provider; answers where to send the player.
@@ -120,8 +192,13 @@ impl Payments {
         for name in &config.payment_providers {
             match name.as_str() {
                 sandbox::NAME => {
-                    let adapter =
-                        Arc::new(sandbox::Sandbox::new(db.clone(), keys, &config.public_url, local_addr.clone()));
+                    let adapter = Arc::new(sandbox::Sandbox::new(
+                        db.clone(),
+                        keys,
+                        &config.public_url,
+                        local_addr.clone(),
+                        config.sandbox_banks.clone(),
+                    ));
                     sandbox = Some(Arc::clone(&adapter));
                     providers.push(adapter);
                 }
@@ -192,6 +269,20 @@ pub fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bank_lists_are_parsed_strictly() {
+        let banks = BankInfo::parse_list("a-1:First Bank:usd/EUR:fr, b:Any Bank::").unwrap();
+        assert_eq!(banks[0].currencies, ["USD", "EUR"]);
+        assert_eq!(banks[0].countries, ["FR"]);
+        assert!(
+            banks[0].serves("EUR", Some("fr")) && !banks[0].serves("GBP", None) && !banks[0].serves("USD", Some("DE"))
+        );
+        assert!(banks[1].serves("CAD", Some("CA")) && banks[1].serves("USD", None));
+        for bad in ["x:Name:USD", "x::USD:", "x y:Name::", "x:N:US:", "x:N::FRA", "x:N::,x:M::"] {
+            assert!(BankInfo::parse_list(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn signatures_check_secret_body_and_time() {

@@ -7,7 +7,9 @@
 //! be finished later from the same page; the server's poll of [`PaymentProvider::status`] also
 //! picks the change up if a webhook is lost. Payouts succeed at once.
 
-use super::{MethodInfo, Outcome, PaymentProvider, ProviderError, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookEvent};
+use super::{
+    BankInfo, MethodInfo, Outcome, PaymentProvider, ProviderError, SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookEvent,
+};
 use crate::db::{Db, now_ms};
 use crate::http::{cookie_locale, escape_html};
 use crate::keys::Keys;
@@ -55,12 +57,20 @@ pub struct Sandbox {
     secret: Vec<u8>,
     public_url: String,
     local_addr: Arc<OnceLock<SocketAddr>>,
+    /// Its own data, configured (`CROUPIER_SANDBOX_BANKS`).
+    banks: Vec<BankInfo>,
 }
 
 impl Sandbox {
-    pub fn new(db: Db, keys: &Keys, public_url: &str, local_addr: Arc<OnceLock<SocketAddr>>) -> Sandbox {
+    pub fn new(
+        db: Db,
+        keys: &Keys,
+        public_url: &str,
+        local_addr: Arc<OnceLock<SocketAddr>>,
+        banks: Vec<BankInfo>,
+    ) -> Sandbox {
         let secret = keys.sign("sandbox-payments-webhook", &[]).into_bytes();
-        Sandbox { db, secret, public_url: public_url.to_owned(), local_addr }
+        Sandbox { db, secret, public_url: public_url.to_owned(), local_addr, banks }
     }
 
     /// The sandbox's own record of a payment (a retried payout keeps its first record).
@@ -118,6 +128,10 @@ impl PaymentProvider for Sandbox {
 
     fn methods(&self) -> &[MethodInfo] {
         METHODS
+    }
+
+    fn banks(&self) -> &[BankInfo] {
+        &self.banks
     }
 
     fn webhook_secret(&self) -> Vec<u8> {
