@@ -179,6 +179,7 @@ fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<I
     freespins::register(api);
     bonuses::register(api, content);
     loyalty::register(api, content);
+    tracking::register(api);
 }
 
 pub fn app(app: App) -> Router {

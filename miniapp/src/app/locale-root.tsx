@@ -19,6 +19,7 @@ import { dialogs, shouldCloseDialogsOnRouteChange } from '@/lib/dialogs/dialog-s
 import { i18n, useLocale } from '@/lib/i18n';
 import { useStore } from '@/lib/store';
 import { showToast } from '@/lib/toasts/toast-store';
+import { BuildUpdateOffer } from './build-update';
 import { ErrorPageView } from './routes/error-page-view';
 import { useRouteHandle } from '@/lib/route-handle';
 import { TelegramBridge } from './telegram-bridge';
@@ -114,6 +115,7 @@ export function LocaleRoot() {
       {signedIn && !fatal && <Inactivity />}
       {signedIn && !fatal && <LoyaltyNotices />}
       <TelegramBridge account={account} routeName={handle?.name} />
+      {!fatal && <BuildUpdateOffer onGamePage={handle?.isGamePage === true} />}
     </>
   );
 }

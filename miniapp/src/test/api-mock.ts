@@ -88,6 +88,7 @@ export function mockApi(handlers: Record<string, unknown> = {}): ApiMock {
       'account.getInfo': GUEST,
       'metadata.getgeneralinfo': GENERAL_INFO,
       'account.changelocale': 1,
+      'events.handle': 1,
       ...handlers,
     }),
   );

@@ -111,10 +111,11 @@ pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
     response
 }
 
-/// Deletes hits older than [`RETENTION_DAYS`] (a background job).
+/// Deletes hits and analytics events older than [`RETENTION_DAYS`] (a background job).
 pub async fn prune(state: AppState) -> anyhow::Result<()> {
     let before = now_ms() - RETENTION_DAYS * 24 * 3_600 * 1_000;
     sqlx::query("DELETE FROM visit_hits WHERE at < $1").bind(before).execute(state.db().pool()).await?;
+    sqlx::query("DELETE FROM analytics_events WHERE at < $1").bind(before).execute(state.db().pool()).await?;
     Ok(())
 }
 
@@ -140,4 +141,82 @@ mod tests {
         assert_eq!(field("referer=a%0Ab"), Some(("referer".into(), FieldCode::Invalid)));
         assert_eq!(field("seon_session=%FF"), Some(("seon_session".into(), FieldCode::Invalid)));
     }
+}
+
+// ---- Analytics events (`events.handle`) ---------------------------------------------------------
+
+/// The events the client reports (SPEC §4 analytics: a fixed list; the client pushes the same
+/// names to the tag manager's `dataLayer`). Anything else is refused.
+pub const EVENTS: [&str; 12] = [
+    "login",
+    "sign_up",
+    "logout",
+    "make_deposit",
+    "make_withdrawal",
+    "error-login",
+    "error-logout",
+    "error-sign_up",
+    "promo_code_not_found",
+    "tracking",
+    "game_start",
+    "bonus_activated",
+];
+/// The longest `data` accepted, in characters.
+pub const EVENT_DATA_MAX: usize = 2000;
+/// Events recorded per address (or player) and minute; more are refused with 429.
+pub const EVENTS_PER_MINUTE: u64 = 120;
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct EventInput {
+    /// One of [`EVENTS`].
+    #[serde(default)]
+    pub event: String,
+    /// A JSON object with the event's details (at most 2000 characters).
+    #[serde(default)]
+    pub data: Option<String>,
+}
+
+impl crate::api::Input for EventInput {
+    fn validate(&self, errors: &mut crate::api::FieldErrors) {
+        if self.event.is_empty() {
+            errors.add("event", FieldCode::Required);
+        } else if !EVENTS.contains(&self.event.as_str()) {
+            errors.add("event", FieldCode::Unsupported);
+        }
+        if let Some(data) = self.data.as_deref().filter(|d| !d.is_empty()) {
+            if data.chars().count() > EVENT_DATA_MAX {
+                errors.add_with("data", FieldCode::MaxLength, vec![("max", EVENT_DATA_MAX.to_string())]);
+            } else if !serde_json::from_str::<serde_json::Value>(data).is_ok_and(|v| v.is_object()) {
+                errors.add("data", FieldCode::Invalid);
+            }
+        }
+    }
+}
+
+pub fn register(api: &mut crate::api::Registry) {
+    api.read(
+        "events.handle",
+        "Records one analytics event of the fixed list (for the operators' reports).",
+        handle_event,
+    );
+}
+
+/// `events.handle`: one row of `analytics_events` (the player when signed in, the keyed hash of
+/// the address otherwise, never the address itself); kept [`RETENTION_DAYS`] like the hits.
+async fn handle_event(ctx: crate::api::Ctx, user: MaybeUser, input: EventInput) -> Result<crate::api::One, ApiError> {
+    let who = match (user.id(), ctx.ip) {
+        (Some(id), _) => format!("u{id}"),
+        (None, Some(ip)) => ctx.state.keys().sign("visit-hit", &[&ip.to_string()])[..32].to_owned(),
+        (None, None) => "unknown".to_owned(),
+    };
+    ctx.limit("events", &who, Duration::from_secs(60), EVENTS_PER_MINUTE).await?;
+    sqlx::query("INSERT INTO analytics_events (at, event, user_id, visitor, data) VALUES ($1, $2, $3, $4, $5)")
+        .bind(now_ms())
+        .bind(&input.event)
+        .bind(user.id())
+        .bind(&who)
+        .bind(input.data.as_deref().filter(|d| !d.is_empty()))
+        .execute(ctx.state.db().pool())
+        .await?;
+    Ok(crate::api::One)
 }

@@ -83,6 +83,50 @@ db_test!(async fn a_phone_contact_is_added_and_confirmed_and_cannot_belong_to_tw
     assert_eq!(*field(&body, "contact"), "NOT_FOUND", "nobody confirms another player's contact");
 });
 
+db_test!(async fn the_confirmation_e_mail_s_link_confirms_the_contact_on_any_device_once(app) {
+    let browser = app.browser();
+    // Registration sends the e-mail's code (and its link) already.
+    app.register(&browser, "Linker@example.com").await;
+    let url = reqwest::Url::parse_with_params(&app.url("/dev/mailbox"), &[("to", "linker@example.com")]).unwrap();
+    let mails: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+    let text = mails[0]["body"].as_str().unwrap().to_owned();
+    let link = text.split_whitespace().find(|w| w.contains("/confirmation?")).unwrap_or_else(|| panic!("{text}"));
+    let link = reqwest::Url::parse(link).unwrap();
+    assert_eq!(link.path(), "/confirmation");
+    let query: std::collections::HashMap<String, String> = link.query_pairs().into_owned().collect();
+    assert_eq!(query["contact"], "email:linker@example.com");
+    assert_eq!(query["code"], app.last_code("linker@example.com").await);
+
+    // Bad input is refused with the field, a wrong code counts as an attempt, and nothing changes.
+    let guest = app.browser();
+    for (contact, code, field_name, reason) in [
+        ("fax:123", query["code"].as_str(), "contact", "INVALID"),
+        ("", query["code"].as_str(), "contact", "REQUIRED"),
+        ("email:linker@example.com", "12345", "code", "MIN_LENGTH"),
+    ] {
+        let (status, body) = app.post_as(&guest, "account.confirmContactLink", &[("contact", contact), ("code", code)]).await;
+        expect_error(status, &body, 422, "InvalidParameterException");
+        assert_eq!(*field(&body, field_name), reason, "{body}");
+    }
+    let wrong = if query["code"] == "000000" { "111111" } else { "000000" };
+    let (status, body) =
+        app.post_as(&guest, "account.confirmContactLink", &[("contact", "email:linker@example.com"), ("code", wrong)]).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(*field(&body, "code"), "CODE_INVALID");
+    let (_, profile) = app.get_as(&browser, "account.getprofileinfo", &[("fields", "contacts")]).await;
+    assert_eq!(profile["data"]["contacts"][0]["is_confirmed"], false);
+
+    // Another device, not signed in, confirms it; the link works once.
+    let pair = [("contact", query["contact"].as_str()), ("code", query["code"].as_str())];
+    let (status, body) = app.post_as(&guest, "account.confirmContactLink", &pair).await;
+    assert_eq!((status, &body["data"]), (StatusCode::OK, &Value::from(1)), "{body}");
+    let (_, profile) = app.get_as(&browser, "account.getprofileinfo", &[("fields", "contacts")]).await;
+    assert_eq!(profile["data"]["contacts"][0]["is_confirmed"], true);
+    let (status, body) = app.post_as(&guest, "account.confirmContactLink", &pair).await;
+    expect_error(status, &body, 422, "InvalidParameterException");
+    assert_eq!(*field(&body, "code"), "CODE_EXPIRED");
+});
+
 db_test!(async fn subscriptions_change_and_a_signed_link_unsubscribes_without_sign_in(app) {
     let browser = app.browser();
     let info = app.register(&browser, "news@example.com").await;

@@ -67,3 +67,51 @@ db_test!(async fn the_hit_beacon_records_the_visit_and_answers_a_pixel(app) {
     }
     assert_eq!(u64::try_from(hits(app).await.len()).unwrap(), HITS_PER_MINUTE);
 });
+
+db_test!(async fn analytics_events_are_recorded_from_the_fixed_list_and_bad_ones_are_refused(app) {
+    use croupier_server::features::tracking::EVENTS_PER_MINUTE;
+    let guest = app.browser();
+    let (status, body) = app.get_as(&guest, "events.handle", &[("event", "sign_up"), ("data", r#"{"uid":7}"#)]).await;
+    assert_eq!((status, &body["data"]), (StatusCode::OK, &serde_json::Value::from(1)), "{body}");
+    let player = app.browser();
+    let info = app.register(&player, "events@example.com").await;
+    let (status, _) = app.get_as(&player, "events.handle", &[("event", "make_deposit")]).await;
+    assert_eq!(status, StatusCode::OK);
+    let rows: Vec<(String, Option<i64>, String, Option<String>)> =
+        sqlx::query_as("SELECT event, user_id, visitor, data FROM analytics_events ORDER BY id")
+            .fetch_all(app.state.db().pool())
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0].0.as_str(), rows[0].1, rows[0].3.as_deref()), ("sign_up", None, Some(r#"{"uid":7}"#)));
+    assert_eq!(rows[0].2.len(), 32, "a guest is a keyed hash of the address");
+    assert!(!rows[0].2.contains("127.0.0.1"));
+    assert_eq!((rows[1].0.as_str(), rows[1].1), ("make_deposit", info["uid"].as_i64()));
+
+    let long = format!(r#"{{"x":"{}"}}"#, "a".repeat(2_000));
+    for (query, field, code) in [
+        (vec![("event", "")], "event", "REQUIRED"),
+        (vec![("event", "drop_tables")], "event", "UNSUPPORTED"),
+        (vec![("event", "login"), ("data", "[1,2]")], "data", "INVALID"),
+        (vec![("event", "login"), ("data", "{not json")], "data", "INVALID"),
+        (vec![("event", "login"), ("data", long.as_str())], "data", "MAX_LENGTH"),
+    ] {
+        let (status, body) = app.get_as(&guest, "events.handle", &query).await;
+        let error = expect_error(status, &body, 422, "InvalidParameterException");
+        assert_eq!(error["error_data"][field][0], code, "{body}");
+    }
+    let count = || async {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM analytics_events").fetch_one(app.state.db().pool()).await.unwrap()
+    };
+    assert_eq!(count().await, 2, "refused events write nothing");
+    // A flood from one player stops at the limit.
+    let mut refused = 0;
+    for _ in 0..EVENTS_PER_MINUTE {
+        let (status, _) = app.get_as(&player, "events.handle", &[("event", "game_start")]).await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 1, "the player's first event counted towards the limit");
+    assert_eq!(count().await, 1 + EVENTS_PER_MINUTE as i64);
+});

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/ui/spinner';
 import screens from '@/components/screens.module.css';
+import { trackEvent } from '@/lib/analytics';
 import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { cashierKeys, getPaymentInfo } from './api';
@@ -19,6 +21,15 @@ export function Receipt({ id, poll = false }: { id: string; poll?: boolean }) {
     refetchInterval: (query) => (poll && query.state.data?.status === 'pending' ? 3000 : false),
   });
   const method = useMethodName(info.data?.method ?? '');
+  const succeeded = info.data?.type === 'deposit' && info.data.status === 'success' ? info.data : null;
+  useEffect(() => {
+    // SPEC §4 make_deposit: once per successful deposit, whatever the reloads of its page.
+    if (!succeeded) return;
+    const key = `croupier:tracked-deposit:${succeeded.id}`;
+    if (window.sessionStorage.getItem(key)) return;
+    window.sessionStorage.setItem(key, '1');
+    trackEvent('make_deposit', { id: succeeded.id, amount: succeeded.amount.amount, currency: succeeded.amount.currency, method: succeeded.method });
+  }, [succeeded]);
   if (info.isPending) return <Spinner label={t('app.loading')} />;
   if (!info.data) return <p className={screens.alert}>{cashierErrorText(t, info.error)}</p>;
   const payment = info.data;

@@ -10,6 +10,7 @@ import { accountKeys } from '@/features/account';
 import { bonusKeys, burnConfirmationOf, confirmBurnBonuses } from '@/features/bonuses';
 import screens from '@/components/screens.module.css';
 import { ApiError } from '@/lib/api/client';
+import { trackEvent } from '@/lib/analytics';
 import { formatMoney } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
@@ -46,6 +47,7 @@ export function WithdrawPage() {
     },
     onSuccess: (payment, burnBonuses) => {
       setMade(payment);
+      trackEvent('make_withdrawal', { id: payment.id, amount: payment.amount.amount, currency: payment.amount.currency, method: payment.method });
       setAmount('');
       setChecked(false);
       void queryClient.invalidateQueries({ queryKey: cashierKeys.all });

@@ -126,7 +126,24 @@ pub async fn issue(
         crate::features::notify::enqueue(&mut tx, user_id, &key, &Notice::Code { code: code.clone() }).await?;
     }
     tx.commit().await?;
-    let (title, body) = message(purpose, locale, &state.config().site_name, &code);
+    let (title, mut body) = message(purpose, locale, &state.config().site_name, &code);
+    // An e-mailed contact code also comes as a link: /confirmation confirms it in one click.
+    if purpose == Purpose::Contact && channel == Channel::Email {
+        let query: String = form_urlencoded::Serializer::new(String::new())
+            .append_pair("contact", subject)
+            .append_pair("code", &code)
+            .finish();
+        let link = format!(
+            "{}{}/confirmation?{query}",
+            state.config().public_url.trim_end_matches('/'),
+            crate::features::content::seo::prefix(locale)
+        );
+        body.push_str(match locale {
+            Locale::En => "\n\nOr confirm in one click: ",
+            Locale::Fr => "\n\nOu confirmez en un clic : ",
+        });
+        body.push_str(&link);
+    }
     state
         .messenger()
         .send(state.db(), Outgoing { channel, to: to.to_owned(), subject: title, body, code: Some(code) })

@@ -20,6 +20,11 @@ pub fn register(api: &mut Registry) {
     );
     api.write("account.confirmContact", "Confirms a contact with the code it received.", confirm_contact);
     api.write(
+        "account.confirmContactLink",
+        "Confirms a contact from the link its e-mail carried (contact subject and code); no sign-in needed.",
+        confirm_contact_link,
+    );
+    api.write(
         "account.changeSubscription",
         "Turns marketing messages to a contact on (1) or off (0).",
         change_subscription,
@@ -184,6 +189,59 @@ async fn confirm_contact(ctx: Ctx, user: AuthUser, input: ConfirmInput) -> Resul
         Ok(_) => Err(codes::CodeError::Invalid.into_api("code")),
         Err(e) => Err(e.into_api("code")),
     }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ConfirmLinkInput {
+    /// The link's `contact`: `email:<address>` or `phone:<digits>`.
+    #[serde(default)]
+    pub contact: String,
+    /// The link's 6-digit `code`.
+    #[serde(default)]
+    pub code: String,
+}
+
+impl ConfirmLinkInput {
+    fn kind_and_value(&self) -> Option<(&str, &str)> {
+        let (kind, value) = self.contact.split_once(':')?;
+        (matches!(kind, "email" | "phone") && !value.is_empty()).then_some((kind, value))
+    }
+}
+
+impl Input for ConfirmLinkInput {
+    fn validate(&self, errors: &mut FieldErrors) {
+        if self.contact.is_empty() {
+            errors.add("contact", FieldCode::Required);
+        } else if self.contact.len() > 330 || self.kind_and_value().is_none() {
+            errors.add("contact", FieldCode::Invalid);
+        }
+        rules::report(errors, "code", rules::confirmation_code(&self.code));
+    }
+}
+
+/// `/confirmation?contact=…&code=…` (the link of a contact's confirmation e-mail): the code is
+/// checked like a typed one (once, within its time, a few attempts), so the link works on any
+/// device, signed in or not; the contact it was sent for is confirmed if it still exists.
+async fn confirm_contact_link(ctx: Ctx, _: MaybeUser, input: ConfirmLinkInput) -> Result<One, ApiError> {
+    let Some((kind, value)) = input.kind_and_value() else { return Err(field_error("contact", FieldCode::Invalid)) };
+    ctx.limit_ip_and("contact-link", &input.contact, std::time::Duration::from_secs(900), 60, 20).await?;
+    let checked = codes::check(&ctx.state, Purpose::Contact, &input.contact, input.code.trim()).await?;
+    let user_id = match checked {
+        Ok(codes::Checked { user_id: Some(user_id), .. }) => user_id,
+        Ok(_) => return Err(codes::CodeError::Invalid.into_api("code")),
+        Err(e) => return Err(e.into_api("code")),
+    };
+    let confirmed =
+        sqlx::query("UPDATE contacts SET is_confirmed = 1 WHERE user_id = $1 AND kind = $2 AND contact = $3")
+            .bind(user_id)
+            .bind(kind)
+            .bind(value)
+            .execute(ctx.state.db().pool())
+            .await?;
+    if confirmed.rows_affected() == 0 {
+        return Err(field_error("contact", FieldCode::NotFound));
+    }
+    Ok(One)
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
