@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, registerThroughApi, shoot, uniqueEmail } from './support';
+import { registerThroughApi, shoot, uniqueEmail } from './support';
 
 // A contact's confirmation e-mail carries a link: opened from the dev mailbox in a browser that
 // is not signed in, it confirms the contact and lands on /confirmation/success; used again, it

@@ -20,6 +20,7 @@ import {
   type HistoryRound,
 } from './api';
 import { VerifyRound } from './fairness-panel';
+import styles from './game-history.module.css';
 
 export const gameHistoryKeys = {
   all: ['games', 'history'] as const,
@@ -36,7 +37,7 @@ function RoundRow({ round }: { round: HistoryRound }) {
   const house = houseRoundOf(round);
   const money = (amount: string) => formatMoney(amount, round.currency, locale);
   return (
-    <li className={screens.item} data-testid="game-round" data-round={round.round}>
+    <li className={`${screens.item} ${styles.round}`} data-testid="game-round" data-round={round.round}>
       <span>
         <Link to={localizePath(`/game/${round.game.sysname}`, locale)}>{round.game.name}</Link>
         {' · '}
@@ -44,15 +45,25 @@ function RoundRow({ round }: { round: HistoryRound }) {
         {round.mode === 'demo' && <> · {t('gameHistory.demo')}</>}
         {round.status === 'open' && <> · {t('gameHistory.open')}</>}
       </span>
-      <dl className={screens.dl}>
-        <dt>{t('gameHistory.bet')}</dt>
-        <dd data-testid="round-bet">{money(round.bet)}</dd>
-        <dt>{t('gameHistory.win')}</dt>
-        <dd data-testid="round-win">{money(round.win)}</dd>
-        <dt>{t('gameHistory.balanceAfter')}</dt>
-        <dd data-testid="round-balance">{round.balance_after === null ? '—' : money(round.balance_after)}</dd>
+      <dl className={styles.stats}>
+        <div className={styles.stat}>
+          <dt>{t('gameHistory.bet')}</dt>
+          <dd data-testid="round-bet">{money(round.bet)}</dd>
+        </div>
+        <div className={styles.stat}>
+          <dt>{t('gameHistory.win')}</dt>
+          <dd data-testid="round-win">{money(round.win)}</dd>
+        </div>
+        <div className={styles.stat}>
+          <dt>{t('gameHistory.balanceAfter')}</dt>
+          <dd data-testid="round-balance">{round.balance_after === null ? '—' : money(round.balance_after)}</dd>
+        </div>
       </dl>
-      {house && <VerifyRound round={house} />}
+      {house && (
+        <div className={styles.check}>
+          <VerifyRound round={house} />
+        </div>
+      )}
     </li>
   );
 }
