@@ -144,6 +144,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // capped at 1 (CROUPIER_BONUS_WAGER_CAP, the regulatory cap setting).
   const main = await startServer(binary, webDir, 'main', {
     TELEGRAM_BOT_TOKEN: E2E_BOT_TOKEN,
+    TELEGRAM_BOT_USERNAME: 'croupier_e2e_bot',
     TELEGRAM_API_URL: 'http://127.0.0.1:9',
     CROUPIER_BONUS_WAGER_CAP: String(E2E_BONUS_WAGER_CAP),
     CROUPIER_ADMIN_TOKEN: E2E_ADMIN_TOKEN,

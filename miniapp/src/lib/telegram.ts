@@ -357,3 +357,55 @@ async function mockTelegramForDevelopment(): Promise<void> {
     },
   });
 }
+
+// ---- The Login Widget (linking Telegram to an account from the ordinary web site) ------------
+
+/** What the Login Widget answers (core.telegram.org/widgets/login): every field as sent. */
+export type TelegramLoginData = Readonly<Record<string, string>>;
+
+interface TelegramLoginGlobal {
+  Login?: {
+    auth: (options: { bot_id: number; request_access?: 'write'; lang?: string }, callback: (data: Record<string, unknown> | false) => void) => void;
+  };
+}
+
+const LOGIN_WIDGET_SRC = 'https://telegram.org/js/telegram-widget.js?22';
+
+function loginGlobal(): TelegramLoginGlobal | undefined {
+  return (window as unknown as { Telegram?: TelegramLoginGlobal }).Telegram;
+}
+
+function loadLoginWidget(): Promise<void> {
+  if (loginGlobal()?.Login) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = LOGIN_WIDGET_SRC;
+    script.async = true;
+    script.onload = () => { resolve(); };
+    script.onerror = () => { reject(new Error('the Telegram Login Widget did not load')); };
+    document.head.append(script);
+  });
+}
+
+/**
+ * Opens Telegram's login window for `botId`; answers the signed data to send to the server
+ * (`account.linkTelegram`), or null when the player closed it without agreeing.
+ */
+export async function askTelegramLogin(botId: number, lang: string): Promise<TelegramLoginData | null> {
+  await loadLoginWidget();
+  const login = loginGlobal()?.Login;
+  if (!login) throw new Error('the Telegram Login Widget is not available');
+  return new Promise((resolve) => {
+    login.auth({ bot_id: botId, request_access: 'write', lang }, (data) => {
+      if (!data) {
+        resolve(null);
+        return;
+      }
+      const fields: Record<string, string> = {};
+      for (const [key, value] of Object.entries(data)) {
+        if (typeof value === 'string' || typeof value === 'number') fields[key] = String(value);
+      }
+      resolve(fields);
+    });
+  });
+}

@@ -668,7 +668,7 @@ impl Config {
             }
             currency_rates.push((code.code().to_owned(), rate.to_owned()));
         }
-        let sandbox_banks = crate::ports::payments::BankInfo::parse_list(&raw.required("CROUPIER_SANDBOX_BANKS")?)
+        let sandbox_banks = crate::ports::payments::BankInfo::parse_list(raw.required("CROUPIER_SANDBOX_BANKS")?)
             .map_err(|reason| raw.invalid("CROUPIER_SANDBOX_BANKS", reason))?;
         let oauth_providers = raw
             .optional("CROUPIER_OAUTH_PROVIDERS")

@@ -314,6 +314,18 @@ db_test!(async fn one_telegram_user_links_to_one_account_and_can_be_unlinked(app
     let error = expect_error(status, &body, 422, "InvalidParameterException");
     assert_eq!(error["error_data"]["hash"][0], "REQUIRED", "{body}");
 
+    // The security page's view of it: linked, may unlink (ann has a password), the widget's bot.
+    let bot_id: i64 = TOKEN.split_once(':').unwrap().0.parse().unwrap();
+    let (_, state) = app.get_as(&ann, "account.getTelegramLink", &[]).await;
+    assert_eq!(
+        state["data"],
+        json!({"available": false, "bot_id": bot_id, "bot_username": null, "linked": true, "only_way_in": false}),
+        "no TELEGRAM_BOT_USERNAME: no widget"
+    );
+    let (_, state) = app.get_as(&bob, "account.getTelegramLink", &[]).await;
+    assert_eq!((state["data"]["linked"].as_bool(), state["data"]["only_way_in"].as_bool()), (Some(false), Some(false)));
+    let (status, body) = app.api_get("account.getTelegramLink", &[]).await;
+    expect_error(status, &body, 401, "AuthorizationException");
     let (status, body) = app.post_as(&ann, "account.unlinkTelegram", &[]).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, body) = app.post_as(&ann, "account.unlinkTelegram", &[]).await;
@@ -335,6 +347,8 @@ async fn a_telegram_only_account_cannot_unlink_its_only_way_in() {
     let client = app.browser();
     let (status, body) = app.post_as(&client, "auth.telegram", &[("init_data", raw.as_str())]).await;
     assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, state) = app.get_as(&client, "account.getTelegramLink", &[]).await;
+    assert_eq!((state["data"]["linked"].as_bool(), state["data"]["only_way_in"].as_bool()), (Some(true), Some(true)));
     let (status, body) = app.post_as(&client, "account.unlinkTelegram", &[]).await;
     let error = expect_error(status, &body, 422, "InvalidParameterException");
     assert_eq!(error["error_data"]["telegram"][0], "LOCKED", "{body}");

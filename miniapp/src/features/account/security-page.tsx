@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -6,7 +6,10 @@ import { TextField } from '@/components/ui/text-field';
 import { useSiteConfig } from '@/config/site-config';
 import { accountKeys, useAccount } from '@/features/account/api/get-account-info';
 import screens from '@/components/screens.module.css';
-import { apiPost } from '@/lib/api/client';
+import { apiGet, apiPost } from '@/lib/api/client';
+import { dialogs } from '@/lib/dialogs/dialog-stack';
+import { useLocale } from '@/lib/i18n';
+import { askTelegramLogin } from '@/lib/telegram';
 import { formatMessage, rules } from '@/lib/validation';
 import type { RuleResult } from '@/lib/validation';
 import { showToast } from '@/lib/toasts/toast-store';
@@ -140,7 +143,109 @@ function TwoFactor({ enabled }: { enabled: boolean }) {
   );
 }
 
-/** /profile/security: password and two-factor sign-in (when the switch is on). */
+interface TelegramLink {
+  available: boolean;
+  bot_id: number | null;
+  bot_username: string | null;
+  linked: boolean;
+  only_way_in: boolean;
+}
+
+const telegramLinkKey = [...accountKeys.all, 'telegram-link'] as const;
+
+function UnlinkDialog({ onlyWayIn, close, onConfirm }: { onlyWayIn: boolean; close: (options?: { immediate?: boolean }) => void; onConfirm: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className={screens.form} data-testid="telegram-unlink-dialog">
+      <h2 className={screens.cardTitle}>{t('profile.telegram.unlinkTitle')}</h2>
+      <p>{onlyWayIn ? t('profile.telegram.onlyWayIn') : t('profile.telegram.unlinkText')}</p>
+      <div className={screens.row}>
+        {!onlyWayIn && (
+          <Button
+            data-testid="telegram-unlink-confirm"
+            onClick={() => {
+              close({ immediate: true });
+              onConfirm();
+            }}
+          >
+            {t('profile.telegram.unlink')}
+          </Button>
+        )}
+        <Button variant="secondary" data-autofocus onClick={() => { close(); }}>
+          {onlyWayIn ? t('profile.telegram.understood') : t('profile.cancel')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Links the account to Telegram through the Login Widget, or unlinks it (with a confirm). */
+function TelegramSection() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const state = useQuery({ queryKey: telegramLinkKey, queryFn: ({ signal }) => apiGet<TelegramLink>('account.getTelegramLink', undefined, { signal }) });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: telegramLinkKey });
+    void queryClient.invalidateQueries({ queryKey: accountKeys.info() });
+  };
+  const link = useMutation({
+    mutationFn: async (botId: number) => {
+      const data = await askTelegramLogin(botId, locale);
+      if (!data) return false;
+      await apiPost('account.linkTelegram', data);
+      return true;
+    },
+    onSuccess: (linked) => {
+      if (!linked) return;
+      showToast({ type: 'success', message: t('profile.telegram.linked') });
+      refresh();
+    },
+  });
+  const unlink = useMutation({
+    mutationFn: () => apiPost<1>('account.unlinkTelegram'),
+    onSuccess: () => {
+      showToast({ type: 'success', message: t('profile.telegram.unlinked') });
+      refresh();
+    },
+  });
+  const data = state.data;
+  if (!data || (!data.linked && !data.available)) return null;
+  const failure = link.error ?? unlink.error;
+  return (
+    <section className={screens.card} aria-labelledby="telegram-title" data-testid="telegram-link" data-linked={data.linked}>
+      <h2 id="telegram-title" className={screens.cardTitle}>
+        {t('profile.telegram.title')}
+      </h2>
+      <p className={screens.muted}>{data.linked ? t('profile.telegram.isLinked') : t('profile.telegram.notLinked')}</p>
+      {failure && (
+        <p className={screens.alert} role="alert">
+          {fieldError(t, failure, 'id') ?? fieldError(t, failure, 'telegram') ?? t('profile.telegram.failed')}
+        </p>
+      )}
+      <div>
+        {data.linked ? (
+          <Button variant="secondary" disabled={unlink.isPending} onClick={() => {
+              dialogs.open({
+                name: 'telegram-unlink',
+                label: t('profile.telegram.unlinkTitle'),
+                kind: 'confirm',
+                render: ({ close }) => <UnlinkDialog onlyWayIn={data.only_way_in} close={close} onConfirm={() => { unlink.mutate(); }} />,
+              });
+            }}>
+            {t('profile.telegram.unlink')}
+          </Button>
+        ) : (
+          <Button disabled={link.isPending || data.bot_id === null} onClick={() => { if (data.bot_id !== null) link.mutate(data.bot_id); }}>
+            {t('profile.telegram.link')}
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** /profile/security: password, two-factor sign-in (when the switch is on) and the Telegram link. */
 export function SecurityPage() {
   const account = useAccount();
   const { switches } = useSiteConfig();
@@ -148,6 +253,7 @@ export function SecurityPage() {
     <ProfileFrame tab="profileSecurity">
       <PasswordForm />
       {switches.twoFactor && account && <TwoFactor enabled={account.two_factor_auth} />}
+      <TelegramSection />
     </ProfileFrame>
   );
 }

@@ -23,6 +23,48 @@ pub fn register(api: &mut Registry) {
         link,
     );
     api.write("account.unlinkTelegram", "Removes the account's Telegram link.", unlink);
+    api.read(
+        "account.getTelegramLink",
+        "Whether the account has Telegram linked, whether unlinking is allowed, and the bot the Login Widget uses.",
+        link_state,
+    );
+}
+
+/// What the profile's security page needs to offer linking and unlinking Telegram.
+#[derive(Debug, serde::Serialize, JsonSchema)]
+pub struct TelegramLink {
+    /// The Login Widget can be offered (the bot's token and username are configured).
+    pub available: bool,
+    /// The bot's numeric id (the public part of its token), for `Telegram.Login.auth`.
+    pub bot_id: Option<i64>,
+    pub bot_username: Option<String>,
+    pub linked: bool,
+    /// Telegram is the account's only way to sign in: unlinking is refused.
+    pub only_way_in: bool,
+}
+
+async fn link_state(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<TelegramLink, ApiError> {
+    let config = ctx.state.config();
+    let bot_id = config
+        .telegram_bot_token
+        .as_ref()
+        .and_then(|t| t.expose().split_once(':').and_then(|(id, _)| id.parse::<i64>().ok()));
+    let bot_username = config.telegram_bot_username.clone();
+    let (linked, password, others): (i64, Option<String>, i64) = sqlx::query_as(
+        "SELECT (SELECT COUNT(*) FROM social_identities s WHERE s.user_id = u.id AND s.provider = $1), u.password_hash, \
+         (SELECT COUNT(*) FROM social_identities s WHERE s.user_id = u.id AND s.provider <> $1) FROM users u WHERE u.id = $2",
+    )
+    .bind(PROVIDER)
+    .bind(user.id)
+    .fetch_one(ctx.state.db().pool())
+    .await?;
+    Ok(TelegramLink {
+        available: bot_id.is_some() && bot_username.is_some(),
+        bot_id,
+        bot_username,
+        linked: linked > 0,
+        only_way_in: linked > 0 && password.is_none() && others == 0,
+    })
 }
 
 /// Telegram data refused: `AuthorizationException` with the reason.
