@@ -9,7 +9,7 @@ import { TextField } from '@/components/ui/text-field';
 import { accountKeys, useAccount } from '@/features/account/api/get-account-info';
 import { getProfileInfo, type ProfileInfo } from '@/features/account/api/get-profile-info';
 import screens from '@/components/screens.module.css';
-import { apiPost } from '@/lib/api/client';
+import { apiGet, apiPost } from '@/lib/api/client';
 import { formatMessage, rules } from '@/lib/validation';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
@@ -47,7 +47,25 @@ export function changedFields(initial: Values, values: Values): Partial<Values> 
 
 const TOAST_TYPES: readonly ToastType[] = ['success', 'error', 'info'];
 
-function PersonalData({ info }: { info: ProfileInfo }) {
+/** SPEC §3 personal data form (`Account.getPersonalDataFields`): which fields exist and which are required. */
+export interface PersonalDataField {
+  name: string;
+  type: string;
+  required: boolean;
+  max_length: number | null;
+  filled: boolean;
+}
+
+/** The profile fields the server's form names, in the page's order; every field while it is unknown. */
+export function shownFields(form: readonly PersonalDataField[] | undefined): { name: ProfileField; required: boolean }[] {
+  if (!form) return PROFILE_FIELDS.map((name) => ({ name, required: false }));
+  return PROFILE_FIELDS.flatMap((name) => {
+    const field = form.find((f) => f.name === name);
+    return field ? [{ name, required: field.required }] : [];
+  });
+}
+
+function PersonalData({ info, form }: { info: ProfileInfo; form: readonly PersonalDataField[] | undefined }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const queryClient = useQueryClient();
@@ -55,6 +73,11 @@ function PersonalData({ info }: { info: ProfileInfo }) {
   const from = params.get('from');
   const initial = profileValues(info);
   const [values, setValues] = useState<Values>(initial);
+  const [checked, setChecked] = useState(false);
+  const shown = shownFields(form);
+  const requiredOf = (name: ProfileField) => shown.some((f) => f.name === name && f.required);
+  // Coming from a withdrawal, what it needs is checked before saving.
+  const missing = from === 'withdraw' ? shown.filter((f) => f.required && values[f.name].trim() === '').map((f) => f.name) : [];
   const save = useMutation({
     mutationFn: async () => expectOne(await apiPost('account.saveProfileInfo', changedFields(initial, values))),
     onSuccess: () => {
@@ -63,17 +86,20 @@ function PersonalData({ info }: { info: ProfileInfo }) {
       void queryClient.invalidateQueries({ queryKey: ['cashier'] });
     },
   });
-  const field = (name: ProfileField, extra: { mask?: string; placeholder?: string; autoComplete?: string } = {}) => (
-    <TextField
-      key={name}
-      label={t(`profile.field.${name}`)}
-      name={name}
-      value={values[name]}
-      onValueChange={(value) => { setValues((current) => ({ ...current, [name]: name === 'country_code' ? value.toUpperCase() : value })); }}
-      error={fieldError(t, save.error, name)}
-      {...extra}
-    />
-  );
+  const label = (name: ProfileField) => (requiredOf(name) ? `${t(`profile.field.${name}`)} *` : t(`profile.field.${name}`));
+  const clientError = (name: ProfileField) => (checked && missing.includes(name) ? t('validation.required') : undefined);
+  const field = (name: ProfileField, extra: { mask?: string; placeholder?: string; autoComplete?: string } = {}) =>
+    shown.some((f) => f.name === name) ? (
+      <TextField
+        key={name}
+        label={label(name)}
+        name={name}
+        value={values[name]}
+        onValueChange={(value) => { setValues((current) => ({ ...current, [name]: name === 'country_code' ? value.toUpperCase() : value })); }}
+        error={clientError(name) ?? fieldError(t, save.error, name)}
+        {...extra}
+      />
+    ) : null;
   const message = formError(t, save.error, PROFILE_FIELDS);
 
   return (
@@ -83,7 +109,8 @@ function PersonalData({ info }: { info: ProfileInfo }) {
       aria-labelledby="personal-data"
       onSubmit={(event) => {
         event.preventDefault();
-        save.mutate();
+        setChecked(true);
+        if (missing.length === 0) save.mutate();
       }}
     >
       <h2 id="personal-data" className={screens.cardTitle}>
@@ -93,18 +120,20 @@ function PersonalData({ info }: { info: ProfileInfo }) {
       {field('first_name', { autoComplete: 'given-name' })}
       {field('last_name', { autoComplete: 'family-name' })}
       {field('birth_date', { mask: '##.##.####', placeholder: 'dd.mm.yyyy', autoComplete: 'bday' })}
-      <SelectField
-        label={t('profile.field.sex')}
-        name="sex"
-        value={values.sex}
-        options={[
-          { value: '', label: '—' },
-          { value: '1', label: t('profile.sex.male') },
-          { value: '2', label: t('profile.sex.female') },
-        ]}
-        onValueChange={(value) => { setValues((current) => ({ ...current, sex: value })); }}
-        error={fieldError(t, save.error, 'sex')}
-      />
+      {shown.some((f) => f.name === 'sex') && (
+        <SelectField
+          label={label('sex')}
+          name="sex"
+          value={values.sex}
+          options={[
+            { value: '', label: '—' },
+            { value: '1', label: t('profile.sex.male') },
+            { value: '2', label: t('profile.sex.female') },
+          ]}
+          onValueChange={(value) => { setValues((current) => ({ ...current, sex: value })); }}
+          error={clientError('sex') ?? fieldError(t, save.error, 'sex')}
+        />
+      )}
       {field('country_code', { mask: '@@', placeholder: 'FR', autoComplete: 'country' })}
       {field('region')}
       {field('home_town', { autoComplete: 'address-level2' })}
@@ -185,6 +214,10 @@ export function SettingsPage() {
   const [params, setParams] = useSearchParams();
   const info = useQuery({ queryKey: [...accountKeys.profile(), 'settings'], queryFn: ({ signal }) => getProfileInfo({ signal }) });
   const account = useAccount();
+  const form = useQuery({
+    queryKey: [...accountKeys.profile(), 'fields'],
+    queryFn: ({ signal }) => apiGet<PersonalDataField[]>('Account.getPersonalDataFields', undefined, { signal }),
+  });
 
   // toastType: a toast to greet the player with (e.g. after a confirmation link), then dropped from the address.
   const toastType = params.get('toastType');
@@ -204,7 +237,7 @@ export function SettingsPage() {
       ) : info.data ? (
         <>
           {account && <Nickname key={account.fakename ?? ''} current={account.fakename ?? ''} />}
-          <PersonalData key={JSON.stringify(profileValues(info.data))} info={info.data} />
+          <PersonalData key={JSON.stringify(profileValues(info.data))} info={info.data} form={form.data} />
           <ContactsSection contacts={info.data.contacts ?? []} />
         </>
       ) : (
