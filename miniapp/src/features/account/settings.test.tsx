@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activateLocale } from '@/lib/i18n';
 import { mockApi, player } from '@/test/api-mock';
@@ -36,7 +36,7 @@ describe('the settings page', () => {
     expect(await screen.findByLabelText('Postcode *')).toBeInTheDocument();
     expect(screen.queryByLabelText('Region')).toBeNull();
     expect(screen.queryByLabelText(/Address/)).toBeNull();
-    fireEvent.click(screen.getAllByRole('button', { name: 'Save' }).at(-1) as HTMLElement);
+    fireEvent.click(within(screen.getByRole('form', { name: 'Personal data' })).getByRole('button', { name: 'Save' }));
     await waitFor(() => { expect(screen.getAllByText('Field is required').length).toBeGreaterThanOrEqual(3); });
     expect(api.calls('account.saveProfileInfo')).toHaveLength(0);
 
@@ -44,10 +44,10 @@ describe('the settings page', () => {
     const nickname = screen.getByRole('textbox', { name: 'Nickname' });
     expect(nickname).toHaveValue('Ace777');
     fireEvent.change(nickname, { target: { value: 'a b' } });
-    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0] as HTMLElement);
+    fireEvent.click(within(screen.getByTestId('nickname')).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Min length is 4')).toBeInTheDocument();
     fireEvent.change(nickname, { target: { value: 'HighRoller9' } });
-    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0] as HTMLElement);
+    fireEvent.click(within(screen.getByTestId('nickname')).getByRole('button', { name: 'Save' }));
     await waitFor(() => { expect(api.calls('account.changefakename')).toHaveLength(1); });
     expect(api.calls('account.changefakename')[0]?.body?.get('fakename')).toBe('HighRoller9');
   });
