@@ -180,3 +180,42 @@ export interface Bank {
 export function getBanks(method: string, options: RequestOptions = {}): Promise<Bank[]> {
   return apiGet('cashier.getbanks', { method }, options);
 }
+
+/** Reference rates (`account.getcurrencyrates`): units of each currency for one unit of `base`. */
+export interface CurrencyRates {
+  base: string;
+  rates: { currency: string; rate: string }[];
+}
+
+export function getCurrencyRates(options: RequestOptions = {}): Promise<CurrencyRates> {
+  return apiGet('account.getcurrencyrates', undefined, options);
+}
+
+/** A decimal string as an integer and its power of ten ("0.92" → 92n, 2). */
+function decimal(text: string): { value: bigint; scale: number } | null {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  return { value: BigInt(`${match[1] ?? '0'}${fraction}`), scale: fraction.length };
+}
+
+/**
+ * `amount` (a 2-decimal string) of `from` in `to` at the reference rates, as a 2-decimal string
+ * rounded half up — in integers, never floats; null when a rate is missing. For display only:
+ * money itself never changes currency.
+ */
+export function convertAmount(amount: string, from: string, to: string, rates: CurrencyRates): string | null {
+  const rateOf = (currency: string) => (currency === rates.base ? '1' : rates.rates.find((r) => r.currency === currency)?.rate);
+  const fromRate = decimal(rateOf(from) ?? '');
+  const toRate = decimal(rateOf(to) ?? '');
+  const value = decimal(amount);
+  if (!fromRate || !toRate || !value || fromRate.value === 0n) return null;
+  // cents(to) = amount × 100 × toRate / fromRate, every factor an integer.
+  const ten = (n: number) => 10n ** BigInt(n);
+  const numerator = value.value * 100n * toRate.value * ten(fromRate.scale);
+  const denominator = ten(value.scale) * fromRate.value * ten(toRate.scale);
+  const cents = (2n * numerator + denominator) / (2n * denominator);
+  const whole = cents / 100n;
+  const rest = (cents % 100n).toString().padStart(2, '0');
+  return `${whole.toString()}.${rest}`;
+}

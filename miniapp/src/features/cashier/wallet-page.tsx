@@ -7,7 +7,8 @@ import screens from '@/components/screens.module.css';
 import { formatMoney } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
-import { cashierKeys, getBalance } from './api';
+import { useGeneralInfo } from '@/features/metadata';
+import { cashierKeys, convertAmount, getBalance, getCurrencyRates } from './api';
 import { CashierFrame } from './cashier-nav';
 
 /** /cashier/wallet: every balance of the account. */
@@ -15,6 +16,16 @@ export function WalletPage() {
   const { t } = useTranslation();
   const locale = useLocale();
   const balance = useQuery({ queryKey: cashierKeys.balance(), queryFn: ({ signal }) => getBalance({ signal }) });
+  const reference = useGeneralInfo().data?.default_currency;
+  const main = balance.data?.balance_main;
+  const foreign = main !== undefined && reference !== undefined && main.currency !== reference;
+  const rates = useQuery({
+    queryKey: [...cashierKeys.all, 'rates'],
+    queryFn: ({ signal }) => getCurrencyRates({ signal }),
+    enabled: foreign,
+    staleTime: 10 * 60_000,
+  });
+  const converted = foreign && rates.data && main && reference ? convertAmount(main.amount, main.currency, reference, rates.data) : null;
   const rows = balance.data
     ? ([
         ['main', balance.data.balance_main],
@@ -37,6 +48,11 @@ export function WalletPage() {
               </div>
             ))}
           </dl>
+          {converted !== null && reference && (
+            <p className={screens.muted} data-testid="wallet-reference">
+              {t('cashier.wallet.reference', { amount: formatMoney(converted, reference, locale) })}
+            </p>
+          )}
           <div className={screens.row}>
             <Link className={buttonClassName('primary')} to={localizePath('/cashier/deposit', locale)}>
               {t('cashier.tab.deposit')}
