@@ -25,7 +25,7 @@ export function WalletPage() {
     enabled: foreign,
     staleTime: 10 * 60_000,
   });
-  const converted = foreign && rates.data && main && reference ? convertAmount(main.amount, main.currency, reference, rates.data) : null;
+  const converted = foreign && rates.data ? convertAmount(main.amount, main.currency, reference, rates.data) : null;
   const rows = balance.data
     ? ([
         ['main', balance.data.balance_main],
