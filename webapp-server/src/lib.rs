@@ -42,21 +42,43 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 use web::WebAssets;
 
-/// The site runs inside Telegram's web clients, which frame it, so framing is allowed for
-/// Telegram's origins only (CSP `frame-ancestors`; `X-Frame-Options` cannot express that).
-/// Scripts come from the site itself plus Telegram's own `telegram-web-app.js`.
-const CSP: &str = "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; frame-src 'self' https:; \
-frame-ancestors 'self' https://web.telegram.org https://*.telegram.org https://t.me; base-uri 'self'; \
-form-action 'self'; object-src 'none'";
+/// Google Tag Manager's origins, allowed when `CROUPIER_GTM_ID` is set: its container script, and
+/// where its tags report to.
+pub const GTM_SCRIPT_ORIGIN: &str = "https://www.googletagmanager.com";
+const GTM_CONNECT: &str = "https://www.googletagmanager.com https://www.google-analytics.com https://*.google-analytics.com https://*.analytics.google.com";
+/// SEON's JavaScript agent (v6) and where it reports, allowed when `CROUPIER_SEON_ENABLED` is on.
+pub const SEON_SCRIPT_ORIGIN: &str = "https://cdn.deviceinf.com";
+const SEON_CONNECT: &str = "https://*.deviceinf.com";
 
-/// The CSP of a server-rendered page: [`CSP`] plus the page's nonce, which only the content's
-/// custom code entries carry (`web::stamp_scripts`).
-pub(crate) fn csp_with_nonce(nonce: &str) -> String {
-    CSP.replacen(
-        "script-src 'self' https://telegram.org",
-        &format!("script-src 'self' https://telegram.org 'nonce-{nonce}'"),
-        1,
+/// The site's Content-Security-Policy. The site runs inside Telegram's web clients, which frame
+/// it, so framing is allowed for Telegram's origins only (`frame-ancestors`; `X-Frame-Options`
+/// cannot express that). Scripts come from the site itself, Telegram's own scripts (the Mini Apps
+/// SDK, the Login Widget), and — only when the operator turns them on — exactly the origins of the
+/// tag manager and the fraud agent; a server-rendered page adds its `nonce` (which only the
+/// content's custom code entries carry, `web::stamp_scripts`).
+pub(crate) fn csp(config: &config::Config, nonce: Option<&str>) -> String {
+    let mut scripts = String::from("'self' https://telegram.org");
+    let mut connect = String::from("'self'");
+    if config.gtm_id.is_some() {
+        scripts.push(' ');
+        scripts.push_str(GTM_SCRIPT_ORIGIN);
+        connect.push(' ');
+        connect.push_str(GTM_CONNECT);
+    }
+    if config.seon_enabled {
+        scripts.push(' ');
+        scripts.push_str(SEON_SCRIPT_ORIGIN);
+        connect.push(' ');
+        connect.push_str(SEON_CONNECT);
+    }
+    if let Some(nonce) = nonce {
+        scripts.push_str(&format!(" 'nonce-{nonce}'"));
+    }
+    format!(
+        "default-src 'self'; script-src {scripts}; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: blob: https:; font-src 'self' data:; connect-src {connect}; frame-src 'self' https:; \
+         frame-ancestors 'self' https://web.telegram.org https://*.telegram.org https://t.me; base-uri 'self'; \
+         form-action 'self'; object-src 'none'"
     )
 }
 
@@ -202,6 +224,8 @@ pub fn app(app: App) -> Router {
     #[cfg(feature = "bench")]
     let router = router.route("/bench/ceiling", axum::routing::get(bench_ceiling));
     let hsts = platform.config().env == config::Env::Prod;
+    let policy =
+        HeaderValue::from_str(&csp(platform.config(), None)).unwrap_or(HeaderValue::from_static("default-src 'self'"));
     router.with_state(app).layer(
         ServiceBuilder::new()
             .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
@@ -212,17 +236,19 @@ pub fn app(app: App) -> Router {
             .layer(PropagateRequestIdLayer::new(request_id))
             .layer(CatchPanicLayer::custom(|_| panic_response()))
             .layer(CompressionLayer::new())
-            .layer(axum::middleware::map_response(move |response: Response| security_headers(response, hsts))),
+            .layer(axum::middleware::map_response(move |response: Response| {
+                security_headers(response, hsts, policy.clone())
+            })),
     )
 }
 
 /// Security headers on every answer (a handler may set its own first).
-async fn security_headers(mut response: Response, hsts: bool) -> Response {
+async fn security_headers(mut response: Response, hsts: bool, policy: HeaderValue) -> Response {
     let headers = response.headers_mut();
+    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert(policy);
     let mut set = |name: HeaderName, value: &'static str| {
         headers.entry(name).or_insert(HeaderValue::from_static(value));
     };
-    set(header::CONTENT_SECURITY_POLICY, CSP);
     set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(header::REFERRER_POLICY, "strict-origin-when-cross-origin");
     set(HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=()");

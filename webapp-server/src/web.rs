@@ -365,7 +365,7 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
         }
     };
     let mut response = (status, Html(html)).into_response();
-    if let Ok(csp) = HeaderValue::from_str(&crate::csp_with_nonce(&nonce)) {
+    if let Ok(csp) = HeaderValue::from_str(&crate::csp(state.config(), Some(&nonce))) {
         response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));

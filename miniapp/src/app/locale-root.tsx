@@ -13,6 +13,7 @@ import { useSiteConfigFromContent } from '@/features/content/site-config-content
 import { LoyaltyNotices } from '@/features/loyalty';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
 import { scheduleHit } from '@/features/metadata/hit';
+import { currentSeonSession, loadSeon, loadTagManager } from '@/features/metadata/third-party';
 import { fatalErrorStore } from '@/lib/api/error-pages';
 import { apiPost } from '@/lib/api/client';
 import { dialogs, shouldCloseDialogsOnRouteChange } from '@/lib/dialogs/dialog-stack';
@@ -99,8 +100,15 @@ export function LocaleRoot() {
 
   useSiteConfigFromContent();
   useEffect(() => {
-    scheduleHit();
+    scheduleHit(currentSeonSession);
   }, []);
+  const general = useGeneralInfo().data;
+  const gtmId = general?.analytic.gtm_id ?? null;
+  const seon = general?.is_seon_enabled === true;
+  useEffect(() => {
+    if (gtmId) loadTagManager(gtmId);
+    if (seon) loadSeon();
+  }, [gtmId, seon]);
   useLocaleChange();
   useBalanceRefresh(signedIn && handle?.isGamePage !== true && !fatal);
   useCloseDialogsOnRouteChange(handle?.name, signedIn);

@@ -68,11 +68,42 @@ async fn security_headers_let_only_telegram_frame_the_site() {
         assert!(csp.contains("frame-ancestors 'self' https://web.telegram.org"), "{path}: {csp}");
         assert!(csp.contains("script-src 'self' https://telegram.org"), "{csp}");
         assert!(csp.contains("object-src 'none'"), "{csp}");
+        assert!(csp.contains("connect-src 'self';"), "{csp}");
+        assert!(!csp.contains("googletagmanager") && !csp.contains("deviceinf"), "no third party while off: {csp}");
         assert_eq!(headers["x-content-type-options"], "nosniff");
         assert_eq!(headers["referrer-policy"], "strict-origin-when-cross-origin");
         assert!(headers.get("x-frame-options").is_none(), "X-Frame-Options would block Telegram's web clients");
         assert!(headers.get("strict-transport-security").is_none(), "no HSTS in dev");
     }
+    app.finish().await;
+}
+
+/// The tag manager and the fraud agent: their origins, exactly, and only when the operator turns
+/// them on (the client then loads their scripts: `metadata.getgeneralinfo` says so).
+#[tokio::test]
+async fn the_tag_manager_and_the_fraud_agent_widen_the_policy_only_when_configured() {
+    let env = [("CROUPIER_GTM_ID", "GTM-TEST123"), ("CROUPIER_SEON_ENABLED", "true")];
+    let app = TestApp::spawn_with(Backend::Sqlite, &env, |_| {}).await;
+    for path in ["/", "/fr/gamehall", "/api/metadata.getgeneralinfo?v=2.34"] {
+        let response = app.client.get(app.url(path)).send().await.unwrap();
+        let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        let scripts = csp.split("; ").find(|d| d.starts_with("script-src ")).unwrap_or_default();
+        assert!(
+            scripts.starts_with(
+                "script-src 'self' https://telegram.org https://www.googletagmanager.com https://cdn.deviceinf.com"
+            ),
+            "{path}: {csp}"
+        );
+        let connect = csp.split("; ").find(|d| d.starts_with("connect-src ")).unwrap_or_default();
+        assert!(
+            connect.contains("https://*.google-analytics.com") && connect.contains("https://*.deviceinf.com"),
+            "{csp}"
+        );
+        assert!(!csp.contains("'unsafe-eval'") && !scripts.contains("https:;"), "{csp}");
+    }
+    let (_, info) = app.api_get("metadata.getgeneralinfo", &[]).await;
+    assert_eq!(info["data"]["analytic"]["gtm_id"], "GTM-TEST123");
+    assert_eq!(info["data"]["is_seon_enabled"], true);
     app.finish().await;
 }
 

@@ -9,6 +9,7 @@ import { accountKeys, useAccount } from '@/features/account/api/get-account-info
 import { apiPost } from '@/lib/api/client';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
+import { useRouteHandle } from '@/lib/route-handle';
 import { expectOne, fieldError } from './use-api-form';
 
 /**
@@ -27,6 +28,7 @@ export function ConfirmationPage() {
   const complete = contact !== '' && code !== '';
   const [failure, setFailure] = useState<string | null>(complete ? null : t('confirmation.incomplete'));
   const sent = useRef(false);
+  const route = useRouteHandle()?.name;
 
   useEffect(() => {
     // One call per link, even when the effect runs twice.
@@ -47,7 +49,7 @@ export function ConfirmationPage() {
 
   if (failure === null) return <PageLoader />;
   return (
-    <div className={screens.page} data-testid="confirmation-failed">
+    <div className={screens.page} data-testid="confirmation-failed" data-route={route}>
       <h1 className={screens.title}>{t('confirmation.failedTitle')}</h1>
       <p className={screens.alert} role="alert">
         {failure}
@@ -67,8 +69,9 @@ export function ConfirmationSuccessPage() {
   const { t } = useTranslation();
   const locale = useLocale();
   const account = useAccount();
+  const route = useRouteHandle()?.name;
   return (
-    <div className={screens.page} data-testid="confirmation-success">
+    <div className={screens.page} data-testid="confirmation-success" data-route={route}>
       <h1 className={screens.title}>{t('confirmation.successTitle')}</h1>
       <p className={screens.notice} role="status">
         {t('confirmation.success')}
