@@ -173,7 +173,7 @@ test('a new player: deposit, play a house game, verify a round, withdraw and can
   await page.getByLabel('Town').fill('Paris');
   await page.getByLabel('Address').fill('1 rue de Rivoli');
   await page.getByLabel('Postcode').fill('75001');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('form', { name: 'Personal data' }).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Saved.')).toBeVisible();
   await shoot(page, info, 'profile-settings');
   await page.getByRole('link', { name: 'Back to withdrawal' }).click();
