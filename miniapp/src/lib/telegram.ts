@@ -8,6 +8,7 @@
 // In development only (`vite dev`, dropped from production builds): a mock Telegram environment
 // outside Telegram, opened with `?tgMock` — see `mockTelegramForDevelopment`.
 
+import { loadScript } from './load-script';
 import { createStore, useStore } from './store';
 
 type Sdk = typeof import('@telegram-apps/sdk-react');
@@ -376,15 +377,7 @@ function loginGlobal(): TelegramLoginGlobal | undefined {
 }
 
 function loadLoginWidget(): Promise<void> {
-  if (loginGlobal()?.Login) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = LOGIN_WIDGET_SRC;
-    script.async = true;
-    script.onload = () => { resolve(); };
-    script.onerror = () => { reject(new Error('the Telegram Login Widget did not load')); };
-    document.head.append(script);
-  });
+  return loginGlobal()?.Login ? Promise.resolve() : loadScript(LOGIN_WIDGET_SRC);
 }
 
 /**

@@ -75,7 +75,7 @@ pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
         Err(e) => return e.render(locale),
     };
     let ip = crate::api::request_ip(&state, &request);
-    let visitor = ip.map(|ip| state.keys().sign("visit-hit", &[&ip.to_string()]));
+    let visitor = ip.map(|ip| visitor(&state, ip));
     let allowed = match &visitor {
         Some(v) => match state.coord().hit(&format!("hit:{v}"), Duration::from_secs(60), HITS_PER_MINUTE).await {
             Ok(decision) => decision.allowed,
@@ -97,7 +97,7 @@ pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
         .bind(&hit.referer)
         .bind(&hit.seon_session)
         .bind(user_id)
-        .bind(visitor.as_deref().map(|v| &v[..32]))
+        .bind(&visitor)
         .execute(state.db().pool())
         .await;
         if let Err(e) = written {
@@ -109,6 +109,12 @@ pub async fn hit(State(state): State<AppState>, request: Request) -> Response {
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/gif"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// A visitor as hits and events keep them: a keyed hash of the address (32 hex digits), never
+/// the address itself.
+fn visitor(state: &AppState, ip: std::net::IpAddr) -> String {
+    state.keys().sign("visit-hit", &[&ip.to_string()])[..32].to_owned()
 }
 
 /// Deletes hits and analytics events older than [`RETENTION_DAYS`] (a background job).
@@ -206,7 +212,7 @@ pub fn register(api: &mut crate::api::Registry) {
 async fn handle_event(ctx: crate::api::Ctx, user: MaybeUser, input: EventInput) -> Result<crate::api::One, ApiError> {
     let who = match (user.id(), ctx.ip) {
         (Some(id), _) => format!("u{id}"),
-        (None, Some(ip)) => ctx.state.keys().sign("visit-hit", &[&ip.to_string()])[..32].to_owned(),
+        (None, Some(ip)) => visitor(&ctx.state, ip),
         (None, None) => "unknown".to_owned(),
     };
     ctx.limit("events", &who, Duration::from_secs(60), EVENTS_PER_MINUTE).await?;

@@ -3,6 +3,7 @@ import type { Money } from '@/features/account';
 import type { BonusesPage } from '@/features/bonuses';
 import { getCashbacks, type CashbacksPage } from '@/features/cashbacks';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
+import { HISTORY_PAGE_SIZE } from '@/lib/paging';
 
 export interface PaymentMethod {
   sysname: string;
@@ -78,9 +79,11 @@ export const cashierKeys = {
   info: (id: string) => [...cashierKeys.all, 'info', id] as const,
   balance: () => [...cashierKeys.all, 'balance'] as const,
   limits: () => [...cashierKeys.all, 'limits'] as const,
+  banks: (method: string) => [...cashierKeys.all, 'banks', method] as const,
+  rates: () => [...cashierKeys.all, 'rates'] as const,
 };
 
-export const HISTORY_PAGE_SIZE = 4;
+export { HISTORY_PAGE_SIZE } from '@/lib/paging';
 
 export const getDepositSettings = (o?: RequestOptions) => apiGet<DepositSettings>('cashier.getdepositsettings', undefined, o);
 export const getWithdrawSettings = (o?: RequestOptions) => apiGet<WithdrawSettings>('cashier.getwithdrawsettings', undefined, o);

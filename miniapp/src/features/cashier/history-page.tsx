@@ -8,7 +8,8 @@ import screens from '@/components/screens.module.css';
 import { BonusHistoryItem } from '@/features/bonuses';
 import { CashbackItem } from '@/features/cashbacks';
 import type { RequestOptions } from '@/lib/api/client';
-import { cashierKeys, getBonusHistory, getCashbackHistory, getHistory, HISTORY_PAGE_SIZE } from './api';
+import { nextPageParam } from '@/lib/paging';
+import { cashierKeys, getBonusHistory, getCashbackHistory, getHistory } from './api';
 import { CashierFrame } from './cashier-nav';
 import { cashierErrorText } from './errors';
 import { PaymentItem } from './payment-item';
@@ -21,10 +22,7 @@ export function historyTab(value: string | null): HistoryTab {
   return HISTORY_TABS.find((tab) => tab === value) ?? 'deposit';
 }
 
-/** Offset of the next page, or undefined once every item is loaded (page size 4, SPEC §9). */
-export function nextOffset(loaded: number, total: number, lastPageSize: number): number | undefined {
-  return loaded < total && lastPageSize === HISTORY_PAGE_SIZE ? loaded : undefined;
-}
+export { nextOffset } from '@/lib/paging';
 
 interface PagedHistoryProps<T extends { id: string | number }> {
   tab: HistoryTab;
@@ -39,7 +37,7 @@ function PagedHistory<T extends { id: string | number }>({ tab, load, item }: Pa
     queryKey: cashierKeys.history(tab),
     queryFn: ({ pageParam, signal }) => load(pageParam, { signal }),
     initialPageParam: 0,
-    getNextPageParam: (last, pages) => nextOffset(pages.reduce((n, p) => n + p.items.length, 0), last.total, last.items.length),
+    getNextPageParam: nextPageParam,
   });
   // Items are unique by id (SPEC §3) even when a new payment shifts the pages.
   const items = [...new Map((list.data?.pages ?? []).flatMap((page) => page.items).map((entry) => [entry.id, entry])).values()];

@@ -19,7 +19,7 @@ interface RequisiteFieldProps {
 export function RequisiteField({ method, field, value, onValueChange, error }: RequisiteFieldProps) {
   const { t } = useTranslation();
   const banks = useQuery({
-    queryKey: [...cashierKeys.all, 'banks', method],
+    queryKey: cashierKeys.banks(method),
     queryFn: ({ signal }) => getBanks(method, { signal }),
     enabled: field === 'bank',
     staleTime: 5 * 60_000,

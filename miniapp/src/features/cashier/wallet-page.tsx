@@ -20,7 +20,7 @@ export function WalletPage() {
   const main = balance.data?.balance_main;
   const foreign = main !== undefined && reference !== undefined && main.currency !== reference;
   const rates = useQuery({
-    queryKey: [...cashierKeys.all, 'rates'],
+    queryKey: cashierKeys.rates(),
     queryFn: ({ signal }) => getCurrencyRates({ signal }),
     enabled: foreign,
     staleTime: 10 * 60_000,

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
+import { HISTORY_PAGE_SIZE } from '@/lib/paging';
 
 /** SPEC §3 game config. */
 export interface GameConfig {
@@ -261,10 +262,8 @@ export interface HistoryRound {
   } | null;
 }
 
-export const GAME_HISTORY_PAGE_SIZE = 4;
-
 export function getGameHistory(offset: number, options: RequestOptions = {}): Promise<{ total: number; items: HistoryRound[] }> {
-  return apiGet('games.getHistory', { offset, count: GAME_HISTORY_PAGE_SIZE }, options);
+  return apiGet('games.getHistory', { offset, count: HISTORY_PAGE_SIZE }, options);
 }
 
 /** A history export (`games.createhistoryexportrequest` / `games.gethistoryexportrequest`). */

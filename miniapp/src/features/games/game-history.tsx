@@ -10,9 +10,9 @@ import { ApiError } from '@/lib/api/client';
 import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
+import { nextPageParam } from '@/lib/paging';
 import {
   createHistoryExport,
-  GAME_HISTORY_PAGE_SIZE,
   getGameHistory,
   getHistoryExport,
   houseRoundOf,
@@ -146,10 +146,7 @@ export function GameHistory() {
     queryKey: gameHistoryKeys.rounds(),
     queryFn: ({ pageParam, signal }) => getGameHistory(pageParam, { signal }),
     initialPageParam: 0,
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((n, page) => n + page.items.length, 0);
-      return loaded < last.total && last.items.length === GAME_HISTORY_PAGE_SIZE ? loaded : undefined;
-    },
+    getNextPageParam: nextPageParam,
   });
   const rounds = [...new Map((list.data?.pages ?? []).flatMap((page) => page.items).map((round) => [round.round, round])).values()];
   return (

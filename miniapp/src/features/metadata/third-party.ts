@@ -2,6 +2,8 @@
 // SEON's fraud agent when `is_seon_enabled` is on — their official scripts from exactly the
 // origins the server's Content-Security-Policy then allows; nothing loads otherwise.
 
+import { loadScript, resetScriptsForTests } from '@/lib/load-script';
+
 export const GTM_SRC = 'https://www.googletagmanager.com/gtm.js';
 export const SEON_SRC = 'https://cdn.deviceinf.com/js/v6/agent.umd.js';
 
@@ -11,29 +13,20 @@ interface SeonAgent {
 }
 
 let seonSession: string | null = null;
-const loaded = new Set<string>();
-
-function addScript(src: string, onLoad?: () => void): void {
-  if (loaded.has(src)) return;
-  loaded.add(src);
-  const script = document.createElement('script');
-  script.src = src;
-  script.async = true;
-  if (onLoad) script.addEventListener('load', onLoad);
-  document.head.append(script);
-}
+let tagManagerStarted = false;
 
 /** GTM's own loader without its inline snippet: the start event, then the container script. */
 export function loadTagManager(gtmId: string): void {
-  if (!/^GTM-[A-Z0-9]+$/.test(gtmId)) return;
+  if (!/^GTM-[A-Z0-9]+$/.test(gtmId) || tagManagerStarted) return;
+  tagManagerStarted = true;
   window.dataLayer ??= [];
-  if (!loaded.has(`${GTM_SRC}?id=${gtmId}`)) window.dataLayer.push({ 'gtm.start': Date.now(), event: 'gtm.js' });
-  addScript(`${GTM_SRC}?id=${encodeURIComponent(gtmId)}`);
+  window.dataLayer.push({ 'gtm.start': Date.now(), event: 'gtm.js' });
+  loadScript(`${GTM_SRC}?id=${gtmId}`).catch(() => undefined);
 }
 
 /** SEON's agent: initialised on load; its session is kept for the `/hit` beacon. */
 export function loadSeon(): void {
-  addScript(SEON_SRC, () => {
+  void loadScript(SEON_SRC).then(() => {
     const seon = (window as unknown as { seon?: SeonAgent }).seon;
     if (!seon) return;
     try {
@@ -47,7 +40,7 @@ export function loadSeon(): void {
     } catch {
       // The agent is an aid to fraud checks: the site works without it.
     }
-  });
+  }, () => undefined);
 }
 
 /** The SEON session once the agent has produced it (the hit beacon reads it when it goes). */
@@ -57,6 +50,7 @@ export function currentSeonSession(): string | null {
 
 /** Tests only. */
 export function resetThirdPartyForTests(): void {
-  loaded.clear();
+  resetScriptsForTests();
+  tagManagerStarted = false;
   seonSession = null;
 }

@@ -50,21 +50,33 @@ async fn link_state(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<TelegramLink
         .as_ref()
         .and_then(|t| t.expose().split_once(':').and_then(|(id, _)| id.parse::<i64>().ok()));
     let bot_username = config.telegram_bot_username.clone();
-    let (linked, password, others): (i64, Option<String>, i64) = sqlx::query_as(
-        "SELECT (SELECT COUNT(*) FROM social_identities s WHERE s.user_id = u.id AND s.provider = $1), u.password_hash, \
-         (SELECT COUNT(*) FROM social_identities s WHERE s.user_id = u.id AND s.provider <> $1) FROM users u WHERE u.id = $2",
-    )
-    .bind(PROVIDER)
-    .bind(user.id)
-    .fetch_one(ctx.state.db().pool())
-    .await?;
+    let mut conn = ctx.state.db().pool().acquire().await?;
+    let ways = ways_in(&mut conn, user.id).await?;
     Ok(TelegramLink {
         available: bot_id.is_some() && bot_username.is_some(),
         bot_id,
         bot_username,
-        linked: linked > 0,
-        only_way_in: linked > 0 && password.is_none() && others == 0,
+        linked: ways.telegram,
+        only_way_in: ways.telegram && !ways.other,
     })
+}
+
+/// How an account signs in: with Telegram, and any other way (a password, another provider).
+struct WaysIn {
+    telegram: bool,
+    other: bool,
+}
+
+async fn ways_in(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<WaysIn, sqlx::Error> {
+    let (telegram, password, others): (i64, Option<String>, i64) = sqlx::query_as(
+        "SELECT (SELECT COUNT(*) FROM social_identities s WHERE s.user_id = u.id AND s.provider = $1), u.password_hash, \
+         (SELECT COUNT(*) FROM social_identities s WHERE s.user_id = u.id AND s.provider <> $1) FROM users u WHERE u.id = $2",
+    )
+    .bind(PROVIDER)
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(WaysIn { telegram: telegram > 0, other: password.is_some() || others > 0 })
 }
 
 /// Telegram data refused: `AuthorizationException` with the reason.
@@ -169,24 +181,11 @@ async fn unlink(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<One, ApiError> {
     let user_id = user.id;
     let db = ctx.state.db();
     let mut tx = db.begin().await?;
-    let linked: Option<String> =
-        sqlx::query_scalar("SELECT subject FROM social_identities WHERE provider = $1 AND user_id = $2")
-            .bind(PROVIDER)
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    if linked.is_none() {
+    let ways = ways_in(&mut tx, user_id).await?;
+    if !ways.telegram {
         return Err(ApiError::field("telegram", FieldCode::NotFound));
     }
-    let (password, others): (Option<String>, i64) = sqlx::query_as(
-        "SELECT u.password_hash, (SELECT COUNT(*) FROM social_identities s WHERE s.user_id = u.id AND s.provider <> $1) \
-         FROM users u WHERE u.id = $2",
-    )
-    .bind(PROVIDER)
-    .bind(user_id)
-    .fetch_one(&mut *tx)
-    .await?;
-    if password.is_none() && others == 0 {
+    if !ways.other {
         return Err(ApiError::field("telegram", FieldCode::Locked).with_data("reason", "only_sign_in_method"));
     }
     sqlx::query("DELETE FROM social_identities WHERE provider = $1 AND user_id = $2")

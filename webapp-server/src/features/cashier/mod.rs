@@ -337,9 +337,7 @@ async fn banks(ctx: Ctx, user: crate::api::MaybeUser, query: BanksQuery) -> Resu
     let mut list = Vec::new();
     for provider in bank_providers(ctx.state.payments(), query.method.as_deref())? {
         for bank in provider.banks() {
-            let serves = currency.as_deref().is_none_or(|c| bank.serves(c, country.as_deref()))
-                && (currency.is_some() || country.as_deref().is_none_or(|c| bank.serves_country(c)));
-            if serves && seen.insert(bank.id.clone()) {
+            if bank.serves(currency.as_deref(), country.as_deref()) && seen.insert(bank.id.clone()) {
                 list.push(Bank { id: bank.id.clone(), name: bank.name.clone() });
             }
         }
@@ -361,7 +359,7 @@ pub fn check_bank(
     let chosen = requisites.lines().find_map(|line| line.trim().strip_prefix("bank=")).map(str::trim);
     match chosen {
         None | Some("") => Err(ApiError::field("requisites", FieldCode::Required).with_data("requisite", "bank")),
-        Some(id) if provider.banks().iter().any(|b| b.id == id && b.serves(currency.code(), None)) => Ok(()),
+        Some(id) if provider.banks().iter().any(|b| b.id == id && b.serves(Some(currency.code()), None)) => Ok(()),
         Some(_) => Err(ApiError::field("requisites", FieldCode::Unsupported).with_data("requisite", "bank")),
     }
 }

@@ -120,18 +120,28 @@ struct RoundRow {
     created_at: i64,
     /// The round's last wallet answer (JSON), whose balance is the balance after the round.
     last_answer: Option<String>,
+    // House rounds' fairness, read by `games.getHistory` only ([`FAIRNESS_COLUMNS`]); the CSV
+    // export leaves them out.
+    #[sqlx(default)]
     hash: Option<String>,
+    #[sqlx(default)]
     seed: Option<String>,
+    #[sqlx(default)]
     client: Option<String>,
+    #[sqlx(default)]
     nonce: Option<i64>,
+    #[sqlx(default)]
     params: Option<String>,
+    #[sqlx(default)]
     outcome: Option<String>,
 }
 
-/// The columns of [`RoundRow`] over `game_rounds r JOIN games g`, with [`HOUSE_JOIN`].
+/// The columns of [`RoundRow`] over `game_rounds r JOIN games g`.
 const ROUND_COLUMNS: &str = "r.round, g.sysname, g.name_en, g.name_fr, r.provider, r.mode, r.currency, r.bet, r.win, r.status, \
      r.created_at, (SELECT w.response FROM wallet_transactions w WHERE w.round_id = r.id \
-     ORDER BY w.created_at DESC, CASE WHEN w.kind = 'bet' THEN 1 ELSE 0 END LIMIT 1) AS last_answer, s.server_seed_hash AS hash, CASE WHEN s.revealed_at IS NULL THEN NULL ELSE s.server_seed END AS seed, \
+     ORDER BY w.created_at DESC, CASE WHEN w.kind = 'bet' THEN 1 ELSE 0 END LIMIT 1) AS last_answer";
+/// A house round's seeds, nonce, choices and outcome, over [`HOUSE_JOIN`].
+const FAIRNESS_COLUMNS: &str = "s.server_seed_hash AS hash, CASE WHEN s.revealed_at IS NULL THEN NULL ELSE s.server_seed END AS seed, \
      s.client_seed AS client, h.nonce, h.params, h.outcome";
 const HOUSE_JOIN: &str = "LEFT JOIN house_rounds h ON h.round_id = r.id LEFT JOIN fairness_seeds s ON s.id = h.seed_id";
 
@@ -163,7 +173,7 @@ async fn get_history(ctx: Ctx, user: AuthUser, query: HistoryQuery) -> Result<Hi
     .fetch_one(db.pool())
     .await?;
     let rows: Vec<RoundRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {ROUND_COLUMNS} FROM game_rounds r JOIN games g ON g.id = r.game_id {HOUSE_JOIN} \
+        "SELECT {ROUND_COLUMNS}, {FAIRNESS_COLUMNS} FROM game_rounds r JOIN games g ON g.id = r.game_id {HOUSE_JOIN} \
          WHERE {FILTER} ORDER BY r.id DESC LIMIT $3 OFFSET $4"
     )))
     .bind(user_id)
@@ -311,7 +321,7 @@ pub async fn run_exports(state: AppState) -> anyhow::Result<()> {
             .await?;
     for (id, user_id) in pending {
         let rows: Vec<RoundRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "SELECT {ROUND_COLUMNS} FROM game_rounds r JOIN games g ON g.id = r.game_id {HOUSE_JOIN} \
+            "SELECT {ROUND_COLUMNS} FROM game_rounds r JOIN games g ON g.id = r.game_id \
              WHERE r.user_id = $1 ORDER BY r.id DESC LIMIT $2"
         )))
         .bind(user_id)

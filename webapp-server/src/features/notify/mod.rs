@@ -17,8 +17,8 @@
 //!   skips the row — and every later one — until the player `/start`s again; other failures
 //!   retry with backoff, and give up after [`MAX_ATTEMPTS`].
 //! - **Choices.** Promotional notices ([`Notice::is_promotional`]) are skipped at delivery, for
-//!   every producer alike, when [`promotional_allowed`] says no: today, a player who unsubscribed
-//!   every contact from marketing; `/summary on|off` in the bot sets the weekly club summary
+//!   every producer alike, when [`PROMOTIONS_OFF`] says so (read with the batch, no query per
+//!   row): today, a player who unsubscribed every contact from marketing; `/summary on|off` in the bot sets the weekly club summary
 //!   (`notification_preferences.weekly_summary`, sent by the loyalty feature).
 //! - **Internal API.** `POST /internal/telegram/seen`, `/language`, `/cashback-claim` (a cashback
 //!   notice's claim button) and `/summary`, with
@@ -296,27 +296,21 @@ struct Due {
     chat_id: Option<i64>,
     chosen_locale: Option<String>,
     blocked_at: Option<i64>,
-    user_id: i64,
+    /// 1: the player may not be sent promotional messages now (see [`PROMOTIONS_OFF`]).
+    promotions_off: i64,
 }
 
-/// Whether player `user_id` may be sent promotional messages now (offers, rewards, the club;
-/// [`Notice::is_promotional`]). Money movements and codes are sent regardless.
+/// Whether the outbox row's player may not be sent promotional messages now (offers, rewards,
+/// the club; [`Notice::is_promotional`]), as SQL over `o.user_id`, read with the delivery batch.
+/// Money movements and codes are sent regardless.
 ///
-/// No: they have contacts and unsubscribed every one of them from marketing
+/// Off: they have contacts and unsubscribed every one of them from marketing
 /// (`/profile/notification`, `account.changeSubscription`, the signed unsubscribe link). A player
 /// with no contact (Telegram only) has no such switch yet. Responsible gaming's time-out and
 /// self-exclusion, which stop marketing at once (DESIGN.md), belong here too once they exist;
 /// this is the one place the delivery job asks.
-pub async fn promotional_allowed(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<bool, sqlx::Error> {
-    let allowed: i64 = sqlx::query_scalar(
-        "SELECT CASE WHEN EXISTS (SELECT 1 FROM contacts WHERE user_id = $1) \
-         AND NOT EXISTS (SELECT 1 FROM contacts WHERE user_id = $1 AND is_subscribed = 1) THEN 0 ELSE 1 END",
-    )
-    .bind(user_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    Ok(allowed == 1)
-}
+pub const PROMOTIONS_OFF: &str = "CASE WHEN EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = o.user_id) \
+     AND NOT EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = o.user_id AND k.is_subscribed = 1) THEN 1 ELSE 0 END";
 
 enum Outcome {
     /// `copy`: what the dev mailbox keeps of a code sent by Telegram (recipient, text, code).
@@ -335,14 +329,14 @@ enum Outcome {
 /// Sends what is due (at most one batch) and answers what happened.
 pub async fn deliver_due(state: &AppState, bot: &TgBot, settings: &BotSettings) -> anyhow::Result<Delivered> {
     let now = now_ms();
-    let due: Vec<Due> = sqlx::query_as(
+    let due: Vec<Due> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT o.id, o.idempotency_key, o.payload, o.attempts, u.locale AS account_locale, \
-         s.subject AS telegram_id, c.chat_id, c.locale AS chosen_locale, c.blocked_at, o.user_id \
+         s.subject AS telegram_id, c.chat_id, c.locale AS chosen_locale, c.blocked_at, {PROMOTIONS_OFF} AS promotions_off \
          FROM notification_outbox o JOIN users u ON u.id = o.user_id \
          LEFT JOIN social_identities s ON s.provider = 'telegram' AND s.user_id = o.user_id \
          LEFT JOIN telegram_chats c ON c.telegram_id = s.subject \
-         WHERE o.status = 'pending' AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2",
-    )
+         WHERE o.status = 'pending' AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2"
+    )))
     .bind(now)
     .bind(BATCH)
     .fetch_all(state.db().pool())
@@ -440,16 +434,8 @@ async fn attempt(state: &AppState, bot: &TgBot, settings: &BotSettings, row: &Du
         return Outcome::Skip("blocked");
     }
     let Ok(notice) = serde_json::from_str::<Notice>(&row.payload) else { return Outcome::Skip("unreadable") };
-    if notice.is_promotional() {
-        let allowed = match state.db().pool().acquire().await {
-            Ok(mut conn) => promotional_allowed(&mut conn, row.user_id).await,
-            Err(e) => Err(e),
-        };
-        match allowed {
-            Ok(true) => {}
-            Ok(false) => return Outcome::Skip("unsubscribed"),
-            Err(e) => return Outcome::Retry(e.to_string()),
-        }
+    if row.promotions_off != 0 && notice.is_promotional() {
+        return Outcome::Skip("unsubscribed");
     }
     // Private chats have the user's id; a player who never wrote to the bot still has one.
     let Some(chat_id) = row.chat_id.or_else(|| telegram_id.parse().ok()) else { return Outcome::Skip("no_chat") };

@@ -50,15 +50,13 @@ pub struct BankInfo {
 }
 
 impl BankInfo {
-    /// Whether a player paying in `currency` from `country` (when known) can use it.
-    pub fn serves(&self, currency: &str, country: Option<&str>) -> bool {
-        let any_or = |list: &[String], code: &str| list.is_empty() || list.iter().any(|c| c.eq_ignore_ascii_case(code));
-        any_or(&self.currencies, currency) && country.is_none_or(|c| any_or(&self.countries, c))
-    }
-
-    /// Whether it serves players from `country`, whatever their currency.
-    pub fn serves_country(&self, country: &str) -> bool {
-        self.countries.is_empty() || self.countries.iter().any(|c| c.eq_ignore_ascii_case(country))
+    /// Whether a player paying in `currency` from `country` can use it; an unknown currency or
+    /// country (None) does not narrow the choice.
+    pub fn serves(&self, currency: Option<&str>, country: Option<&str>) -> bool {
+        let any_or = |list: &[String], code: Option<&str>| {
+            list.is_empty() || code.is_none_or(|code| list.iter().any(|c| c.eq_ignore_ascii_case(code)))
+        };
+        any_or(&self.currencies, currency) && any_or(&self.countries, country)
     }
 
     /// `id:Name:CUR/CUR:CC/CC,…` (see `CROUPIER_SANDBOX_BANKS`).
@@ -276,9 +274,12 @@ mod tests {
         assert_eq!(banks[0].currencies, ["USD", "EUR"]);
         assert_eq!(banks[0].countries, ["FR"]);
         assert!(
-            banks[0].serves("EUR", Some("fr")) && !banks[0].serves("GBP", None) && !banks[0].serves("USD", Some("DE"))
+            banks[0].serves(Some("EUR"), Some("fr"))
+                && !banks[0].serves(Some("GBP"), None)
+                && !banks[0].serves(Some("USD"), Some("DE"))
         );
-        assert!(banks[1].serves("CAD", Some("CA")) && banks[1].serves("USD", None));
+        assert!(banks[0].serves(None, Some("FR")) && !banks[0].serves(None, Some("DE")) && banks[0].serves(None, None));
+        assert!(banks[1].serves(Some("CAD"), Some("CA")) && banks[1].serves(Some("USD"), None));
         for bad in ["x:Name:USD", "x::USD:", "x y:Name::", "x:N:US:", "x:N::FRA", "x:N::,x:M::"] {
             assert!(BankInfo::parse_list(bad).is_err(), "{bad}");
         }
