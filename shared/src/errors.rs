@@ -69,6 +69,8 @@ catalogue! {
     BonusActiveLimitException = 409, "You already have as many active bonuses as allowed. Finish or remove one first.", "Vous avez déjà le nombre maximal de bonus actifs. Terminez-en ou retirez-en un d'abord.";
     BonusMaxBetExceededException = 409, "While a bonus is being wagered, your bet cannot exceed the bonus's maximum bet.", "Pendant la mise d'un bonus, votre mise ne peut pas dépasser la mise maximale du bonus.";
     BonusBurnConfirmationRequiredException = 409, "Withdrawing now cancels your active bonuses and their balance. Confirm to continue.", "Un retrait maintenant annule vos bonus actifs et leur solde. Confirmez pour continuer.";
+    PlayerExcludedException = 409, "Your time-out or self-exclusion is in force: this is not available until it ends.", "Votre pause ou auto-exclusion est en cours : ceci n'est pas disponible avant sa fin.";
+    PlayLimitReachedException = 409, "This bet would go over your loss or wager limit.", "Cette mise dépasserait votre limite de pertes ou de mises.";
 }
 
 macro_rules! field_codes {
@@ -152,11 +154,14 @@ mod tests {
     #[test]
     fn the_catalogue_holds_every_type_spec_names_once() {
         // SPEC names 29 types; the bonus engine adds three of its own (active limit, maximum bet,
-        // burn confirmation), which SPEC's client does not know and shows by their message.
-        const OURS: [ErrorType; 3] = [
+        // burn confirmation) and responsible gaming two (an exclusion in force, a play limit
+        // reached), which SPEC's client does not know and shows by their message.
+        const OURS: [ErrorType; 5] = [
             ErrorType::BonusActiveLimitException,
             ErrorType::BonusMaxBetExceededException,
             ErrorType::BonusBurnConfirmationRequiredException,
+            ErrorType::PlayerExcludedException,
+            ErrorType::PlayLimitReachedException,
         ];
         assert_eq!(ErrorType::ALL.len(), 29 + OURS.len());
         assert!(OURS.iter().all(|e| ErrorType::ALL.contains(e)));

@@ -19,9 +19,11 @@ pub mod jobs;
 pub mod web;
 
 /// The platform's modules, under the names the features use.
-pub use croupier_platform::ports::{messaging, payments};
+pub use croupier_platform::ports::{kyc, messaging, payments};
 pub use croupier_platform::{AppState, Config};
-pub use croupier_platform::{api, config, coord, db, keys, ledger, metrics, ops, password, session, telemetry};
+pub use croupier_platform::{
+    api, config, coord, db, keys, ledger, metrics, ops, password, session, switches, telemetry,
+};
 
 use anyhow::Context as _;
 use axum::Router;
@@ -54,7 +56,7 @@ const SEON_CONNECT: &str = "https://*.deviceinf.com";
 /// it, so framing is allowed for Telegram's origins only (`frame-ancestors`; `X-Frame-Options`
 /// cannot express that). Scripts come from the site itself, Telegram's own scripts (the Mini Apps
 /// SDK, the Login Widget), and — only when the operator turns them on — exactly the origins of the
-/// tag manager and the fraud agent; a server-rendered page adds its `nonce` (which only the
+/// tag manager, the fraud agent and the configured live chat (`protection::support::csp_origins`); a server-rendered page adds its `nonce` (which only the
 /// content's custom code entries carry, `web::stamp_scripts`).
 pub(crate) fn csp(config: &config::Config, nonce: Option<&str>) -> String {
     let mut scripts = String::from("'self' https://telegram.org");
@@ -70,6 +72,12 @@ pub(crate) fn csp(config: &config::Config, nonce: Option<&str>) -> String {
         scripts.push_str(SEON_SCRIPT_ORIGIN);
         connect.push(' ');
         connect.push_str(SEON_CONNECT);
+    }
+    if let Some((script, connects)) = features::protection::support::csp_origins(&config.chat.provider) {
+        scripts.push(' ');
+        scripts.push_str(script);
+        connect.push(' ');
+        connect.push_str(connects);
     }
     if let Some(nonce) = nonce {
         scripts.push_str(&format!(" 'nonce-{nonce}'"));
@@ -202,6 +210,7 @@ fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<I
     bonuses::register(api, content);
     loyalty::register(api, content);
     tracking::register(api);
+    protection::register(api);
 }
 
 pub fn app(app: App) -> Router {
@@ -217,6 +226,7 @@ pub fn app(app: App) -> Router {
         .merge(ops::routes().with_state(platform.clone()))
         .merge(messaging::routes(platform.config()).with_state(platform.clone()))
         .merge(payments::sandbox::routes().with_state(platform.clone()))
+        .merge(kyc::sandbox::routes().with_state(platform.clone()))
         .merge(features::routes().with_state(platform.clone()))
         .merge(features::content::routes())
         .merge(features::auth::oauth::routes())

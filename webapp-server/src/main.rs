@@ -3,7 +3,7 @@
 use croupier_server::{App, Config};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -24,6 +24,9 @@ async fn main() -> ExitCode {
         ["admin", "bonuses", "grant", _, _, _] | ["admin", "bonuses", "cancel", _, _] => {}
         ["admin", "cashbacks", "approve", _] | ["admin", "cashbacks", "reject", _, _] => {}
         ["admin", "loyalty", "points", _, _, _] => {}
+        ["admin", "players", "ban", _, _] | ["admin", "players", "ban", _, _, _] => {}
+        ["admin", "players", "unban", _, _] | ["admin", "players", "verification", _, _, _] => {}
+        ["admin", "maintenance", "on" | "off", _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -54,6 +57,9 @@ async fn main() -> ExitCode {
         command.as_slice()
     {
         return bonuses_admin(config, area, rest).await;
+    }
+    if let ["admin", area @ ("players" | "maintenance"), rest @ ..] = command.as_slice() {
+        return protection_admin(config, area, rest).await;
     }
     if command.first() == Some(&"admin") {
         return admin(config, &command[2..]).await;
@@ -325,6 +331,56 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                 };
                 adjust(&state, &input).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("{points} points for player {user}"))
+            }
+            _ => Err(USAGE.to_owned()),
+        }
+    }
+    .await;
+    match result {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("croupier-server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `croupier-server admin players ban|unban|verification …` and `admin maintenance on|off REASON`:
+/// the operators' protection actions, through the same functions as the operator API
+/// (`features::protection::admin`).
+#[allow(clippy::print_stdout)]
+async fn protection_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
+    use croupier_server::features::protection::admin;
+    let state = match App::build(config).await {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!("croupier-server: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let number = |text: &str| text.parse::<i64>().map_err(|_| format!("{text:?} is not a whole number"));
+    let result: Result<String, String> = async {
+        match (area, args) {
+            ("players", ["ban", user, reason, rest @ ..]) => {
+                admin::ban(&state, number(user)?, rest.first().copied(), reason).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("player {user} banned"))
+            }
+            ("players", ["unban", user, reason]) => {
+                admin::unban(&state, number(user)?, reason).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("player {user} unbanned"))
+            }
+            ("players", ["verification", user, status, reason]) => {
+                admin::set_verification(&state, number(user)?, status, None, reason)
+                    .await
+                    .map_err(|e| format!("{e:?}"))?;
+                Ok(format!("player {user}: verification {status}"))
+            }
+            ("maintenance", [on @ ("on" | "off"), reason]) => {
+                admin::set_maintenance(&state, *on == "on", reason).await.map_err(|e| format!("{e:?}"))?;
+                Ok(format!("maintenance {on}"))
             }
             _ => Err(USAGE.to_owned()),
         }

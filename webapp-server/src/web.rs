@@ -364,7 +364,14 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
             (StatusCode::OK, site.web.render_plain(path, &state.config().site_name))
         }
     };
+    // Maintenance: the page still loads (the client shows the maintenance page), with 503 and
+    // Retry-After so crawlers keep what they indexed.
+    let maintenance = state.maintenance().await;
+    let status = if maintenance { StatusCode::SERVICE_UNAVAILABLE } else { status };
     let mut response = (status, Html(html)).into_response();
+    if maintenance {
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("300"));
+    }
     if let Ok(csp) = HeaderValue::from_str(&crate::csp(state.config(), Some(&nonce))) {
         response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
     }

@@ -211,6 +211,52 @@ pub const VARIABLES: &[Variable] = &[
         "true: a withdrawal needs a verified identity (KycWithdrawalException).",
     ),
     var(
+        "CROUPIER_KYC_PROVIDER",
+        Some("sandbox"),
+        false,
+        "Identity verification provider: sandbox (a local verification page) or sumsub.",
+    ),
+    var("CROUPIER_KYC_LEVEL", Some("basic-kyc-level"), false, "The verification level applicants are created at."),
+    var("CROUPIER_SUMSUB_URL", Some("https://api.sumsub.com"), false, "Sumsub's API origin."),
+    var(
+        "CROUPIER_SUMSUB_APP_TOKEN",
+        None,
+        true,
+        "Sumsub app token (X-App-Token); required with CROUPIER_KYC_PROVIDER=sumsub.",
+    ),
+    var("CROUPIER_SUMSUB_SECRET_KEY", None, true, "Sumsub secret key that signs API requests (X-App-Access-Sig)."),
+    var("CROUPIER_SUMSUB_WEBHOOK_SECRET", None, true, "Secret of Sumsub's webhook digests (X-Payload-Digest)."),
+    var(
+        "CROUPIER_MAINTENANCE",
+        Some("false"),
+        false,
+        "true: the site is under maintenance from start-up (every product call answers ApplicationDisabledException); operators can also switch it at run time.",
+    ),
+    var(
+        "CROUPIER_SUPPORT_EMAIL",
+        None,
+        false,
+        "Where Support.sendFeedback messages are e-mailed; unset: kept for operators only.",
+    ),
+    var(
+        "CROUPIER_CHAT_PROVIDER",
+        Some("sandbox"),
+        false,
+        "Live chat: off, sandbox, livechat, intercom, zendesk, crisp, tawkto or freshchat.",
+    ),
+    var(
+        "CROUPIER_CHAT_ID",
+        None,
+        false,
+        "The chat provider's account id: LiveChat license, Intercom app id, Zendesk key, Crisp website id, Tawk.to property/widget, Freshchat token@host.",
+    ),
+    var(
+        "CROUPIER_CHAT_SECRET",
+        None,
+        true,
+        "The chat provider's identity-verification secret (Intercom, Crisp, Tawk.to, Freshchat, LiveChat): the server signs the player's identity with it.",
+    ),
+    var(
         "CROUPIER_CURRENCY_RATES",
         Some("USD=1,EUR=0.92,GBP=0.79,CAD=1.36"),
         false,
@@ -399,6 +445,11 @@ pub struct Config {
     pub admin_token: Option<Secret>,
     pub game_providers: Vec<GameProvider>,
     pub kyc_for_withdrawal: bool,
+    pub kyc: KycConfig,
+    /// Maintenance from start-up (`CROUPIER_MAINTENANCE`).
+    pub maintenance: bool,
+    pub support_email: Option<String>,
+    pub chat: ChatConfig,
     /// (currency code, decimal rate) pairs, validated as positive decimals.
     pub currency_rates: Vec<(String, String)>,
     /// The sandbox provider's banks (`CROUPIER_SANDBOX_BANKS`).
@@ -418,6 +469,33 @@ pub struct Config {
     pub telegram_api_url: String,
     pub bot_mode: BotMode,
 }
+
+/// The identity verification provider (`CROUPIER_KYC_*`, `CROUPIER_SUMSUB_*`).
+#[derive(Debug, Clone)]
+pub enum KycConfig {
+    Sandbox { level: String },
+    Sumsub { level: String, url: String, app_token: Secret, secret_key: Secret, webhook_secret: Secret },
+}
+
+impl KycConfig {
+    pub fn level(&self) -> &str {
+        match self {
+            KycConfig::Sandbox { level } | KycConfig::Sumsub { level, .. } => level,
+        }
+    }
+}
+
+/// The live chat (`CROUPIER_CHAT_*`).
+#[derive(Debug, Clone)]
+pub struct ChatConfig {
+    /// off, sandbox, or one of [`CHAT_PROVIDERS`].
+    pub provider: String,
+    pub id: Option<String>,
+    pub secret: Option<Secret>,
+}
+
+/// The chat providers with an adapter (besides `off` and `sandbox`).
+pub const CHAT_PROVIDERS: [&str; 6] = ["livechat", "intercom", "zendesk", "crisp", "tawkto", "freshchat"];
 
 /// Where the Telegram bot runs (`CROUPIER_BOT`). The default is `off` so that server replicas
 /// which only verify init data and send notifications never all poll Telegram (Telegram allows
@@ -798,6 +876,65 @@ impl Config {
             admin_token: raw.optional("CROUPIER_ADMIN_TOKEN").map(Secret::new),
             game_providers,
             kyc_for_withdrawal: raw.flag("CROUPIER_KYC_FOR_WITHDRAWAL")?,
+            kyc: {
+                let level = raw.required("CROUPIER_KYC_LEVEL")?.trim().to_owned();
+                if level.is_empty() || level.len() > 100 {
+                    return Err(raw.invalid("CROUPIER_KYC_LEVEL", "must be 1 to 100 characters"));
+                }
+                match raw.required("CROUPIER_KYC_PROVIDER")?.trim() {
+                    "sandbox" => KycConfig::Sandbox { level },
+                    "sumsub" => {
+                        let secret = |var: &'static str| {
+                            raw.optional(var)
+                                .map(Secret::new)
+                                .ok_or_else(|| raw.invalid(var, "is required with CROUPIER_KYC_PROVIDER=sumsub"))
+                        };
+                        KycConfig::Sumsub {
+                            level,
+                            url: url("CROUPIER_SUMSUB_URL")?,
+                            app_token: secret("CROUPIER_SUMSUB_APP_TOKEN")?,
+                            secret_key: secret("CROUPIER_SUMSUB_SECRET_KEY")?,
+                            webhook_secret: secret("CROUPIER_SUMSUB_WEBHOOK_SECRET")?,
+                        }
+                    }
+                    other => {
+                        return Err(raw.invalid("CROUPIER_KYC_PROVIDER", format!("{other:?} is not sandbox or sumsub")));
+                    }
+                }
+            },
+            maintenance: raw.flag("CROUPIER_MAINTENANCE")?,
+            support_email: match raw.optional("CROUPIER_SUPPORT_EMAIL") {
+                Some(email) if !email.contains('@') || email.len() > 254 => {
+                    return Err(raw.invalid("CROUPIER_SUPPORT_EMAIL", "is not an e-mail address"));
+                }
+                other => other,
+            },
+            chat: {
+                let provider = raw.required("CROUPIER_CHAT_PROVIDER")?.trim().to_ascii_lowercase();
+                let id = raw.optional("CROUPIER_CHAT_ID");
+                if !(provider == "off" || provider == "sandbox" || CHAT_PROVIDERS.contains(&provider.as_str())) {
+                    return Err(raw.invalid(
+                        "CROUPIER_CHAT_PROVIDER",
+                        format!("{provider:?} is not off, sandbox or one of {}", CHAT_PROVIDERS.join(", ")),
+                    ));
+                }
+                if CHAT_PROVIDERS.contains(&provider.as_str()) {
+                    match &id {
+                        None => {
+                            return Err(raw
+                                .invalid("CROUPIER_CHAT_ID", format!("is required with the chat provider {provider}")));
+                        }
+                        Some(id)
+                            if id.len() > 200
+                                || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.@/:".contains(&b)) =>
+                        {
+                            return Err(raw.invalid("CROUPIER_CHAT_ID", "must be letters, digits and - _ . @ / :"));
+                        }
+                        _ => {}
+                    }
+                }
+                ChatConfig { provider, id, secret: raw.optional("CROUPIER_CHAT_SECRET").map(Secret::new) }
+            },
             currency_rates,
             sandbox_banks,
             trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,

@@ -14,6 +14,7 @@
 //!   sandbox adapter.
 //! - [`state`]: [`AppState`], the infrastructure every handler may reach. Features keep their
 //!   own state and get it through axum's `FromRef` from the server's top-level state.
+//! - [`switches`]: site-wide switches operators flip at run time (maintenance).
 //! - [`http`]: helpers several features need (HTML escaping, cookies).
 
 pub mod api;
@@ -29,6 +30,7 @@ pub mod password;
 pub mod ports;
 pub mod session;
 pub mod state;
+pub mod switches;
 pub mod telemetry;
 
 pub use config::Config;

@@ -9,8 +9,10 @@ use crate::coord::Coord;
 use crate::db::Db;
 use crate::keys::Keys;
 use crate::metrics::Metrics;
+use crate::ports::kyc::Kyc;
 use crate::ports::messaging::Messenger;
 use crate::ports::payments::Payments;
+use crate::switches::Switches;
 use anyhow::Context as _;
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
@@ -28,6 +30,8 @@ struct Inner {
     keys: Keys,
     messenger: Messenger,
     payments: Payments,
+    kyc: Kyc,
+    switches: Switches,
     local_addr: Arc<OnceLock<SocketAddr>>,
 }
 
@@ -56,7 +60,11 @@ impl AppState {
         let metrics = Metrics::new().context("metrics registry")?;
         let local_addr = Arc::new(OnceLock::new());
         let payments = Payments::from_config(&config, &db, &keys, Arc::clone(&local_addr)).context("payments")?;
-        Ok(AppState { inner: Arc::new(Inner { config, db, coord, metrics, keys, messenger, payments, local_addr }) })
+        let kyc = Kyc::from_config(&config, &db, &keys, Arc::clone(&local_addr)).context("identity verification")?;
+        let switches = Switches::new(config.maintenance);
+        Ok(AppState {
+            inner: Arc::new(Inner { config, db, coord, metrics, keys, messenger, payments, kyc, switches, local_addr }),
+        })
     }
 
     pub fn config(&self) -> &Config {
@@ -86,6 +94,21 @@ impl AppState {
     /// The payment providers this deployment runs (`CROUPIER_PAYMENT_PROVIDERS`).
     pub fn payments(&self) -> &Payments {
         &self.inner.payments
+    }
+
+    /// The identity verification provider (`CROUPIER_KYC_PROVIDER`).
+    pub fn kyc(&self) -> &Kyc {
+        &self.inner.kyc
+    }
+
+    /// Site-wide switches (maintenance).
+    pub fn switches(&self) -> &Switches {
+        &self.inner.switches
+    }
+
+    /// Whether the site is under maintenance now (see [`crate::switches`]).
+    pub async fn maintenance(&self) -> bool {
+        self.inner.switches.maintenance(&self.inner.db).await
     }
 
     /// The address this process listens on (set when it starts serving); the sandbox payment

@@ -17,6 +17,9 @@ pub fn register(api: &mut Registry, cache: &Arc<Cache>) {
     api.read("metadata.get", "SEO data of a page of the site (path and locale).", move |ctx, input| {
         metadata_get(ctx, Arc::clone(&cache), input)
     });
+    // The client learns the site's state (`domain_state`) and pages keep their head in maintenance.
+    api.keep_during_maintenance("metadata.getgeneralinfo");
+    api.keep_during_maintenance("metadata.get");
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -63,7 +66,9 @@ pub struct GeneralInfo {
     pub available_locales: Vec<String>,
     pub default_currency: String,
     pub is_seon_enabled: bool,
-    /// `active` while the site accepts play (maintenance windows will report `maintenance`).
+    /// `active` while the site accepts play, `maintenance` while operators have it switched off
+    /// (then this is the one product call that still answers; the client shows the maintenance
+    /// page).
     pub domain_state: String,
     /// `main` when the request came to the configured public host, `mirror` otherwise.
     pub domain_type: String,
@@ -87,7 +92,7 @@ async fn general_info(ctx: Ctx, _: NoInput) -> Result<GeneralInfo, ApiError> {
         available_locales: Locale::ALL.iter().map(|l| l.code().to_owned()).collect(),
         default_currency: config.default_currency.code().to_owned(),
         is_seon_enabled: config.seon_enabled,
-        domain_state: "active".to_owned(),
+        domain_state: if ctx.state.maintenance().await { "maintenance" } else { "active" }.to_owned(),
         domain_type: if host.eq_ignore_ascii_case(public_host) { "main" } else { "mirror" }.to_owned(),
         time_to_force_logout: config.force_logout_seconds,
         is_bonus_isolation_enabled: config.bonus_isolation,

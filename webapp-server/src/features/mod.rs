@@ -12,6 +12,7 @@ pub mod games;
 pub mod loyalty;
 pub mod metadata;
 pub mod notify;
+pub mod protection;
 pub mod storage;
 pub mod tracking;
 
@@ -31,4 +32,5 @@ pub fn routes() -> axum::Router<AppState> {
         .merge(cashbacks::programmes::routes())
         .merge(loyalty::admin::routes())
         .merge(notify::routes())
+        .merge(protection::routes())
 }

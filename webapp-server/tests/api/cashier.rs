@@ -14,7 +14,12 @@ fn no_redirects() -> reqwest::Client {
 }
 
 /// Starts a deposit and answers its id and the sandbox page's address on this test server.
-async fn start_deposit(app: &TestApp, client: &reqwest::Client, method: &str, amount: &str) -> (String, String) {
+pub(crate) async fn start_deposit(
+    app: &TestApp,
+    client: &reqwest::Client,
+    method: &str,
+    amount: &str,
+) -> (String, String) {
     let mut form = vec![("method", method), ("amount", amount)];
     if method == "sandbox_bank" {
         form.push(("requisites", "bank=sandbox-post\niban=FR7630006000011234567890189"));
@@ -29,13 +34,13 @@ async fn start_deposit(app: &TestApp, client: &reqwest::Client, method: &str, am
 }
 
 /// Chooses an outcome on the sandbox page; answers where the browser is sent.
-async fn choose(page: &str, outcome: &str) -> String {
+pub(crate) async fn choose(page: &str, outcome: &str) -> String {
     let response = no_redirects().post(page).form(&[("outcome", outcome)]).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     response.headers()["location"].to_str().unwrap().to_owned()
 }
 
-async fn deposit(app: &TestApp, client: &reqwest::Client, method: &str, amount: &str) -> String {
+pub(crate) async fn deposit(app: &TestApp, client: &reqwest::Client, method: &str, amount: &str) -> String {
     let (id, page) = start_deposit(app, client, method, amount).await;
     assert_eq!(choose(&page, "success").await, format!("/cashier/paysuccess/{id}"));
     id
@@ -241,8 +246,8 @@ db_test!(async fn deposit_limits_bind_at_once_when_lowered_and_a_day_later_when_
     assert_eq!(week["available_amount"]["amount"], "0.00", "the lowest limit applies");
 
     // A day later the raise applies.
-    sqlx::query("UPDATE deposit_limits SET pending_from = pending_from - 86400001").execute(app.state.db().pool()).await.unwrap();
-    sqlx::query("UPDATE deposit_limits SET amount = NULL WHERE period = 'week'").execute(app.state.db().pool()).await.unwrap();
+    sqlx::query("UPDATE rg_limits SET pending_from = pending_from - 86400001").execute(app.state.db().pool()).await.unwrap();
+    sqlx::query("UPDATE rg_limits SET amount = NULL WHERE period = 'week'").execute(app.state.db().pool()).await.unwrap();
     let (status, body) = app.post_as(&client, "cashier.makedeposit", &[("method", "sandbox_card"), ("amount", "30")]).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, body) = app.post_as(&client, "account.setDepositLimit", &[("period", "year"), ("amount", "1")]).await;

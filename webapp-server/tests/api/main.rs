@@ -30,6 +30,7 @@ mod ops;
 mod player_storage;
 mod process;
 mod profile;
+mod protection;
 mod seo;
 mod social;
 mod storage;

@@ -33,6 +33,8 @@ export const ERROR_TYPES = [
   "BonusActiveLimitException",
   "BonusMaxBetExceededException",
   "BonusBurnConfirmationRequiredException",
+  "PlayerExcludedException",
+  "PlayLimitReachedException",
 ] as const;
 
 export type ErrorType = (typeof ERROR_TYPES)[number];
@@ -70,6 +72,8 @@ export const ERROR_STATUS: Record<ErrorType, number> = {
   BonusActiveLimitException: 409,
   BonusMaxBetExceededException: 409,
   BonusBurnConfirmationRequiredException: 409,
+  PlayerExcludedException: 409,
+  PlayLimitReachedException: 409,
 };
 
 export const FIELD_ERROR_CODES = [

@@ -127,6 +127,9 @@ pub struct MethodSpec {
     pub summary: &'static str,
     pub(crate) input_schema: fn(&mut SchemaGenerator) -> Schema,
     pub(crate) output_schema: fn(&mut SchemaGenerator) -> Schema,
+    /// Answers while the site is under maintenance (every other method answers
+    /// `ApplicationDisabledException`): see [`Registry::keep_during_maintenance`].
+    pub during_maintenance: bool,
     handler: Arc<Handler>,
 }
 
@@ -212,10 +215,18 @@ impl Registry {
             summary,
             input_schema: |g| <H::Input as JsonSchema>::json_schema(g),
             output_schema: |g| g.subschema_for::<H::Output>(),
+            during_maintenance: false,
             handler,
         };
         let previous = self.methods.insert(name.to_ascii_lowercase(), spec);
         assert!(previous.is_none(), "API method {name} registered twice");
+    }
+
+    /// Lets a registered method answer during maintenance (the one that tells the client the
+    /// site's state). Panics for a method that is not registered: a typo must not pass.
+    pub fn keep_during_maintenance(&mut self, name: &str) {
+        let spec = self.methods.get_mut(&name.to_ascii_lowercase());
+        spec.unwrap_or_else(|| panic!("API method {name} is not registered")).during_maintenance = true;
     }
 
     /// Looks a method up by name, case-insensitively.
@@ -299,6 +310,11 @@ async fn run(
         None => return Err(ApiError::bad_request(Some(("v", FieldCode::Required)))),
     }
     let spec = spec.ok_or_else(|| ApiError::new(ErrorType::MethodNotFoundException))?;
+    // Maintenance: product calls stop here (operators' routes, health checks and webhooks are not
+    // `/api` methods and keep working).
+    if !spec.during_maintenance && state.maintenance().await {
+        return Err(ApiError::new(ErrorType::ApplicationDisabledException));
+    }
     // `locale` and `v` in the query belong to the envelope; a body may have fields of those names
     // (`account.changelocale` takes `locale`).
     let mut params = query_params.without(&ENVELOPE_PARAMS);

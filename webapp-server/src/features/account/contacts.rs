@@ -274,6 +274,10 @@ async fn change_subscription(ctx: Ctx, user: AuthUser, input: SubscriptionInput)
     let as_contact =
         ContactInput { contact: input.contact.clone(), phone_country_code: input.phone_country_code.clone() };
     let contact = owned_contact(&ctx, user_id, &as_contact).await?;
+    if input.subscription == "1" {
+        // Marketing stays off until a time-out or self-exclusion ends.
+        crate::features::protection::refuse_if_excluded(&ctx.state, user_id).await?;
+    }
     set_subscribed(&ctx.state, contact.id, input.subscription == "1").await?;
     Ok(One)
 }

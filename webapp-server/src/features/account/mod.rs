@@ -68,6 +68,10 @@ pub struct AccountInfo {
     pub country_code: Option<String>,
     pub locale: String,
     pub two_factor_auth: bool,
+    /// The time-out or self-exclusion in force (the site shows what applies); `null` if none.
+    pub exclusion: Option<crate::features::protection::Exclusion>,
+    /// Identity verification: none, pending, verified, retry or rejected.
+    pub kyc_status: String,
 }
 
 async fn get_info(ctx: Ctx, _: NoInput) -> Result<AccountInfo, ApiError> {
@@ -98,6 +102,8 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
             country_code: None,
             locale: ctx.locale.code().to_owned(),
             two_factor_auth: false,
+            exclusion: None,
+            kyc_status: "none".to_owned(),
         });
     };
     let db = ctx.state.db();
@@ -126,6 +132,12 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
         country_code: user.country_code,
         locale: user.locale,
         two_factor_auth: user.two_factor_auth != 0,
+        exclusion: crate::features::protection::Exclusion::in_force(
+            user.blocked_until,
+            user.blocked_kind.as_deref(),
+            crate::db::now_ms(),
+        ),
+        kyc_status: user.kyc_status,
     })
 }
 

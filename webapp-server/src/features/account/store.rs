@@ -56,7 +56,7 @@ pub fn delivery_of(login: &Login) -> (Channel, String) {
 
 pub const USER_COLUMNS: &str = "u.id, u.fakename, u.password_hash, u.currency, u.locale, u.country_code, u.status, \
 u.ban_type, u.two_factor_auth, u.is_registration_completed, u.is_on_verification, u.is_verified, \
-u.is_kyc_block_enabled, u.first_money_movement_at, u.reg_time";
+u.is_kyc_block_enabled, u.first_money_movement_at, u.reg_time, u.blocked_until, u.blocked_kind, u.kyc_status, u.kyc_comment";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
@@ -75,6 +75,11 @@ pub struct UserRow {
     pub is_kyc_block_enabled: i64,
     pub first_money_movement_at: Option<i64>,
     pub reg_time: i64,
+    /// The end of the time-out or self-exclusion in force (unix ms), if one was ever set.
+    pub blocked_until: Option<i64>,
+    pub blocked_kind: Option<String>,
+    pub kyc_status: String,
+    pub kyc_comment: Option<String>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

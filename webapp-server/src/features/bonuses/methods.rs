@@ -469,6 +469,7 @@ async fn activate_in(conn: &mut AnyConnection, rules: &Rules, bonus: &BonusRow) 
 }
 
 async fn activate(ctx: Ctx, user: AuthUser, input: BonusInput) -> Result<Bonus, ApiError> {
+    crate::features::protection::refuse_if_excluded(&ctx.state, user.id).await?;
     change_bonus(ctx, user, input, |_| Action::Activate).await
 }
 
@@ -642,6 +643,7 @@ async fn player_of(conn: &mut AnyConnection, user_id: i64) -> Result<campaigns::
 }
 
 async fn check_promocode(ctx: Ctx, user: AuthUser, input: PromoInput) -> Result<Offer, ApiError> {
+    crate::features::protection::refuse_if_excluded(&ctx.state, user.id).await?;
     limit_code_tries(&ctx, user.id).await?;
     let mut conn = ctx.state.db().pool().acquire().await?;
     let player = player_of(&mut conn, user.id).await?;
@@ -658,6 +660,7 @@ pub struct Taken {
 }
 
 async fn activate_offer(ctx: Ctx, user: AuthUser, input: PromoInput) -> Result<Taken, ApiError> {
+    crate::features::protection::refuse_if_excluded(&ctx.state, user.id).await?;
     limit_code_tries(&ctx, user.id).await?;
     let (user_id, rules, locale) = (user.id, Rules::of(&ctx.state), ctx.locale);
     let code = Arc::new(input.promo_code.trim().to_owned());
@@ -700,6 +703,7 @@ impl Input for TakeInput {
 }
 
 async fn take_offer(ctx: Ctx, user: AuthUser, input: TakeInput) -> Result<Taken, ApiError> {
+    crate::features::protection::refuse_if_excluded(&ctx.state, user.id).await?;
     let (user_id, offer_id, rules, locale) = (user.id, input.offer_id.unwrap_or(0), Rules::of(&ctx.state), ctx.locale);
     let db = ctx.state.db().clone();
     on_lane(&ctx, user_id, move |conn| {

@@ -334,9 +334,11 @@ pub async fn claim_from_chat(
     let player: Option<(i64, String, Option<String>)> = sqlx::query_as(
         "SELECT s.user_id, u.locale, c.locale FROM social_identities s JOIN users u ON u.id = s.user_id \
          LEFT JOIN telegram_chats c ON c.telegram_id = s.subject \
-         WHERE s.provider = 'telegram' AND s.subject = $1 AND u.status = 'active'",
+         WHERE s.provider = 'telegram' AND s.subject = $1 AND u.status = 'active' AND COALESCE(u.blocked_until, 0) <= $2",
     )
     .bind(telegram_id.to_string())
+    // A time-out or self-exclusion in force: the button answers "unavailable" (`protection`).
+    .bind(now_ms())
     .fetch_optional(state.db().pool())
     .await?;
     let unavailable = |locale: Option<String>| ClaimAnswer {
@@ -461,6 +463,7 @@ pub async fn announce(conn: &mut sqlx::AnyConnection, id: i64) -> Result<(), sql
 }
 
 async fn payout(ctx: Ctx, user: AuthUser, input: CashbackInput) -> Result<Cashback, ApiError> {
+    crate::features::protection::refuse_if_excluded(&ctx.state, user.id).await?;
     claim(ctx, user, input, Claim::Payout).await
 }
 

@@ -122,7 +122,13 @@ async fn deposit_settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Deposi
             amount: PRESETS.iter().map(|v| PresetAmount { value: *v }).collect(),
         })
         .collect();
-    let limits = crate::features::account::limits::current(&ctx.state, user_id, currency).await?;
+    let limits = crate::features::account::limits::current(
+        &ctx.state,
+        user_id,
+        currency,
+        crate::features::account::limits::Kind::Deposit,
+    )
+    .await?;
     Ok(DepositSettings { currency: currency.code().to_owned(), methods, amount_presets, limits })
 }
 

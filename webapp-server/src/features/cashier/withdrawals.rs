@@ -187,6 +187,10 @@ async fn make_withdrawal(ctx: Ctx, user: AuthUser, input: WithdrawInput) -> Resu
     if checks.kyc_required && !checks.kyc_verified {
         return Err(ApiError::new(ErrorType::KycWithdrawalException));
     }
+    {
+        let mut conn = ctx.state.db().pool().acquire().await?;
+        crate::features::protection::kyc::require_unblocked(&mut conn, user_id).await?;
+    }
     // Withdrawing while a bonus is wagering burns it: the player confirms that first.
     let burn = input.burn_bonuses.trim() == "1";
     let (wagering, bonus_balance): (i64, i64) = sqlx::query_as(

@@ -147,6 +147,16 @@ async fn start(
     if user.status != GUEST {
         store::refuse_unless_active(&user)?;
     }
+    // No real-money play during a time-out or self-exclusion (the wallet refuses the bets too).
+    if mode == "real"
+        && let Some(exclusion) = crate::features::protection::Exclusion::in_force(
+            user.blocked_until,
+            user.blocked_kind.as_deref(),
+            crate::db::now_ms(),
+        )
+    {
+        return Err(exclusion.error());
+    }
     let currency = user
         .currency
         .as_deref()

@@ -14,9 +14,11 @@
 
 use crate::AppState;
 use crate::db::now_ms;
+use crate::features::account::limits;
 use crate::features::bonuses::Rules;
 use crate::features::bonuses::engine::{self as bonus, BonusError, Payout, Stake};
 use crate::features::loyalty;
+use crate::features::protection::Exclusion;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posting};
 use axum::Json;
 use axum::body::Bytes;
@@ -99,6 +101,18 @@ pub struct GameSession {
     pub mode: String,
     pub expires_at: i64,
     pub status: String,
+    /// The player's time-out or self-exclusion end (unix ms), read with the session.
+    pub blocked_until: Option<i64>,
+    pub blocked_kind: Option<String>,
+    /// 1: the player has loss or wager limits to check.
+    pub play_limits: i64,
+}
+
+impl GameSession {
+    /// The time-out or self-exclusion in force now, if any.
+    pub fn exclusion(&self) -> Option<Exclusion> {
+        Exclusion::in_force(self.blocked_until, self.blocked_kind.as_deref(), now_ms())
+    }
 }
 
 pub fn token_hash(token: &str) -> String {
@@ -107,8 +121,8 @@ pub fn token_hash(token: &str) -> String {
 
 pub async fn find_session(conn: &mut AnyConnection, token: &str) -> Result<Option<GameSession>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status \
-         FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
+        "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status, \
+         u.blocked_until, u.blocked_kind, u.play_limits FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
     )
     .bind(token_hash(token))
     .fetch_optional(conn)
@@ -149,6 +163,10 @@ pub enum WalletError {
     Status(&'static str),
     /// The bet is over a wagering bonus's maximum bet (minor units): `RS_ERROR_LIMIT_REACHED`.
     MaxBet(i64),
+    /// A real-money bet while a time-out or self-exclusion is in force: `RS_ERROR_USER_DISABLED`.
+    Excluded(Exclusion),
+    /// A real-money bet over a loss or wager limit: `RS_ERROR_LIMIT_REACHED`.
+    PlayLimit(limits::PlayLimitReached),
     Db(sqlx::Error),
 }
 
@@ -157,7 +175,8 @@ impl WalletError {
     pub fn status(&self) -> &'static str {
         match self {
             WalletError::Status(s) => s,
-            WalletError::MaxBet(_) => "RS_ERROR_LIMIT_REACHED",
+            WalletError::MaxBet(_) | WalletError::PlayLimit(_) => "RS_ERROR_LIMIT_REACHED",
+            WalletError::Excluded(_) => "RS_ERROR_USER_DISABLED",
             WalletError::Db(_) => "RS_ERROR_UNKNOWN",
         }
     }
@@ -349,6 +368,20 @@ pub async fn bet(
     }
     let currency = currency_of(&session)?;
     let real = session.mode == "real";
+    // Responsible gaming: no real-money play during a time-out or self-exclusion, and none over a
+    // loss or wager limit (read only for players who have one).
+    if real {
+        if let Some(exclusion) = session.exclusion() {
+            return Err(WalletError::Excluded(exclusion));
+        }
+        if session.play_limits != 0 && request.amount > 0 {
+            match limits::enforce_play(conn, session.user_id, currency, request.amount, now_ms()).await {
+                Ok(()) => {}
+                Err(limits::PlayLimitRefusal::Reached(reached)) => return Err(WalletError::PlayLimit(reached)),
+                Err(limits::PlayLimitRefusal::Db(e)) => return Err(WalletError::Db(e)),
+            }
+        }
+    }
     let mut planned = None;
     let mut points = 0;
     if request.amount > 0 {
@@ -615,7 +648,12 @@ pub async fn handle(
     let result = run(&state, &provider, &action, &request).await;
     let response = match result {
         Ok(response) => response,
-        Err(refused @ (WalletError::Status(_) | WalletError::MaxBet(_))) => {
+        Err(
+            refused @ (WalletError::Status(_)
+            | WalletError::MaxBet(_)
+            | WalletError::Excluded(_)
+            | WalletError::PlayLimit(_)),
+        ) => {
             let status = refused.status();
             // Refusals still tell the balance when the token is known (NOT_ENOUGH_MONEY needs it).
             let rules = Rules::of(&state);

@@ -182,6 +182,7 @@ pub struct Bought {
 }
 
 async fn buyproduct(ctx: Ctx, user: AuthUser, input: BuyInput) -> Result<Bought, ApiError> {
+    crate::features::protection::refuse_if_excluded(&ctx.state, user.id).await?;
     let (user_id, product_id, locale) = (user.id, input.product_id.unwrap_or(0), ctx.locale);
     let request = input.request_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let request_key = std::sync::Arc::new(format!("{user_id}:{request}"));

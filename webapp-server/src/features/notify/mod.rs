@@ -306,10 +306,10 @@ struct Due {
 ///
 /// Off: they have contacts and unsubscribed every one of them from marketing
 /// (`/profile/notification`, `account.changeSubscription`, the signed unsubscribe link). A player
-/// with no contact (Telegram only) has no such switch yet. Responsible gaming's time-out and
-/// self-exclusion, which stop marketing at once (DESIGN.md), belong here too once they exist;
+/// with no contact (Telegram only) has no such switch yet. A time-out or self-exclusion in force
+/// (`users.blocked_until` past `$1`, the batch's now) stops promotional messages for everyone;
 /// this is the one place the delivery job asks.
-pub const PROMOTIONS_OFF: &str = "CASE WHEN EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = o.user_id) \
+pub const PROMOTIONS_OFF: &str = "CASE WHEN COALESCE(u.blocked_until, 0) > $1 THEN 1 WHEN EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = o.user_id) \
      AND NOT EXISTS (SELECT 1 FROM contacts k WHERE k.user_id = o.user_id AND k.is_subscribed = 1) THEN 1 ELSE 0 END";
 
 enum Outcome {

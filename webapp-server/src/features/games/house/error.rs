@@ -29,6 +29,16 @@ pub enum HouseError {
     /// A bonus is being wagered: bets go up to its maximum bet.
     BonusMaxBet(Money),
     UserDisabled,
+    /// A time-out or self-exclusion is in force (its end, unix seconds).
+    Excluded {
+        until: i64,
+    },
+    /// The bet would pass a loss or wager limit.
+    PlayLimit {
+        kind: &'static str,
+        period: String,
+        available: Money,
+    },
     /// Any other refusal of the wallet (its `RS_ERROR_*` status).
     WalletRefused(&'static str),
     NoFreeSpins,
@@ -85,6 +95,14 @@ impl HouseError {
             }
             NotEnoughMoney => (StatusCode::PAYMENT_REQUIRED, "not_enough_money", "Not enough money for this bet."),
             UserDisabled => (StatusCode::FORBIDDEN, "user_disabled", "This account cannot play."),
+            Excluded { .. } => (
+                StatusCode::CONFLICT,
+                "excluded",
+                "Your time-out or self-exclusion is in force: real-money play is not available until it ends.",
+            ),
+            PlayLimit { .. } => {
+                (StatusCode::CONFLICT, "play_limit", "This bet would go over your loss or wager limit.")
+            }
             WalletRefused(status) => (StatusCode::CONFLICT, status, "The round was refused."),
             NoFreeSpins => (StatusCode::CONFLICT, "no_free_spins", "No free spins left for this game."),
             RoundOpen => (StatusCode::CONFLICT, "round_open", "Finish the round in play first."),
@@ -111,7 +129,17 @@ impl IntoResponse for HouseError {
             let max_bet = format!("{} {}", max.to_decimal_string(), max.currency());
             return (status, Json(json!({ "error": code, "message": message, "max_bet": max_bet }))).into_response();
         }
-        (status, Json(json!({ "error": code, "message": message }))).into_response()
+        match &self {
+            HouseError::Excluded { until } => {
+                (status, Json(json!({ "error": code, "message": message, "until": until }))).into_response()
+            }
+            HouseError::PlayLimit { kind, period, available } => {
+                let available = format!("{} {}", available.to_decimal_string(), available.currency());
+                let body = json!({ "error": code, "message": message, "kind": kind, "period": period, "available": available });
+                (status, Json(body)).into_response()
+            }
+            _ => (status, Json(json!({ "error": code, "message": message }))).into_response(),
+        }
     }
 }
 
@@ -135,6 +163,9 @@ impl From<WalletError> for HouseError {
             WalletError::Status(status) => HouseError::WalletRefused(status),
             // Only a bet meets it, and the round maps it with its currency first.
             WalletError::MaxBet(_) => HouseError::WalletRefused("RS_ERROR_LIMIT_REACHED"),
+            WalletError::Excluded(exclusion) => HouseError::Excluded { until: exclusion.until },
+            // The round maps it with its currency first.
+            WalletError::PlayLimit(_) => HouseError::WalletRefused("RS_ERROR_LIMIT_REACHED"),
             WalletError::Db(e) => HouseError::internal(e),
         }
     }

@@ -117,6 +117,11 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     // costs a batch a rollback; the round checks them again in its transaction.
     let session = session_before(state, &request.token, sysname).await?;
     let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
+    if session.mode == "real"
+        && let Some(exclusion) = session.exclusion()
+    {
+        return Err(HouseError::Excluded { until: exclusion.until });
+    }
     if !is_free_spin(&request) {
         let (bet, _) = paid_bet(sysname, &request, currency)?;
         // So is a bet the balance cannot cover at this moment: a refused round would make its
@@ -194,6 +199,11 @@ pub(super) async fn play_in(
         .await
         .map_err(|e| match e {
             wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
+            wallet::WalletError::PlayLimit(reached) => HouseError::PlayLimit {
+                kind: reached.kind.name(),
+                period: reached.period,
+                available: Money::from_minor(reached.available, currency),
+            },
             other => HouseError::from(other),
         })?;
     // A bonus's pack has its wins paid to that bonus, by the wallet like any win; any other

@@ -1,0 +1,321 @@
+//! The operators' side of player protection (bearer token, like the rest of `/admin`; the back
+//! office of issue 22 puts its console over these). Every action needs a reason and is recorded
+//! in `operator_actions`.
+//!
+//! - `POST /admin/players/{id}/ban` `{"reason", "ban_type"?}` and `/unban` `{"reason"}`: a ban
+//!   takes effect on the player's next call, whichever session or device it comes from (each
+//!   answers `UserBannedException` with the ban type, and the site shows the blocked page; game
+//!   sessions' wallet calls answer `RS_ERROR_USER_DISABLED`, Telegram sign-in is refused). An
+//!   unban ends the old sessions, so the player signs in afresh.
+//! - `GET /admin/players/{id}/protection`: status, ban, exclusion, limits, verification.
+//! - `POST /admin/players/{id}/verification` `{"status", "reason", "kyc_block"?}`: overrides the
+//!   verification state (`none`, `pending`, `verified`, `retry`, `rejected`) and the KYC block.
+//! - `GET|POST /admin/maintenance` `{"on", "reason"}`: the maintenance switch.
+//! - `GET /admin/support/feedback?offset&count`: support messages, newest first.
+//!
+//! The CLI (`croupier-server admin players ban|unban …`, `admin maintenance on|off …`) calls the
+//! same functions.
+
+use super::{Exclusion, kyc, record_action};
+use crate::AppState;
+use crate::api::{ApiError, Operator};
+use crate::db::now_ms;
+use crate::features::bonuses::admin::{answer, body};
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use croupier_shared::{ErrorType, FieldCode};
+use serde::Deserialize;
+use serde_json::json;
+
+pub fn routes() -> axum::Router<AppState> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/admin/players/{id}/ban", post(ban_route))
+        .route("/admin/players/{id}/unban", post(unban_route))
+        .route("/admin/players/{id}/protection", get(protection_route))
+        .route("/admin/players/{id}/verification", post(verification_route))
+        .route("/admin/maintenance", get(maintenance_get).post(maintenance_set))
+        .route("/admin/support/feedback", get(feedback_route))
+}
+
+fn reason_of(reason: &str) -> Result<String, ApiError> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(ApiError::field("reason", FieldCode::Required));
+    }
+    if reason.chars().count() > 500 {
+        return Err(ApiError::field("reason", FieldCode::MaxLength));
+    }
+    Ok(reason.to_owned())
+}
+
+async fn player_status(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<String, ApiError> {
+    let status: Option<String> =
+        sqlx::query_scalar("SELECT status FROM users WHERE id = $1").bind(user_id).fetch_optional(conn).await?;
+    status.ok_or_else(|| ApiError::field("user_id", FieldCode::NotFound).with_status(axum::http::StatusCode::NOT_FOUND))
+}
+
+/// Bans a player. `ban_type`: lower-case letters and `_` (default `permanent`).
+pub async fn ban(state: &AppState, user_id: i64, ban_type: Option<&str>, reason: &str) -> Result<(), ApiError> {
+    let reason = reason_of(reason)?;
+    let ban_type = ban_type.map(str::trim).filter(|t| !t.is_empty()).unwrap_or("permanent");
+    if ban_type.len() > 30 || !ban_type.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+        return Err(ApiError::field("ban_type", FieldCode::Invalid));
+    }
+    let db = state.db();
+    let mut tx = db.begin().await?;
+    db.lock_user(&mut tx, user_id).await?;
+    match player_status(&mut tx, user_id).await?.as_str() {
+        "deleted" => return Err(ApiError::new(ErrorType::UserDeletedException)),
+        _ => {}
+    }
+    sqlx::query("UPDATE users SET status = 'banned', ban_type = $1, ban_reason = $2, updated_at = $3 WHERE id = $4")
+        .bind(ban_type)
+        .bind(&reason)
+        .bind(now_ms())
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    record_action(&mut tx, "ban", Some(user_id), &reason, Some(json!({ "ban_type": ban_type }).to_string())).await?;
+    tx.commit().await?;
+    tracing::info!(user_id, ban_type, "player banned");
+    Ok(())
+}
+
+/// Lifts a ban; the player's old sessions end.
+pub async fn unban(state: &AppState, user_id: i64, reason: &str) -> Result<(), ApiError> {
+    let reason = reason_of(reason)?;
+    let db = state.db();
+    let mut tx = db.begin().await?;
+    db.lock_user(&mut tx, user_id).await?;
+    if player_status(&mut tx, user_id).await? != "banned" {
+        return Err(ApiError::field("user_id", FieldCode::Invalid).with_data("reason", "not_banned"));
+    }
+    sqlx::query(
+        "UPDATE users SET status = 'active', ban_type = NULL, ban_reason = NULL, updated_at = $1 WHERE id = $2",
+    )
+    .bind(now_ms())
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    crate::session::end_others(&mut tx, user_id, None).await?;
+    record_action(&mut tx, "unban", Some(user_id), &reason, None).await?;
+    tx.commit().await?;
+    tracing::info!(user_id, "player unbanned");
+    Ok(())
+}
+
+/// Overrides a player's verification state and, when given, the KYC block.
+pub async fn set_verification(
+    state: &AppState,
+    user_id: i64,
+    status: &str,
+    kyc_block: Option<bool>,
+    reason: &str,
+) -> Result<(), ApiError> {
+    let reason = reason_of(reason)?;
+    if !kyc::STATUSES.contains(&status) {
+        return Err(ApiError::field("status", FieldCode::Unsupported));
+    }
+    let db = state.db();
+    let mut tx = db.begin().await?;
+    db.lock_user(&mut tx, user_id).await?;
+    let (before, block_before): (String, i64) =
+        sqlx::query_as("SELECT kyc_status, is_kyc_block_enabled FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| {
+                ApiError::field("user_id", FieldCode::NotFound).with_status(axum::http::StatusCode::NOT_FOUND)
+            })?;
+    kyc::set_status(&mut tx, user_id, status, None).await?;
+    if let Some(block) = kyc_block {
+        sqlx::query("UPDATE users SET is_kyc_block_enabled = $1 WHERE id = $2")
+            .bind(i64::from(block))
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let detail = json!({ "before": { "status": before, "kyc_block": block_before != 0 }, "after": { "status": status, "kyc_block": kyc_block } });
+    record_action(&mut tx, "verification", Some(user_id), &reason, Some(detail.to_string())).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Turns maintenance on or off for every replica.
+pub async fn set_maintenance(state: &AppState, on: bool, reason: &str) -> Result<(), ApiError> {
+    let reason = reason_of(reason)?;
+    state.switches().set_maintenance(state.db(), on, &reason).await?;
+    let mut conn = state.db().pool().acquire().await?;
+    record_action(&mut conn, if on { "maintenance_on" } else { "maintenance_off" }, None, &reason, None).await?;
+    tracing::warn!(on, "maintenance switched");
+    Ok(())
+}
+
+#[derive(Deserialize)]
+struct BanBody {
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    ban_type: Option<String>,
+}
+
+async fn ban_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+    let result = async {
+        let input: BanBody = body(&bytes)?;
+        ban(&state, id, input.ban_type.as_deref(), &input.reason).await?;
+        Ok(json!({ "user_id": id, "status": "banned" }))
+    }
+    .await;
+    answer(result)
+}
+
+async fn unban_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+    let result = async {
+        let input: BanBody = body(&bytes)?;
+        unban(&state, id, &input.reason).await?;
+        Ok(json!({ "user_id": id, "status": "active" }))
+    }
+    .await;
+    answer(result)
+}
+
+#[derive(Deserialize)]
+struct VerificationBody {
+    #[serde(default)]
+    status: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    kyc_block: Option<bool>,
+}
+
+async fn verification_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+    let result = async {
+        let input: VerificationBody = body(&bytes)?;
+        set_verification(&state, id, &input.status, input.kyc_block, &input.reason).await?;
+        Ok(json!({ "user_id": id, "status": input.status }))
+    }
+    .await;
+    answer(result)
+}
+
+#[derive(sqlx::FromRow)]
+struct ProtectionRow {
+    status: String,
+    ban_type: Option<String>,
+    ban_reason: Option<String>,
+    blocked_until: Option<i64>,
+    blocked_kind: Option<String>,
+    reality_check_minutes: Option<i64>,
+    kyc_status: String,
+    kyc_comment: Option<String>,
+    is_kyc_block_enabled: i64,
+}
+
+async fn protection_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>) -> Response {
+    let result = async {
+        let pool = state.db().pool();
+        let row: ProtectionRow = sqlx::query_as(
+            "SELECT status, ban_type, ban_reason, blocked_until, blocked_kind, reality_check_minutes, kyc_status, kyc_comment, \
+             is_kyc_block_enabled FROM users WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+        .ok_or_else(|| ApiError::field("user_id", FieldCode::NotFound).with_status(axum::http::StatusCode::NOT_FOUND))?;
+        let applicant: Option<(Option<String>, Option<String>, Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT applicant_id, review_answer, reject_type, internal_comment FROM kyc_applicants WHERE user_id = $1",
+        )
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+        let limits: Vec<(String, String, Option<i64>, Option<i64>, Option<i64>)> = sqlx::query_as(
+            "SELECT kind, period, amount, pending_amount, pending_from FROM rg_limits WHERE user_id = $1 ORDER BY kind, period",
+        )
+        .bind(id)
+        .fetch_all(pool)
+        .await?;
+        let exclusions: Vec<(String, i64, i64)> =
+            sqlx::query_as("SELECT kind, starts_at, ends_at FROM exclusions WHERE user_id = $1 ORDER BY id DESC LIMIT 20")
+                .bind(id)
+                .fetch_all(pool)
+                .await?;
+        Ok(json!({
+            "user_id": id,
+            "status": row.status,
+            "ban": { "type": row.ban_type, "reason": row.ban_reason },
+            "exclusion": Exclusion::in_force(row.blocked_until, row.blocked_kind.as_deref(), now_ms()),
+            "exclusions": exclusions.iter().map(|(k, s, e)| json!({ "kind": k, "starts_at": s / 1000, "ends_at": e / 1000 })).collect::<Vec<_>>(),
+            "reality_check_minutes": row.reality_check_minutes,
+            "limits": limits.iter().map(|(k, p, a, pa, pf)| json!({ "kind": k, "period": p, "amount": a, "pending_amount": pa, "pending_from": pf.map(|ms| ms / 1000) })).collect::<Vec<_>>(),
+            "verification": {
+                "status": row.kyc_status,
+                "comment": row.kyc_comment,
+                "kyc_block": row.is_kyc_block_enabled != 0,
+                "applicant_id": applicant.as_ref().and_then(|a| a.0.clone()),
+                "review_answer": applicant.as_ref().and_then(|a| a.1.clone()),
+                "reject_type": applicant.as_ref().and_then(|a| a.2.clone()),
+                "internal_comment": applicant.as_ref().and_then(|a| a.3.clone()),
+            },
+        }))
+    }
+    .await;
+    answer(result)
+}
+
+async fn maintenance_get(State(state): State<AppState>, _: Operator) -> Response {
+    let on = state.maintenance().await;
+    answer(Ok(json!({ "on": on, "forced_by_configuration": state.switches().forced() })))
+}
+
+#[derive(Deserialize)]
+struct MaintenanceBody {
+    on: bool,
+    #[serde(default)]
+    reason: String,
+}
+
+async fn maintenance_set(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+    let result = async {
+        let input: MaintenanceBody = body(&bytes)?;
+        set_maintenance(&state, input.on, &input.reason).await?;
+        Ok(json!({ "on": state.maintenance().await, "forced_by_configuration": state.switches().forced() }))
+    }
+    .await;
+    answer(result)
+}
+
+#[derive(Deserialize)]
+struct Paging {
+    #[serde(default)]
+    offset: Option<i64>,
+    #[serde(default)]
+    count: Option<i64>,
+}
+
+async fn feedback_route(State(state): State<AppState>, _: Operator, Query(paging): Query<Paging>) -> Response {
+    let result = async {
+        let offset = paging.offset.unwrap_or(0).max(0);
+        let count = paging.count.unwrap_or(50).clamp(1, 200);
+        let rows: Vec<(i64, Option<i64>, String, String, String, String, i64, Option<i64>)> = sqlx::query_as(
+            "SELECT id, user_id, email, name, message, locale, created_at, emailed_at FROM support_feedback \
+             ORDER BY id DESC LIMIT $1 OFFSET $2",
+        )
+        .bind(count)
+        .bind(offset)
+        .fetch_all(state.db().pool())
+        .await?;
+        let items: Vec<_> = rows
+            .into_iter()
+            .map(|(id, user_id, email, name, message, locale, created, emailed)| {
+                json!({ "id": id, "user_id": user_id, "email": email, "name": name, "message": message, "locale": locale,
+                        "created_at": created / 1000, "emailed_at": emailed.map(|ms| ms / 1000) })
+            })
+            .collect();
+        Ok(json!({ "items": items }))
+    }
+    .await;
+    answer(result)
+}

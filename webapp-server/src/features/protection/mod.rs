@@ -1,0 +1,112 @@
+//! Player protection (issue 21): responsible gaming ([`rg`]), identity verification ([`kyc`]),
+//! support ([`support`]), and the operators' bans, verification overrides and maintenance switch
+//! ([`admin`]).
+//!
+//! **Where responsible gaming is enforced.** A time-out or self-exclusion in force is kept on the
+//! player's row (`users.blocked_until`, `blocked_kind`), so every money path reads it with the
+//! player and needs no other query:
+//! - [`guard`] refuses, with `PlayerExcludedException`: deposits, bonus activation, promo codes
+//!   and offers, cashback payouts (site and bot button), loyalty shop purchases, and real-money
+//!   game launches;
+//! - the wallet's bet (house rounds and aggregators alike) refuses real-money bets
+//!   (`features::games::wallet`), and loss and wager limits there (`account::limits`);
+//! - promotional Telegram notices are skipped at delivery (`notify::PROMOTIONS_OFF`) and every
+//!   contact is unsubscribed from marketing when the exclusion starts (re-subscribing is refused
+//!   until it ends). Transactional messages (a withdrawal paid) still go.
+//!
+//! Withdrawals stay open: an excluded player must be able to take their money out, and so may
+//! sign in (the site shows what applies, from `account.getInfo`'s `exclusion`).
+
+pub mod admin;
+pub mod kyc;
+pub mod rg;
+pub mod support;
+
+use crate::AppState;
+use crate::api::{ApiError, Registry};
+use crate::db::now_ms;
+use croupier_shared::ErrorType;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+pub fn register(api: &mut Registry) {
+    rg::register(api);
+    kyc::register(api);
+    support::register(api);
+}
+
+/// The feature's own HTTP routes: the verification webhooks and the operators' API.
+pub fn routes() -> axum::Router<AppState> {
+    axum::Router::new().route("/webhooks/kyc/{provider}", axum::routing::post(kyc::webhook)).merge(admin::routes())
+}
+
+/// A time-out or self-exclusion in force.
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq, Eq)]
+pub struct Exclusion {
+    /// time_out or self_exclusion.
+    pub kind: String,
+    /// When it ends, unix seconds.
+    pub until: i64,
+}
+
+impl Exclusion {
+    /// The exclusion in force at `now` from the player's row, if any.
+    pub fn in_force(until: Option<i64>, kind: Option<&str>, now: i64) -> Option<Exclusion> {
+        match until {
+            Some(until) if until > now => {
+                Some(Exclusion { kind: kind.unwrap_or(rg::TIME_OUT).to_owned(), until: until / 1000 })
+            }
+            _ => None,
+        }
+    }
+
+    pub fn error(&self) -> ApiError {
+        ApiError::new(ErrorType::PlayerExcludedException)
+            .with_data("kind", self.kind.clone())
+            .with_data("until", self.until)
+    }
+}
+
+/// Refuses a money action while a time-out or self-exclusion is in force. Call it in the
+/// action's transaction (after locking the player where the action does).
+pub async fn guard(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<(), ApiError> {
+    let row: Option<(Option<i64>, Option<String>)> =
+        sqlx::query_as("SELECT blocked_until, blocked_kind FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(conn)
+            .await?;
+    match row.and_then(|(until, kind)| Exclusion::in_force(until, kind.as_deref(), now_ms())) {
+        Some(exclusion) => Err(exclusion.error()),
+        None => Ok(()),
+    }
+}
+
+/// [`guard`] on a connection of its own, for actions whose transaction runs elsewhere (on a
+/// group-committer lane). The player was signed out when the exclusion started, so the window
+/// between this read and the action is a stale tab at most.
+pub async fn refuse_if_excluded(state: &AppState, user_id: i64) -> Result<(), ApiError> {
+    let mut conn = state.db().pool().acquire().await?;
+    guard(&mut conn, user_id).await
+}
+
+/// Records an operator's action (bans, verification overrides, the maintenance switch) with its
+/// reason. Append-only: nothing updates or deletes these rows.
+pub async fn record_action(
+    conn: &mut sqlx::AnyConnection,
+    action: &str,
+    user_id: Option<i64>,
+    reason: &str,
+    detail: Option<String>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO operator_actions (action, user_id, reason, detail, created_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(action)
+    .bind(user_id)
+    .bind(reason)
+    .bind(detail)
+    .bind(now_ms())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
