@@ -79,6 +79,11 @@ pub(crate) fn csp(config: &config::Config, nonce: Option<&str>) -> String {
         connect.push(' ');
         connect.push_str(connects);
     }
+    // Sumsub's WebSDK (its builder script, its frame and API), only when Sumsub verifies players.
+    if matches!(config.kyc, config::KycConfig::Sumsub { .. }) {
+        scripts.push_str(" https://static.sumsub.com");
+        connect.push_str(" https://*.sumsub.com wss://*.sumsub.com");
+    }
     if let Some(nonce) = nonce {
         scripts.push_str(&format!(" 'nonce-{nonce}'"));
     }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { DialogHost } from '@/components/dialogs/dialog-host';
 import { ToastHost } from '@/components/toasts/toast-host';
@@ -11,6 +11,10 @@ import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher
 import { useSession } from '@/features/auth/use-session';
 import { useSiteConfigFromContent } from '@/features/content/site-config-content';
 import { LoyaltyNotices } from '@/features/loyalty';
+import { ChatWidget } from '@/features/protection/chat';
+import { RealityCheckWatcher } from '@/features/protection/reality-check';
+import { formatDate, formatTime } from '@/lib/format';
+import { formatMessage } from '@/lib/validation';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
 import { scheduleHit } from '@/features/metadata/hit';
 import { currentSeonSession, loadSeon, loadTagManager } from '@/features/metadata/third-party';
@@ -91,6 +95,30 @@ function Inactivity() {
   );
 }
 
+/** Signed-in only: the reality check at the interval the player chose; "stop" signs out. */
+function RealityCheck() {
+  const { signOut } = useSession();
+  const stop = useCallback(() => {
+    void signOut('user');
+  }, [signOut]);
+  return <RealityCheckWatcher onStop={stop} />;
+}
+
+/** Sign-in shows what applies: a time-out or self-exclusion in force is announced once per player. */
+function useExclusionNotice(uid: number | undefined, exclusion: { kind: 'time_out' | 'self_exclusion'; until: number } | null | undefined) {
+  const told = useRef<number | null>(null);
+  useEffect(() => {
+    if (!uid || !exclusion || told.current === uid) return;
+    told.current = uid;
+    const end = new Date(exclusion.until * 1000);
+    showToast({
+      type: 'info',
+      timeoutMs: 15_000,
+      message: formatMessage(i18n.t(`responsible.inForce.${exclusion.kind}`), { date: `${formatDate(end)} ${formatTime(end)}` }),
+    });
+  }, [uid, exclusion]);
+}
+
 /** Everything every page of a locale shares: global dialogs, toasts, entry parameters, session rules. */
 export function LocaleRoot() {
   const { data: account } = useAccountInfo();
@@ -103,6 +131,11 @@ export function LocaleRoot() {
     scheduleHit(currentSeonSession);
   }, []);
   const general = useGeneralInfo().data;
+  // Operators switched the site off: the maintenance page (every other call answers 503 anyway).
+  useEffect(() => {
+    if (general?.domain_state === 'maintenance' && !fatalErrorStore.get()) fatalErrorStore.set({ type: 'maintenance' });
+  }, [general?.domain_state]);
+  useExclusionNotice(signedIn ? account.uid : undefined, signedIn ? account.exclusion : null);
   const gtmId = general?.analytic.gtm_id ?? null;
   const seon = general?.is_seon_enabled === true;
   useEffect(() => {
@@ -122,6 +155,8 @@ export function LocaleRoot() {
       <ToastHost />
       {signedIn && !fatal && <Inactivity />}
       {signedIn && !fatal && <LoyaltyNotices />}
+      {signedIn && !fatal && <RealityCheck />}
+      {!fatal && handle?.isGamePage !== true && <ChatWidget uid={account?.uid ?? 0} />}
       <TelegramBridge account={account} routeName={handle?.name} />
       {!fatal && <BuildUpdateOffer onGamePage={handle?.isGamePage === true} />}
     </>

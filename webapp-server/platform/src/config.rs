@@ -921,8 +921,10 @@ impl Config {
                 if CHAT_PROVIDERS.contains(&provider.as_str()) {
                     match &id {
                         None => {
-                            return Err(raw
-                                .invalid("CROUPIER_CHAT_ID", format!("is required with the chat provider {provider}")));
+                            return Err(raw.invalid(
+                                "CROUPIER_CHAT_ID",
+                                format!("is required with the chat provider {provider}"),
+                            ));
                         }
                         Some(id)
                             if id.len() > 200

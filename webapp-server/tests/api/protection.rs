@@ -614,7 +614,7 @@ async fn the_sumsub_adapter_signs_its_requests_and_its_webhook_is_checked() {
             "{body}"
         );
         let seen = seen.lock().unwrap().clone();
-        assert!(seen.iter().any(|s| s == &format!("POST /resources/applicants?levelName=basic-kyc-level")), "{seen:?}");
+        assert!(seen.iter().any(|s| s == "POST /resources/applicants?levelName=basic-kyc-level"), "{seen:?}");
         assert!(
             seen.iter().any(|s| s
                 .starts_with(&format!("POST /resources/accessTokens?userId=cr-{id}&levelName=basic-kyc-level"))
@@ -628,6 +628,11 @@ async fn the_sumsub_adapter_signs_its_requests_and_its_webhook_is_checked() {
         let (status, body) = webhook(&app, "sumsub", &green, "HMAC_SHA1_HEX", b"webhook-secret-1").await;
         assert_eq!((status, body["status"].as_str()), (StatusCode::OK, Some("ok")), "{body}");
         assert_eq!(kyc_status(&app, &client).await["status"], "verified");
+        let csp = reqwest::get(app.url("/profile/verification")).await.unwrap().headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(csp.contains("https://static.sumsub.com"), "the WebSDK may load: {csp}");
         app.finish().await;
     }
 }
@@ -740,7 +745,7 @@ async fn the_default_csp_allows_no_chat_provider_and_the_sandbox_chat_needs_none
         .to_str()
         .unwrap()
         .to_owned();
-    for origin in ["intercom", "livechatinc", "zdassets", "crisp.chat", "tawk.to", "freshchat"] {
+    for origin in ["intercom", "livechatinc", "zdassets", "crisp.chat", "tawk.to", "freshchat", "sumsub"] {
         assert!(!csp.contains(origin), "{origin} in {csp}");
     }
     let (_, settings) = app.api_get("support.getsettings", &[]).await;

@@ -6,6 +6,7 @@ import { PlayerCashbacks } from '@/features/cashbacks';
 import { GameHistory } from '@/features/games';
 import { ProfileLoyalty } from '@/features/loyalty';
 import { useRouteHandle } from '@/lib/route-handle';
+import { useSiteConfig } from '@/config/site-config';
 import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
@@ -28,12 +29,18 @@ export function ProfileFrame({ tab, children }: { tab: ProfileTab; children: Rea
   const { t } = useTranslation();
   const locale = useLocale();
   const route = useRouteHandle()?.name;
+  const { switches } = useSiteConfig();
+  // SPEC §6 content switches: identity verification and responsible gaming may be hidden.
+  const hidden = new Set<string>([
+    ...(switches.identityVerification ? [] : ['profileVerification']),
+    ...(switches.responsibleGaming ? [] : ['profileResponsibleGame']),
+  ]);
   return (
     <div className={screens.page} data-testid={`profile-${tab}`} data-route={route}>
       <h1 className={screens.title}>{t(`pages.${tab}`)}</h1>
       <div className={screens.layout}>
         <nav className={screens.nav} aria-label={t('profile.sections')}>
-          {PROFILE_TABS.map(([key, to]) => (
+          {PROFILE_TABS.filter(([key]) => !hidden.has(key)).map(([key, to]) => (
             <NavLink key={key} to={localizePath(to, locale)} className={screens.tab ?? ''} end>
               {t(`pages.${key}`)}
             </NavLink>
@@ -45,19 +52,7 @@ export function ProfileFrame({ tab, children }: { tab: ProfileTab; children: Rea
   );
 }
 
-/** A profile tab whose server part is not built yet: it says what is coming. */
-export function ProfileComingPage({ tab }: { tab: ProfileTab }) {
-  const { t } = useTranslation();
-  return (
-    <ProfileFrame tab={tab}>
-      <p className={screens.notice} data-testid="profile-coming">
-        {t(`profile.coming.${tab as 'profileVerification'}`, { defaultValue: t('comingSoon.text') })}
-      </p>
-    </ProfileFrame>
-  );
-}
 
-export const VerificationPage = () => <ProfileComingPage tab="profileVerification" />;
 /**
  * /profile/bets: the game history (casino rounds, with the provably-fair check and the CSV
  * export). Sports bets join it with the sportsbook.

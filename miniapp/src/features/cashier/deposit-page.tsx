@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExclusionBanner } from '@/features/protection/responsible-tools';
 import { Link, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -18,13 +19,13 @@ import { CashierFrame } from './cashier-nav';
 import { RequisiteField } from './requisite-field';
 import { cashierErrorText, serverFieldText, serverRequisiteText } from './errors';
 
-export function LimitsList({ limits }: { limits: readonly DepositLimit[] }) {
+export function LimitsList({ limits, testId = 'deposit-limits' }: { limits: readonly DepositLimit[]; testId?: string }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const set = limits.filter((limit) => limit.limit_amount !== null || (limit.pending_limit_amount ?? null) !== null || limit.expired_at !== null);
   if (set.length === 0) return <p className={screens.muted}>{t('cashier.noLimits')}</p>;
   return (
-    <ul className={screens.list} data-testid="deposit-limits">
+    <ul className={screens.list} data-testid={testId}>
       {set.map((limit) => (
         <li key={limit.period} className={screens.item}>
           <span>{t(`cashier.period.${limit.period as 'day'}`, { defaultValue: limit.period })}</span>
@@ -153,6 +154,17 @@ export function DepositPage() {
         </p>
       ) : (
         <div className={screens.page}>
+          {account.data?.exclusion ? (
+            <ExclusionBanner exclusion={account.data.exclusion} />
+          ) : (
+            settings.data.limits.every((l) => l.limit_amount === null && !l.expired_at) && (
+              // Responsible gaming: a prompt to set a deposit limit until one is set.
+              <p className={screens.notice} data-testid="deposit-limit-prompt">
+                {t('responsible.depositPrompt')}{' '}
+                <Link to={localizePath('/profile/responsible-game', locale)}>{t('responsible.depositPromptLink')}</Link>
+              </p>
+            )
+          )}
           <nav className={screens.chips} aria-label={t('cashier.methods')}>
             {methods.map((m) => (
               <Link key={m.sysname} className={screens.chip} aria-current={m === method ? 'page' : undefined} aria-pressed={m === method} to={localizePath(depositPath(m.sysname), locale)}>

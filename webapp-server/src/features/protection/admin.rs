@@ -66,9 +66,8 @@ pub async fn ban(state: &AppState, user_id: i64, ban_type: Option<&str>, reason:
     let db = state.db();
     let mut tx = db.begin().await?;
     db.lock_user(&mut tx, user_id).await?;
-    match player_status(&mut tx, user_id).await?.as_str() {
-        "deleted" => return Err(ApiError::new(ErrorType::UserDeletedException)),
-        _ => {}
+    if player_status(&mut tx, user_id).await? == "deleted" {
+        return Err(ApiError::new(ErrorType::UserDeletedException));
     }
     sqlx::query("UPDATE users SET status = 'banned', ban_type = $1, ban_reason = $2, updated_at = $3 WHERE id = $4")
         .bind(ban_type)
@@ -214,6 +213,35 @@ struct ProtectionRow {
     is_kyc_block_enabled: i64,
 }
 
+#[derive(sqlx::FromRow)]
+struct ApplicantRow {
+    applicant_id: Option<String>,
+    review_answer: Option<String>,
+    reject_type: Option<String>,
+    internal_comment: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct LimitRow {
+    kind: String,
+    period: String,
+    amount: Option<i64>,
+    pending_amount: Option<i64>,
+    pending_from: Option<i64>,
+}
+
+#[derive(sqlx::FromRow)]
+struct FeedbackRow {
+    id: i64,
+    user_id: Option<i64>,
+    email: String,
+    name: String,
+    message: String,
+    locale: String,
+    created_at: i64,
+    emailed_at: Option<i64>,
+}
+
 async fn protection_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>) -> Response {
     let result = async {
         let pool = state.db().pool();
@@ -225,13 +253,13 @@ async fn protection_route(State(state): State<AppState>, _: Operator, Path(id): 
         .fetch_optional(pool)
         .await?
         .ok_or_else(|| ApiError::field("user_id", FieldCode::NotFound).with_status(axum::http::StatusCode::NOT_FOUND))?;
-        let applicant: Option<(Option<String>, Option<String>, Option<String>, Option<String>)> = sqlx::query_as(
+        let applicant: Option<ApplicantRow> = sqlx::query_as(
             "SELECT applicant_id, review_answer, reject_type, internal_comment FROM kyc_applicants WHERE user_id = $1",
         )
         .bind(id)
         .fetch_optional(pool)
         .await?;
-        let limits: Vec<(String, String, Option<i64>, Option<i64>, Option<i64>)> = sqlx::query_as(
+        let limits: Vec<LimitRow> = sqlx::query_as(
             "SELECT kind, period, amount, pending_amount, pending_from FROM rg_limits WHERE user_id = $1 ORDER BY kind, period",
         )
         .bind(id)
@@ -249,15 +277,15 @@ async fn protection_route(State(state): State<AppState>, _: Operator, Path(id): 
             "exclusion": Exclusion::in_force(row.blocked_until, row.blocked_kind.as_deref(), now_ms()),
             "exclusions": exclusions.iter().map(|(k, s, e)| json!({ "kind": k, "starts_at": s / 1000, "ends_at": e / 1000 })).collect::<Vec<_>>(),
             "reality_check_minutes": row.reality_check_minutes,
-            "limits": limits.iter().map(|(k, p, a, pa, pf)| json!({ "kind": k, "period": p, "amount": a, "pending_amount": pa, "pending_from": pf.map(|ms| ms / 1000) })).collect::<Vec<_>>(),
+            "limits": limits.iter().map(|l| json!({ "kind": l.kind, "period": l.period, "amount": l.amount, "pending_amount": l.pending_amount, "pending_from": l.pending_from.map(|ms| ms / 1000) })).collect::<Vec<_>>(),
             "verification": {
                 "status": row.kyc_status,
                 "comment": row.kyc_comment,
                 "kyc_block": row.is_kyc_block_enabled != 0,
-                "applicant_id": applicant.as_ref().and_then(|a| a.0.clone()),
-                "review_answer": applicant.as_ref().and_then(|a| a.1.clone()),
-                "reject_type": applicant.as_ref().and_then(|a| a.2.clone()),
-                "internal_comment": applicant.as_ref().and_then(|a| a.3.clone()),
+                "applicant_id": applicant.as_ref().and_then(|a| a.applicant_id.clone()),
+                "review_answer": applicant.as_ref().and_then(|a| a.review_answer.clone()),
+                "reject_type": applicant.as_ref().and_then(|a| a.reject_type.clone()),
+                "internal_comment": applicant.as_ref().and_then(|a| a.internal_comment.clone()),
             },
         }))
     }
@@ -299,7 +327,7 @@ async fn feedback_route(State(state): State<AppState>, _: Operator, Query(paging
     let result = async {
         let offset = paging.offset.unwrap_or(0).max(0);
         let count = paging.count.unwrap_or(50).clamp(1, 200);
-        let rows: Vec<(i64, Option<i64>, String, String, String, String, i64, Option<i64>)> = sqlx::query_as(
+        let rows: Vec<FeedbackRow> = sqlx::query_as(
             "SELECT id, user_id, email, name, message, locale, created_at, emailed_at FROM support_feedback \
              ORDER BY id DESC LIMIT $1 OFFSET $2",
         )
@@ -309,9 +337,9 @@ async fn feedback_route(State(state): State<AppState>, _: Operator, Query(paging
         .await?;
         let items: Vec<_> = rows
             .into_iter()
-            .map(|(id, user_id, email, name, message, locale, created, emailed)| {
-                json!({ "id": id, "user_id": user_id, "email": email, "name": name, "message": message, "locale": locale,
-                        "created_at": created / 1000, "emailed_at": emailed.map(|ms| ms / 1000) })
+            .map(|f| {
+                json!({ "id": f.id, "user_id": f.user_id, "email": f.email, "name": f.name, "message": f.message, "locale": f.locale,
+                        "created_at": f.created_at / 1000, "emailed_at": f.emailed_at.map(|ms| ms / 1000) })
             })
             .collect();
         Ok(json!({ "items": items }))

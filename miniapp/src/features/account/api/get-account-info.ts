@@ -28,6 +28,10 @@ export interface AccountInfo {
   country_code: string | null;
   locale: string;
   two_factor_auth: boolean;
+  /** The time-out or self-exclusion in force (`until`: unix seconds); absent or null if none. */
+  exclusion?: { kind: 'time_out' | 'self_exclusion'; until: number } | null;
+  /** Identity verification: none, pending, verified, retry or rejected. */
+  kyc_status?: string;
 }
 
 export const accountKeys = {
