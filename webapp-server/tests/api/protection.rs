@@ -57,10 +57,28 @@ async fn ledger_clean(app: &TestApp) {
 async fn a_self_excluded_player_can_do_no_money_action_through_any_entry_point() {
     for backend in backends() {
         let providers = agg_providers();
-        let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_PROVIDERS", providers.as_str())], |_| {}).await;
+        let env = [("CROUPIER_GAME_PROVIDERS", providers.as_str()), ("CROUPIER_ADMIN_TOKEN", ADMIN)];
+        let app = TestApp::spawn_with(backend, &env, |_| {}).await;
         agg_game(&app, "agg-slot", "slot").await;
         let client = funded(&app, "excluded@example.com", 10_000).await;
         let id = uid(&app, &client).await;
+        // A cashback waiting to be claimed from a Telegram notice's button.
+        let end_date =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 + 86_400;
+        let (status, body) = admin(
+            &app,
+            "/admin/cashbacks",
+            json!({"user_id": id, "amount": 500, "currency": "USD",
+            "description_en": "Weekly", "description_fr": "Hebdo", "end_date": end_date}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let cashback_id = body["data"]["id"].as_i64().unwrap();
+        sqlx::query("INSERT INTO social_identities (provider, subject, user_id, created_at) VALUES ('telegram', '777000', $1, 0)")
+            .bind(id)
+            .execute(app.state.db().pool())
+            .await
+            .unwrap();
         let (_, dice) = launch(&app, &client, "dice", "play").await;
         let dice = dice["token"].as_str().unwrap().to_owned();
         let agg = Aggregator::launched(&app, &client, "agg-slot").await;
@@ -140,6 +158,9 @@ async fn a_self_excluded_player_can_do_no_money_action_through_any_entry_point()
             let (status, body) = app.post_as(&client, method, &form).await;
             expect_error(status, &body, 409, "PlayerExcludedException");
         }
+        let claim =
+            croupier_server::features::cashbacks::claim_from_chat(&app.state, 777_000, cashback_id).await.unwrap();
+        assert_eq!(claim.outcome, croupier_bot::ClaimOutcome::Unavailable, "the bot's claim button pays nothing");
         assert_eq!(main_balance(&app, &client).await, before);
 
         // Never shortened: a time-out now leaves the self-exclusion as it was.
