@@ -11,8 +11,7 @@ import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher
 import { useSession } from '@/features/auth/use-session';
 import { useSiteConfigFromContent } from '@/features/content/site-config-content';
 import { LoyaltyNotices } from '@/features/loyalty';
-import { ChatWidget } from '@/features/protection/chat';
-import { RealityCheckWatcher } from '@/features/protection/reality-check';
+import { ChatWidget, RealityCheckWatcher } from '@/features/protection';
 import { formatDate, formatTime } from '@/lib/format';
 import { formatMessage } from '@/lib/validation';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ExclusionBanner } from '@/features/protection/responsible-tools';
+import { ExclusionBanner } from '@/components/exclusion-banner';
 import { Link, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';

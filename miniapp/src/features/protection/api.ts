@@ -1,4 +1,4 @@
-import type { Money } from '@/features/account/api/get-account-info';
+import type { Money } from '@/features/account';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 
 /** What a limit bounds (server `account::limits`). */

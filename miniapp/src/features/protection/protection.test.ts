@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resetScriptsForTests } from '@/lib/load-script';
 import { CHAT_PROVIDERS } from './chat-providers';
 import { nextCheckIn } from './reality-check';
-import { exclusionEnd } from './responsible-tools';
+import { exclusionEnd, limitChangeTiming } from './responsible-tools';
 
 const g = globalThis as unknown as Record<string, unknown>;
 
@@ -65,3 +65,27 @@ describe('the chat providers', () => {
     expect(scripts()).toEqual(['https://embed.tawk.to/prop/widget', 'https://cdn.livechatinc.com/tracking.js']);
   });
 });
+
+const limit = (amount: string | null) => ({
+  period: 'day',
+  limit_amount: amount === null ? null : { amount, currency: 'USD' },
+  available_amount: null,
+  can_edit: true,
+  expired_at: null,
+});
+
+describe('limit changes (24-hour rule)', () => {
+  it('applies new and lower limits at once', () => {
+    expect(limitChangeTiming(undefined, '100')).toBe('now');
+    expect(limitChangeTiming(limit(null), '100')).toBe('now');
+    expect(limitChangeTiming(limit('100.00'), '50')).toBe('now');
+    expect(limitChangeTiming(limit('100.00'), '100')).toBe('now');
+  });
+
+  it('waits 24 hours to raise or remove a limit', () => {
+    expect(limitChangeTiming(limit('100.00'), '101')).toBe('after24h');
+    expect(limitChangeTiming(limit('100.00'), '')).toBe('after24h');
+    expect(limitChangeTiming(limit(null), ' ')).toBe('none');
+  });
+});
+

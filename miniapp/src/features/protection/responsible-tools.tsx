@@ -7,8 +7,7 @@ import { SelectField } from '@/components/ui/select-field';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
 import screens from '@/components/screens.module.css';
-import { accountKeys } from '@/features/account/api/get-account-info';
-import { fieldError, formError } from '@/features/account/use-api-form';
+import { accountKeys, fieldError, formError } from '@/features/account';
 import { cashierKeys, LimitsList } from '@/features/cashier';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { formatDate, formatTime } from '@/lib/format';
@@ -29,6 +28,7 @@ import {
   type LimitKind,
   type PlayLimit,
 } from './api';
+import { ExclusionBanner } from '@/components/exclusion-banner';
 import styles from './protection.module.css';
 
 export const LIMIT_PERIODS = ['day', 'week', 'month'] as const;
@@ -270,16 +270,5 @@ export function RealitySection() {
         onValueChange={(value) => { save.mutate(Number(value)); }}
       />
     </section>
-  );
-}
-
-/** What a time-out or self-exclusion in force means, until when. */
-export function ExclusionBanner({ exclusion }: { exclusion: Exclusion }) {
-  const { t } = useTranslation();
-  const end = new Date(exclusion.until * 1000);
-  return (
-    <p className={styles.banner} role="status" data-testid="exclusion-banner">
-      {formatMessage(t(`responsible.inForce.${exclusion.kind}`), { date: `${formatDate(end)} ${formatTime(end)}` })}
-    </p>
   );
 }

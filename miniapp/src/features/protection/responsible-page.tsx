@@ -1,7 +1,5 @@
-import { BreakSection, LimitsSection, RealitySection } from '@/features/protection/responsible-tools';
-import { ProfileFrame } from './profile-frame';
-
-export { limitChangeTiming, LIMIT_PERIODS } from '@/features/protection/responsible-tools';
+import { ProfileFrame } from '@/features/account';
+import { BreakSection, LimitsSection, RealitySection } from './responsible-tools';
 
 /**
  * /profile/responsible-game: deposit, loss and wager limits (the 24-hour rule shown), time-out
