@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
+import { useRouteHandle } from '@/lib/route-handle';
 import { BreakSection, LimitsSection, RealitySection } from './responsible-tools';
 
 /**
@@ -12,8 +13,9 @@ import { BreakSection, LimitsSection, RealitySection } from './responsible-tools
 export function ResponsibleGamePage() {
   const { t } = useTranslation();
   const locale = useLocale();
+  const route = useRouteHandle()?.name;
   return (
-    <div className={screens.page} data-testid="responsible-game">
+    <div className={screens.page} data-testid="responsible-game" data-route={route}>
       <h1 className={screens.title}>{t('pages.responsibleGame')}</h1>
       <section className={screens.card}>
         <p>{t('responsible.publicIntro')}</p>

@@ -8,6 +8,7 @@ import { fieldError, formError, isAuthenticated, useAccountInfo } from '@/featur
 import { apiGet } from '@/lib/api/client';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
+import { useRouteHandle } from '@/lib/route-handle';
 import { formatMessage } from '@/lib/validation';
 import { sendFeedback } from './api';
 import { sandboxChatOpen, useSupportSettings } from './chat';
@@ -83,11 +84,12 @@ function FeedbackForm({ signedIn }: { signedIn: boolean }) {
 export function SupportPage() {
   const { t } = useTranslation();
   const { data: account } = useAccountInfo();
+  const route = useRouteHandle()?.name;
   const signedIn = isAuthenticated(account);
   const faq = useSupportFaq().data ?? [];
   const settings = useSupportSettings(account?.uid ?? 0).data;
   return (
-    <div className={screens.page} data-testid="support">
+    <div className={screens.page} data-testid="support" data-route={route}>
       <h1 className={screens.title}>{t('pages.support')}</h1>
       <p className={screens.muted}>{t('support.intro')}</p>
       {faq.length > 0 && (
