@@ -128,19 +128,33 @@ test('the reality check interrupts play over the game with the session and its r
   const email = uniqueEmail('reality');
   await api(page.request, 'auth.register', { email, password: PASSWORD, currency: 'USD', terms: '1' });
   await api(page.request, 'responsibleGaming.setRealityCheck', { minutes: '15' });
+  // The watcher asks for the session's start before it sets its timer: wait for that.
+  const asked = page.waitForResponse((response) => response.url().includes('/api/responsibleGaming.realityCheck'));
   await page.goto('/game/dice');
   await page.getByRole('alertdialog', { name: 'Demo mode' }).getByRole('button', { name: 'Try the demo' }).click();
   await expect(page.locator('iframe')).toBeVisible();
+  await asked;
   await page.clock.fastForward('15:05');
   const dialog = page.getByTestId('reality-check');
-  await expect(dialog).toBeVisible();
+  // The dialog's request and rendering run on the page's (fake) timers: let them run.
+  const shows = async () => {
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(500);
+        return dialog.isVisible();
+      })
+      .toBe(true);
+  };
+  await shows();
   await expect(dialog).toContainText('You have been playing for');
   await expect(page.getByTestId('reality-net')).toContainText('$0.00');
   // It sits above the game's frame: its buttons take the click.
+  const rescheduled = page.waitForResponse((response) => response.url().includes('/api/responsibleGaming.realityCheck'));
   await dialog.getByRole('button', { name: 'Keep playing' }).click();
   await expect(dialog).toBeHidden();
+  await rescheduled;
   await page.clock.fastForward('15:00');
-  await expect(dialog).toBeVisible();
+  await shows();
   await dialog.getByRole('button', { name: 'Stop and sign out' }).click();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });

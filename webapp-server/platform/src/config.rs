@@ -174,6 +174,12 @@ pub const VARIABLES: &[Variable] = &[
         "Key signing codes and links (64 hex chars); unset: generated once, kept in the database.",
     ),
     var(
+        "CROUPIER_REGISTRATIONS_PER_IP_HOUR",
+        Some("20"),
+        false,
+        "How many accounts one address may register per hour (1 to 100000); more answer TooManyRequestsException.",
+    ),
+    var(
         "CROUPIER_TRUST_PROXY",
         Some("false"),
         false,
@@ -455,6 +461,8 @@ pub struct Config {
     /// The sandbox provider's banks (`CROUPIER_SANDBOX_BANKS`).
     pub sandbox_banks: Vec<crate::ports::payments::BankInfo>,
     pub trust_proxy: bool,
+    /// Registrations one address may make per hour.
+    pub registrations_per_ip_hour: u64,
     pub smtp_url: Option<Secret>,
     /// Payment providers that run, in order (`CROUPIER_PAYMENT_PROVIDERS`).
     pub payment_providers: Vec<String>,
@@ -940,6 +948,13 @@ impl Config {
             currency_rates,
             sandbox_banks,
             trust_proxy: raw.flag("CROUPIER_TRUST_PROXY")?,
+            registrations_per_ip_hour: {
+                let n: u64 = raw.parse("CROUPIER_REGISTRATIONS_PER_IP_HOUR", "a whole number")?;
+                if !(1..=100_000).contains(&n) {
+                    return Err(raw.invalid("CROUPIER_REGISTRATIONS_PER_IP_HOUR", "must be 1 to 100000"));
+                }
+                n
+            },
             smtp_url: raw.optional("CROUPIER_SMTP_URL").map(Secret::new),
             payment_providers,
             sms_twilio,

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { useSiteConfig } from '@/config/site-config';
@@ -56,6 +56,13 @@ export function RealityCheckWatcher({ onStop }: { onStop: () => void }) {
   const { switches } = useSiteConfig();
   const rg = useQuery({ queryKey: protectionKeys.rg(), queryFn: ({ signal }) => getRg({ signal }), enabled: switches.responsibleGaming });
   const interval = rg.data?.reality_check_minutes ?? null;
+  // The timer lives as long as the interval: a new `onStop` or language does not restart it.
+  const stop = useRef(onStop);
+  const translate = useRef(t);
+  useEffect(() => {
+    stop.current = onStop;
+    translate.current = t;
+  }, [onStop, t]);
   useEffect(() => {
     if (!interval) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -72,7 +79,7 @@ export function RealityCheckWatcher({ onStop }: { onStop: () => void }) {
       if (!check || cancelled) return;
       const id = dialogs.open({
         name: 'reality-check',
-        label: t('responsible.realityTitle'),
+        label: translate.current('responsible.realityTitle'),
         kind: 'confirm',
         preventClose: true,
         render: () => (
@@ -84,7 +91,7 @@ export function RealityCheckWatcher({ onStop }: { onStop: () => void }) {
             }}
             onStop={() => {
               dialogs.close(id, { immediate: true });
-              onStop();
+              stop.current();
             }}
           />
         ),
@@ -95,6 +102,6 @@ export function RealityCheckWatcher({ onStop }: { onStop: () => void }) {
       cancelled = true;
       if (timer) clearTimeout(timer);
     };
-  }, [interval, onStop, t]);
+  }, [interval]);
   return null;
 }

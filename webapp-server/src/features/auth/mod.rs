@@ -103,7 +103,7 @@ impl RegisterInput {
 
 async fn register_account(ctx: Ctx, input: RegisterInput) -> Result<AccountInfo, ApiError> {
     let ip = ctx.ip.map(|ip| ip.to_string()).unwrap_or_default();
-    ctx.limit("register:ip", &ip, ONE_HOUR, 20).await?;
+    ctx.limit("register:ip", &ip, ONE_HOUR, ctx.state.config().registrations_per_ip_hour).await?;
     let config = ctx.state.config();
     let currency = config.currencies.iter().find(|c| c.code().eq_ignore_ascii_case(input.currency.trim())).copied();
     let Some(currency) = currency else { return Err(ApiError::field("currency", FieldCode::Unsupported)) };
