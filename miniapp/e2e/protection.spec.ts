@@ -54,9 +54,12 @@ test('identity verification through the sandbox page lifts an operator\'s KYC bl
   await page.goto('/cashier/withdraw');
   await page.getByLabel('Amount (USD)').fill('10');
   await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
-  await expect(page.getByText('Identity verification is required.')).toBeVisible();
-
-  await page.goto('/profile/verification');
+  await expect(page.getByText('Identity verification is required.').first()).toBeVisible();
+  // The identity-verification dialog leads to the verification page.
+  const ask = page.getByTestId('verification-dialog');
+  await expect(ask).toContainText('Verify your identity to continue.');
+  await ask.getByRole('button', { name: 'Verify now' }).click();
+  await expect(page).toHaveURL('/profile/verification');
   const card = page.getByTestId('verification');
   await expect(card).toHaveAttribute('data-status', 'none');
   await expect(card).toContainText('Please verify your identity before your next deposit or withdrawal.');

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useNavigate } from 'react-router';
 import { DialogHost } from '@/components/dialogs/dialog-host';
 import { ToastHost } from '@/components/toasts/toast-host';
 import { IconSprite } from '@/components/ui/icon';
@@ -11,7 +11,7 @@ import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher
 import { useSession } from '@/features/auth/use-session';
 import { useSiteConfigFromContent } from '@/features/content/site-config-content';
 import { LoyaltyNotices } from '@/features/loyalty';
-import { ChatWidget, RealityCheckWatcher } from '@/features/protection';
+import { ChatWidget, installVerificationDialog, RealityCheckWatcher } from '@/features/protection';
 import { formatDate, formatTime } from '@/lib/format';
 import { formatMessage } from '@/lib/validation';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
@@ -21,6 +21,7 @@ import { fatalErrorStore } from '@/lib/api/error-pages';
 import { apiPost } from '@/lib/api/client';
 import { dialogs, shouldCloseDialogsOnRouteChange } from '@/lib/dialogs/dialog-stack';
 import { i18n, useLocale } from '@/lib/i18n';
+import { localizePath } from '@/lib/i18n/locale-path';
 import { useStore } from '@/lib/store';
 import { showToast } from '@/lib/toasts/toast-store';
 import { BuildUpdateOffer } from './build-update';
@@ -118,6 +119,13 @@ function useExclusionNotice(uid: number | undefined, exclusion: { kind: 'time_ou
   }, [uid, exclusion]);
 }
 
+/** SPEC §2's identity-verification dialog when a call answers that verification comes first. */
+function useVerificationDialog() {
+  const navigate = useNavigate();
+  const locale = useLocale();
+  useEffect(() => installVerificationDialog(() => void navigate(localizePath('/profile/verification', locale))), [navigate, locale]);
+}
+
 /** Everything every page of a locale shares: global dialogs, toasts, entry parameters, session rules. */
 export function LocaleRoot() {
   const { data: account } = useAccountInfo();
@@ -142,6 +150,7 @@ export function LocaleRoot() {
     if (seon) loadSeon();
   }, [gtmId, seon]);
   useLocaleChange();
+  useVerificationDialog();
   useBalanceRefresh(signedIn && handle?.isGamePage !== true && !fatal);
   useCloseDialogsOnRouteChange(handle?.name, signedIn);
   useEntryParams(account === undefined ? undefined : !signedIn, handle?.isGamePage === true);

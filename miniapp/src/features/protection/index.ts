@@ -4,3 +4,4 @@
 export { ChatWidget, sandboxChatOpen } from './chat';
 export { RealityCheckWatcher } from './reality-check';
 export { getVerificationStatus, type Exclusion, type VerificationStatus } from './api';
+export { installVerificationDialog, openVerificationDialog } from './verification-dialog';
