@@ -28,7 +28,7 @@ pub use croupier_platform::{
 use anyhow::Context as _;
 use axum::Router;
 use axum::extract::FromRef;
-use axum::http::{HeaderName, HeaderValue, Request, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use croupier_shared::ErrorType;
 use features::auth::oauth::OAuth;
@@ -39,7 +39,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::CompressionLayer;
+use tower_http::compression::{CompressionLayer, Predicate as _};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 use web::WebAssets;
@@ -250,7 +250,15 @@ pub fn app(app: App) -> Router {
             }))
             .layer(PropagateRequestIdLayer::new(request_id))
             .layer(CatchPanicLayer::custom(|_| panic_response()))
-            .layer(CompressionLayer::new())
+            // On-the-fly gzip for dynamic answers, never for a partial one (the client's assets
+            // come precompressed from `web::assets` with their Content-Encoding, which it skips).
+            .layer(CompressionLayer::new().compress_when(
+                tower_http::compression::predicate::DefaultPredicate::new().and(
+                    |status: StatusCode, _: http::Version, headers: &HeaderMap, _: &http::Extensions| {
+                        status != StatusCode::PARTIAL_CONTENT && !headers.contains_key(header::CONTENT_RANGE)
+                    },
+                ),
+            ))
             .layer(axum::middleware::map_response(move |response: Response| {
                 security_headers(response, hsts, policy.clone())
             })),

@@ -22,6 +22,8 @@
 //! `/builds/meta/{id}.json` answers the build's metadata for the current id and 404 for any
 //! other, which tells a client running an old build to reload.
 
+pub mod assets;
+
 use crate::AppState;
 use crate::config::Config;
 use crate::features::content::Cache;
@@ -40,7 +42,6 @@ use std::sync::Arc;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const SHORT: &str = "public, max-age=3600";
 const NO_CACHE: &str = "no-cache";
 
@@ -51,6 +52,8 @@ const UNBUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"ut
 
 pub struct WebAssets {
     dir: PathBuf,
+    /// `assets/`, in memory and precompressed ([`assets`]).
+    assets: Arc<assets::Assets>,
     index: String,
     build_id: String,
     /// When `index.html` was built (its modification time), unix milliseconds.
@@ -72,7 +75,9 @@ impl WebAssets {
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .and_then(|d| i64::try_from(d.as_millis()).ok())
             .unwrap_or_else(crate::db::now_ms);
-        WebAssets { dir, index, build_id, built_at }
+        let assets = Arc::new(assets::Assets::load(&dir.join("assets")));
+        tracing::info!(files = assets.len(), bytes = assets.memory(), "client assets loaded and precompressed");
+        WebAssets { dir, assets, index, build_id, built_at }
     }
 
     /// The id of the served client build.
@@ -430,7 +435,6 @@ async fn build_meta(State(site): State<Site>, Path(file): Path<String>) -> Respo
 
 pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
     let dir = &site.web.dir;
-    let assets = ServeDir::new(dir.join("assets")).append_index_html_on_directories(false);
     let files = ServeDir::new(dir).append_index_html_on_directories(false).fallback(get(spa).with_state(site.clone()));
     let files = tower::ServiceBuilder::new()
         .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(SHORT)))
@@ -442,15 +446,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
         .route("/sitemap.xml", get(sitemap_xml))
         .route("/builds/latest.json", get(build_latest))
         .route("/builds/meta/{file}", get(build_meta))
-        .nest_service(
-            "/assets",
-            tower::ServiceBuilder::new()
-                .layer(SetResponseHeaderLayer::if_not_present(
-                    header::CACHE_CONTROL,
-                    HeaderValue::from_static(IMMUTABLE),
-                ))
-                .service(assets),
-        )
+        .route("/assets/{*path}", get(assets::serve).with_state(Arc::clone(&site.web.assets)))
         .fallback(move |State(site): State<Site>, request: Request| {
             let mut files = files.clone();
             async move {

@@ -37,6 +37,8 @@ struct Options {
     only_ledger: bool,
     /// `--only loyalty`: just the accrual comparison (house rounds with the programme on and off).
     only_loyalty: bool,
+    /// `--only assets`: just the static-asset comparison with nginx (issue 23).
+    only_assets: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -47,6 +49,7 @@ fn options() -> anyhow::Result<Options> {
         connections: 32,
         only_ledger: false,
         only_loyalty: false,
+        only_assets: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -58,9 +61,10 @@ fn options() -> anyhow::Result<Options> {
             "--connections" => o.connections = value.parse().context("--connections")?,
             "--only" if value == "ledger" => o.only_ledger = true,
             "--only" if value == "loyalty" => o.only_loyalty = true,
+            "--only" if value == "assets" => o.only_assets = true,
             _ => {
                 bail!(
-                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty)"
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets)"
                 )
             }
         }
@@ -130,8 +134,17 @@ async fn connect(port: u16) -> anyhow::Result<Sender> {
 }
 
 async fn request(sender: &mut Sender, path: &str) -> anyhow::Result<(u16, usize)> {
+    request_encoded(sender, path, None).await
+}
+
+/// A GET with `Accept-Encoding: encoding` when given.
+async fn request_encoded(sender: &mut Sender, path: &str, encoding: Option<&str>) -> anyhow::Result<(u16, usize)> {
     sender.ready().await?;
-    let req = hyper::Request::get(path).header("host", "localhost:8080").body(Empty::<Bytes>::new())?;
+    let mut req = hyper::Request::get(path).header("host", "localhost:8080");
+    if let Some(encoding) = encoding {
+        req = req.header("accept-encoding", encoding);
+    }
+    let req = req.body(Empty::<Bytes>::new())?;
     let response = sender.send_request(req).await?;
     let status = response.status().as_u16();
     let body = response.into_body().collect().await?.to_bytes();
@@ -153,13 +166,30 @@ struct Row {
 }
 
 async fn load(port: u16, name: &'static str, path: &'static str, o: &Options) -> anyhow::Result<Row> {
-    let (status, bytes) = get_once(port, path).await?;
+    load_encoded(port, name, path, None, o).await
+}
+
+/// [`load`] with `Accept-Encoding: encoding` on every request.
+async fn load_encoded(
+    port: u16,
+    name: &'static str,
+    path: &str,
+    encoding: Option<&'static str>,
+    o: &Options,
+) -> anyhow::Result<Row> {
+    let (status, bytes) = {
+        let mut sender = connect(port).await?;
+        request_encoded(&mut sender, path, encoding).await?
+    };
     if status != 200 {
         bail!("{path} answered {status} before the run");
     }
+    let path: std::sync::Arc<str> = std::sync::Arc::from(path);
+    let path = &path;
     let run = |duration: Duration| async move {
         let mut workers = Vec::new();
         for _ in 0..o.connections {
+            let path = std::sync::Arc::clone(path);
             workers.push(tokio::spawn(async move {
                 let mut sender = connect(port).await?;
                 let mut latencies = Vec::with_capacity(64 * 1024);
@@ -167,7 +197,7 @@ async fn load(port: u16, name: &'static str, path: &'static str, o: &Options) ->
                 let end = Instant::now() + duration;
                 while Instant::now() < end {
                     let started = Instant::now();
-                    match request(&mut sender, path).await {
+                    match request_encoded(&mut sender, &path, encoding).await {
                         Ok((200, _)) => latencies.push(started.elapsed()),
                         Ok(_) => errors += 1,
                         Err(_) => {
@@ -230,6 +260,11 @@ async fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let idle_rss = rss_kib(server.child.id());
+    let assets = asset_rows(&server, &o).await?;
+    if o.only_assets {
+        print_assets(&assets, o.connections);
+        return Ok(());
+    }
     let mut rows = Vec::new();
     for (name, path) in ENDPOINTS {
         rows.push(load(server.port, name, path, &o).await?);
@@ -272,6 +307,7 @@ async fn main() -> anyhow::Result<()> {
             r.bytes
         );
     }
+    print_assets(&assets, o.connections);
     print_ledger(&o, &ledger_rows);
     print_games(&house_row, &bonus_row, &rows, ceiling);
     print_loyalty(&house_row, &no_loyalty_row, accrual_added, Some(&close_row));
@@ -673,4 +709,157 @@ fn print_games(house: &HouseRow, bonus: &HouseRow, rows: &[Row], ceiling: f64) {
         "A round with a wagering bonus is {slower:.0}% slower than one without (target <= 20%): {}",
         if slower <= 20.0 { "met" } else { "NOT met" }
     );
+}
+
+/// The static-asset rows (issue 23): the client's main bundle from this server and from nginx
+/// with `gzip_static` serving the same file precompressed, in the same run.
+struct AssetRows {
+    file: String,
+    raw_bytes: usize,
+    ours: Vec<(&'static str, Row)>,
+    /// `None` when nginx is not installed (Debian: `apt-get install nginx-light`).
+    nginx: Option<Vec<(&'static str, Row)>>,
+}
+
+/// The goal of issue 23: the precompressed bundle at 80 % of nginx's `gzip_static` or better.
+const ASSET_GOAL: f64 = 0.80;
+
+fn nginx_binary() -> Option<&'static str> {
+    ["/usr/sbin/nginx", "/usr/bin/nginx"].into_iter().find(|p| std::path::Path::new(p).exists())
+}
+
+async fn asset_rows(server: &Server, o: &Options) -> anyhow::Result<AssetRows> {
+    let dir = std::path::Path::new(&o.web_dir).join("assets");
+    let mut largest: Option<(u64, String)> = None;
+    for entry in std::fs::read_dir(&dir).with_context(|| format!("{} (run `make client`)", dir.display()))?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        if name.ends_with(".js") && largest.as_ref().is_none_or(|(s, _)| size > *s) {
+            largest = Some((size, name));
+        }
+    }
+    let (raw, file) = largest.context("no JavaScript file under assets/")?;
+    let path = format!("/assets/{file}");
+    let encodings: [(&'static str, Option<&'static str>); 3] =
+        [("gzip", Some("gzip")), ("br", Some("gzip, deflate, br")), ("none", None)];
+    let mut ours = Vec::new();
+    for (label, encoding) in encodings {
+        ours.push((label, load_encoded(server.port, "croupier", &path, encoding, o).await?));
+    }
+    let nginx = match nginx_binary() {
+        None => None,
+        Some(binary) => Some(nginx_rows(binary, &dir.join(&file), &file, o).await?),
+    };
+    Ok(AssetRows { file, raw_bytes: usize::try_from(raw).unwrap_or(usize::MAX), ours, nginx })
+}
+
+/// Starts nginx with `gzip_static` on a copy of the file and its `.gz`, loads it, stops it.
+async fn nginx_rows(
+    binary: &str,
+    source: &std::path::Path,
+    file: &str,
+    o: &Options,
+) -> anyhow::Result<Vec<(&'static str, Row)>> {
+    use std::io::Write as _;
+    let prefix = TempDir(std::env::temp_dir().join(format!("croupier-bench-nginx-{}", std::process::id())));
+    let www = prefix.0.join("www/assets");
+    std::fs::create_dir_all(&www)?;
+    std::fs::create_dir_all(prefix.0.join("logs"))?;
+    let data = std::fs::read(source)?;
+    std::fs::write(www.join(file), &data)?;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(&data)?;
+    std::fs::write(www.join(format!("{file}.gz")), gz.finish()?)?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let conf = format!(
+        "worker_processes auto;\ndaemon off;\npid {p}/nginx.pid;\nerror_log {p}/logs/error.log warn;\n\
+         events {{ worker_connections 1024; }}\n\
+         http {{ access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; \
+         types {{ text/javascript js; }}\n\
+         client_body_temp_path {p}/tmp; proxy_temp_path {p}/tmp; fastcgi_temp_path {p}/tmp; uwsgi_temp_path {p}/tmp; scgi_temp_path {p}/tmp;\n\
+         server {{ listen 127.0.0.1:{port}; root {p}/www; location /assets/ {{ gzip_static on; add_header Cache-Control \"public, max-age=31536000, immutable\"; }} }} }}\n",
+        p = prefix.0.display()
+    );
+    std::fs::create_dir_all(prefix.0.join("tmp"))?;
+    std::fs::write(prefix.0.join("nginx.conf"), conf)?;
+    let mut child = Command::new(binary)
+        .arg("-p")
+        .arg(&prefix.0)
+        .arg("-c")
+        .arg(prefix.0.join("nginx.conf"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("cannot start nginx")?;
+    let path = format!("/assets/{file}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(mut sender) = connect(port).await
+            && let Ok((200, _)) = request_encoded(&mut sender, &path, None).await
+        {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            bail!("nginx did not answer in 10 s (see {}/logs/error.log)", prefix.0.display());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut rows = Vec::new();
+    for (label, encoding) in [("gzip", Some("gzip")), ("none", None)] {
+        match load_encoded(port, "nginx", &path, encoding, o).await {
+            Ok(row) => rows.push((label, row)),
+            Err(e) => {
+                let _ = child.kill();
+                return Err(e);
+            }
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok(rows)
+}
+
+fn print_assets(a: &AssetRows, connections: usize) {
+    println!();
+    println!(
+        "Static assets (issue 23): the main bundle {} ({} bytes), {connections} keep-alive connections, nginx {}",
+        a.file,
+        a.raw_bytes,
+        if a.nginx.is_some() {
+            "with gzip_static on the same file in the same run"
+        } else {
+            "not installed (apt-get install nginx-light)"
+        }
+    );
+    println!();
+    println!(
+        "| encoding | croupier req/s | p50 ms | p99 ms | body bytes | nginx req/s | nginx p99 ms | ratio | goal |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (label, row) in &a.ours {
+        let reference = a.nginx.as_ref().and_then(|n| n.iter().find(|(l, _)| l == label)).map(|(_, r)| r);
+        let (nginx_rps, nginx_p99, ratio, goal) = match reference {
+            Some(r) => {
+                let ratio = row.rps / r.rps.max(1.0);
+                let goal = if *label == "gzip" {
+                    format!("≥ 80 % of nginx gzip_static: {}", if ratio >= ASSET_GOAL { "met" } else { "NOT met" })
+                } else {
+                    "—".to_owned()
+                };
+                (format!("{:.0}", r.rps), ms(r.p99), format!("{:.0}%", 100.0 * ratio), goal)
+            }
+            None if a.nginx.is_none() => {
+                ("no nginx".to_owned(), "—".to_owned(), "—".to_owned(), "nginx not installed: not measured".to_owned())
+            }
+            None => ("—".to_owned(), "—".to_owned(), "—".to_owned(), "—".to_owned()),
+        };
+        println!(
+            "| {label} | {:.0} | {} | {} | {} | {nginx_rps} | {nginx_p99} | {ratio} | {goal} |",
+            row.rps,
+            ms(row.p50),
+            ms(row.p99),
+            row.bytes
+        );
+    }
 }

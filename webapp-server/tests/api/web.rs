@@ -49,12 +49,73 @@ async fn hashed_assets_are_cached_for_a_year_and_compressed() {
         app.client.get(app.url("/assets/app-3f9a1c.js")).header("accept-encoding", "gzip").send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
-    assert_eq!(response.headers()["content-encoding"], "gzip");
+    assert_eq!(response.headers()["content-encoding"], "gzip", "a client that takes gzip only gets gzip");
     let response = app.client.get(app.url("/favicon.svg")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["cache-control"], "public, max-age=3600");
     let response = app.client.get(app.url("/assets/missing-123.js")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND, "a missing asset is not the SPA shell");
+    app.finish().await;
+}
+
+#[tokio::test]
+async fn hashed_assets_come_precompressed_from_memory_with_validators_and_ranges() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let url = app.url("/assets/app-3f9a1c.js");
+    // reqwest is built without decompression here: bodies arrive as sent.
+    let plain = reqwest::Client::new();
+    let get = |encoding: &'static str| plain.get(&url).header("accept-encoding", encoding);
+    let original = get("identity").send().await.unwrap();
+    assert_eq!(original.status(), StatusCode::OK);
+    assert!(original.headers().get("content-encoding").is_none());
+    assert_eq!(original.headers()["content-type"], "text/javascript; charset=utf-8");
+    assert_eq!(original.headers()["vary"], "accept-encoding");
+    assert_eq!(original.headers()["accept-ranges"], "bytes");
+    let etag = original.headers()["etag"].to_str().unwrap().to_owned();
+    let last_modified = original.headers()["last-modified"].to_str().unwrap().to_owned();
+    let text = original.bytes().await.unwrap();
+    assert!(text.starts_with(b"console.log("));
+
+    // Brotli is preferred, gzip next; each is a representation of its own, smaller, and decodes back.
+    let br = get("gzip, deflate, br").send().await.unwrap();
+    assert_eq!(br.headers()["content-encoding"], "br");
+    let br_tag = br.headers()["etag"].to_str().unwrap().to_owned();
+    assert_ne!(br_tag, etag);
+    let br_body = br.bytes().await.unwrap();
+    let mut decoded = Vec::new();
+    brotli::BrotliDecompress(&mut std::io::Cursor::new(&br_body[..]), &mut decoded).unwrap();
+    assert_eq!(decoded, text);
+    assert!(br_body.len() < text.len());
+    let gz = get("gzip;q=1, br;q=0").send().await.unwrap();
+    assert_eq!(gz.headers()["content-encoding"], "gzip");
+    let mut decoded = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz.bytes().await.unwrap()[..]), &mut decoded)
+        .unwrap();
+    assert_eq!(decoded, text);
+
+    // Validators: 304 for the representation's own tag and for an unchanged date.
+    let again = get("br").header("if-none-match", br_tag.as_str()).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(again.headers()["etag"], br_tag.as_str());
+    let other = get("identity").header("if-none-match", br_tag.as_str()).send().await.unwrap();
+    assert_eq!(other.status(), StatusCode::OK, "another representation's tag is another entity");
+    let since = get("identity").header("if-modified-since", last_modified.as_str()).send().await.unwrap();
+    assert_eq!(since.status(), StatusCode::NOT_MODIFIED);
+
+    // Ranges on the chosen representation.
+    let part = get("identity").header("range", "bytes=0-6").send().await.unwrap();
+    assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(part.headers()["content-range"], format!("bytes 0-6/{}", text.len()));
+    assert_eq!(part.bytes().await.unwrap(), &text[..7]);
+    let tail = get("identity").header("range", "bytes=-5").send().await.unwrap();
+    assert_eq!(tail.bytes().await.unwrap(), &text[text.len() - 5..]);
+    let beyond = get("identity").header("range", format!("bytes={}-", text.len())).send().await.unwrap();
+    assert_eq!(beyond.status(), StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(beyond.headers()["content-range"], format!("bytes */{}", text.len()));
+    let stale = get("identity").header("range", "bytes=0-6").header("if-range", "\"old\"").send().await.unwrap();
+    assert_eq!(stale.status(), StatusCode::OK, "If-Range with another tag gets the whole file");
+    let head = plain.head(&url).header("accept-encoding", "br").send().await.unwrap();
+    assert_eq!((head.status(), head.headers()["content-encoding"].to_str().unwrap()), (StatusCode::OK, "br"));
     app.finish().await;
 }
 
