@@ -820,6 +820,7 @@ async fn nginx_rows(
     Ok(rows)
 }
 
+#[allow(clippy::print_stdout)]
 fn print_assets(a: &AssetRows, connections: usize) {
     println!();
     println!(
