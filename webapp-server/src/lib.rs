@@ -241,7 +241,12 @@ pub fn app(app: App) -> Router {
     let hsts = platform.config().env == config::Env::Prod;
     let policy =
         HeaderValue::from_str(&csp(platform.config(), None)).unwrap_or(HeaderValue::from_static("default-src 'self'"));
-    router.with_state(app).layer(
+    // The client's hashed assets get the security headers and nothing else (`web::asset_routes`).
+    let asset_policy = policy.clone();
+    let assets = web::asset_routes(&app.inner.web).layer(axum::middleware::map_response(move |response: Response| {
+        security_headers(response, hsts, asset_policy.clone())
+    }));
+    let dynamic = router.with_state(app).layer(
         ServiceBuilder::new()
             .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
             .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
@@ -262,7 +267,8 @@ pub fn app(app: App) -> Router {
             .layer(axum::middleware::map_response(move |response: Response| {
                 security_headers(response, hsts, policy.clone())
             })),
-    )
+    );
+    dynamic.merge(assets)
 }
 
 /// Security headers on every answer (a handler may set its own first).

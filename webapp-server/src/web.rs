@@ -433,6 +433,13 @@ async fn build_meta(State(site): State<Site>, Path(file): Path<String>) -> Respo
     no_cache(Json(meta).into_response())
 }
 
+/// `/assets/{*path}`: the hashed assets from memory ([`assets`]). Kept out of [`routes`] so the
+/// top can serve them without the per-request middleware of dynamic answers (request id, trace
+/// span, panic guard, on-the-fly compression): they are static bytes, like nginx would serve them.
+pub fn asset_routes(web: &WebAssets) -> Router {
+    Router::new().route("/assets/{*path}", get(assets::serve).with_state(Arc::clone(&web.assets)))
+}
+
 pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
     let dir = &site.web.dir;
     let files = ServeDir::new(dir).append_index_html_on_directories(false).fallback(get(spa).with_state(site.clone()));
@@ -446,7 +453,6 @@ pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
         .route("/sitemap.xml", get(sitemap_xml))
         .route("/builds/latest.json", get(build_latest))
         .route("/builds/meta/{file}", get(build_meta))
-        .route("/assets/{*path}", get(assets::serve).with_state(Arc::clone(&site.web.assets)))
         .fallback(move |State(site): State<Site>, request: Request| {
             let mut files = files.clone();
             async move {
