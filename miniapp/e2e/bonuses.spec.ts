@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { api, codeFromMailbox, E2E_BONUS_WAGER_CAP, PASSWORD, shoot, uniqueEmail } from './support';
+import { api, E2E_BONUS_WAGER_CAP, PASSWORD, registerReadyToWithdraw, shoot, uniqueEmail } from './support';
 
 // The bonus engine as a player meets it, against the real server (whose wagering multiplier is
 // capped at E2E_BONUS_WAGER_CAP, so a bonus is wagered in a few rounds): a promo code from a
@@ -148,18 +148,8 @@ test('a promo code from a link: registration, a deposit credits the bonus, house
 test('a withdrawal while a bonus is wagering burns it once the player confirms', async ({ page }, info) => {
   test.setTimeout(120_000);
   const email = uniqueEmail('burn');
-  await api(page.request, 'auth.register', { email, password: PASSWORD, currency: 'USD', terms: '1' });
   // What a withdrawal needs: a confirmed contact and the personal data.
-  await api(page.request, 'account.confirmContact', { contact: email, code: await codeFromMailbox(page.request, email) });
-  await api(page.request, 'account.saveProfileInfo', {
-    first_name: 'Ann',
-    last_name: 'Lee',
-    birth_date: '01.02.1985',
-    country_code: 'GB',
-    home_town: 'Leeds',
-    address: '2 Park Row',
-    postcode: '12345',
-  });
+  await registerReadyToWithdraw(page.request, email);
 
   // The first deposit takes the welcome offer (100% + free spins).
   await deposit(page, '30', await depositOffer(page.request, 'welcome'));

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { api, codeFromMailbox, PASSWORD, shoot, signInThroughDialog, uniqueEmail } from './support';
+import { api, PASSWORD, registerReadyToWithdraw, shoot, signInThroughDialog, uniqueEmail } from './support';
 
 // Player protection as players meet it, against the real server: identity verification through
 // the sandbox provider's page unblocking a withdrawal; self-exclusion with its confirmation,
@@ -30,17 +30,8 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 test('identity verification through the sandbox page lifts an operator\'s KYC block on withdrawals', async ({ page }, info) => {
   test.setTimeout(120_000);
   const email = uniqueEmail('kyc');
-  await api(page.request, 'auth.register', { email, password: PASSWORD, currency: 'USD', terms: '1' });
-  await api(page.request, 'account.confirmContact', { contact: email, code: await codeFromMailbox(page.request, email) });
-  await api(page.request, 'account.saveProfileInfo', {
-    first_name: 'Ann',
-    last_name: 'Lee',
-    birth_date: '01.02.1985',
-    country_code: 'GB',
-    home_town: 'Leeds',
-    address: '2 Park Row',
-    postcode: '12345',
-  });
+  // What a withdrawal needs: a confirmed contact and the personal data.
+  await registerReadyToWithdraw(page.request, email);
   await depositByCard(page, '40');
   // An operator asks for verification before any more money moves.
   const { uid } = (await api(page.request, 'account.getInfo')) as Info;

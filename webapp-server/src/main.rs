@@ -265,12 +265,9 @@ async fn admin(config: Config, args: &[&str]) -> ExitCode {
 #[allow(clippy::print_stdout)]
 async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
     use croupier_server::features::bonuses::admin;
-    let state = match App::build(config).await {
+    let state = match build(config).await {
         Ok(state) => state,
-        Err(e) => {
-            eprintln!("croupier-server: {e:#}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let read = |path: &str| -> Result<admin::CampaignInput, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -336,6 +333,20 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
         }
     }
     .await;
+    report(result)
+}
+
+/// The app an operator command works through; exit code 2 (and why) when it cannot be built.
+async fn build(config: Config) -> Result<App, ExitCode> {
+    App::build(config).await.map_err(|e| {
+        eprintln!("croupier-server: {e:#}");
+        ExitCode::from(2)
+    })
+}
+
+/// An operator command's outcome: its text on stdout, or why it failed (exit 1).
+#[allow(clippy::print_stdout)]
+fn report(result: Result<String, String>) -> ExitCode {
     match result {
         Ok(text) => {
             println!("{text}");
@@ -354,12 +365,9 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
 #[allow(clippy::print_stdout)]
 async fn protection_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
     use croupier_server::features::protection::admin;
-    let state = match App::build(config).await {
+    let state = match build(config).await {
         Ok(state) => state,
-        Err(e) => {
-            eprintln!("croupier-server: {e:#}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let number = |text: &str| text.parse::<i64>().map_err(|_| format!("{text:?} is not a whole number"));
     let result: Result<String, String> = async {
@@ -386,14 +394,5 @@ async fn protection_admin(config: Config, area: &str, args: &[&str]) -> ExitCode
         }
     }
     .await;
-    match result {
-        Ok(text) => {
-            println!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("croupier-server: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    report(result)
 }

@@ -15,11 +15,13 @@
 //! - [`state`]: [`AppState`], the infrastructure every handler may reach. Features keep their
 //!   own state and get it through axum's `FromRef` from the server's top-level state.
 //! - [`switches`]: site-wide switches operators flip at run time (maintenance).
+//! - [`crypto`], [`time`]: HMAC-SHA256 and HS256 JWTs; civil dates from day numbers.
 //! - [`http`]: helpers several features need (HTML escaping, cookies).
 
 pub mod api;
 pub mod config;
 pub mod coord;
+pub mod crypto;
 pub mod db;
 pub mod http;
 pub mod keys;
@@ -32,6 +34,7 @@ pub mod session;
 pub mod state;
 pub mod switches;
 pub mod telemetry;
+pub mod time;
 
 pub use config::Config;
 pub use state::AppState;

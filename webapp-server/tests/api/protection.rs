@@ -3,7 +3,7 @@
 //! local fake), support, bans and the maintenance switch. Both databases.
 
 use crate::cashier::{deposit, verified_player};
-use crate::games::{AGG_SECRET, Aggregator, agg_game, agg_providers, funded, launch};
+use crate::games::{Aggregator, agg_game, agg_providers, funded, launch};
 use crate::helpers::{Backend, TestApp, expect_error, postgres_configured, read_json};
 use croupier_server::kyc::{DigestAlg, digest, format_timestamp};
 use reqwest::StatusCode;
@@ -771,6 +771,5 @@ async fn the_default_csp_allows_no_chat_provider_and_the_sandbox_chat_needs_none
     }
     let (_, settings) = app.api_get("support.getsettings", &[]).await;
     assert_eq!(settings["data"]["chat"]["provider"], "sandbox");
-    let _ = AGG_SECRET;
     app.finish().await;
 }

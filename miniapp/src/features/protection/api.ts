@@ -1,19 +1,14 @@
 import type { Money } from '@/features/account';
+import type { DepositLimit } from '@/features/cashier';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 
 /** What a limit bounds (server `account::limits`). */
 export const LIMIT_KINDS = ['deposit', 'loss', 'wager'] as const;
 export type LimitKind = (typeof LIMIT_KINDS)[number];
 
-export interface PlayLimit {
+/** A limit as the server answers it: the cashier's deposit limit with its kind. */
+export interface PlayLimit extends DepositLimit {
   kind: LimitKind;
-  /** day, week or month. */
-  period: string;
-  limit_amount: Money | null;
-  available_amount: Money | null;
-  can_edit: boolean;
-  expired_at: number | null;
-  pending_limit_amount?: Money | null;
 }
 
 export interface Exclusion {

@@ -144,12 +144,17 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
 /// The signed-in player's id and account currency; a player who has not chosen one yet (a social
 /// sign-up) must complete registration first.
 pub async fn player_currency(ctx: &Ctx, user: &AuthUser) -> Result<(i64, Currency), ApiError> {
-    let user_id = user.id;
-    let user = store::load(ctx.state.db(), user_id).await?;
-    let currency = user.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
+    let (_, currency) = player_row(ctx, user).await?;
+    Ok((user.id, currency))
+}
+
+/// [`player_currency`] with the player's whole row, for callers that read more of it.
+pub async fn player_row(ctx: &Ctx, user: &AuthUser) -> Result<(store::UserRow, Currency), ApiError> {
+    let row = store::load(ctx.state.db(), user.id).await?;
+    let currency = row.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
         ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", serde_json::json!(["currency"]))
     })?;
-    Ok((user_id, currency))
+    Ok((row, currency))
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

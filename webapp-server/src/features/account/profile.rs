@@ -149,17 +149,7 @@ pub struct SaveProfileInput {
 
 /// Today's civil date (UTC), for the age rule.
 pub fn today() -> (i32, u32, u32) {
-    let days = crate::db::now_ms().div_euclid(86_400_000);
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = croupier_platform::time::civil_from_days(crate::db::now_ms().div_euclid(86_400_000));
     (i32::try_from(year).unwrap_or(1970), u32::try_from(month).unwrap_or(1), u32::try_from(day).unwrap_or(1))
 }
 

@@ -56,7 +56,7 @@ pub fn delivery_of(login: &Login) -> (Channel, String) {
 
 pub const USER_COLUMNS: &str = "u.id, u.fakename, u.password_hash, u.currency, u.locale, u.country_code, u.status, \
 u.ban_type, u.two_factor_auth, u.is_registration_completed, u.is_on_verification, u.is_verified, \
-u.is_kyc_block_enabled, u.first_money_movement_at, u.reg_time, u.blocked_until, u.blocked_kind, u.kyc_status, u.kyc_comment";
+u.is_kyc_block_enabled, u.first_money_movement_at, u.reg_time, u.blocked_until, u.blocked_kind, u.kyc_status, u.kyc_comment, u.reality_check_minutes";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
@@ -80,6 +80,8 @@ pub struct UserRow {
     pub blocked_kind: Option<String>,
     pub kyc_status: String,
     pub kyc_comment: Option<String>,
+    /// Minutes between reality checks; `None`: none.
+    pub reality_check_minutes: Option<i64>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -77,8 +77,10 @@ async fn make_deposit(ctx: Ctx, user: AuthUser, input: DepositInput) -> Result<D
     let db = ctx.state.db();
     let mut tx = db.begin().await?;
     db.lock_user(&mut tx, user_id).await?;
-    crate::features::protection::guard(&mut tx, user_id).await?;
-    crate::features::protection::kyc::require_unblocked(&mut tx, user_id).await?;
+    {
+        use crate::features::protection::{Gate, check};
+        check(&mut tx, user_id, &[Gate::Exclusion, Gate::Kyc]).await?;
+    }
     limits::enforce(&mut tx, user_id, currency, amount.minor(), now).await?;
     let domain = ctx.headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(str::to_owned);
     sqlx::query(

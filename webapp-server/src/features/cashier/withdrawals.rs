@@ -188,8 +188,9 @@ async fn make_withdrawal(ctx: Ctx, user: AuthUser, input: WithdrawInput) -> Resu
         return Err(ApiError::new(ErrorType::KycWithdrawalException));
     }
     {
+        use crate::features::protection::{Gate, check};
         let mut conn = ctx.state.db().pool().acquire().await?;
-        crate::features::protection::kyc::require_unblocked(&mut conn, user_id).await?;
+        check(&mut conn, user_id, &[Gate::Kyc]).await?;
     }
     // Withdrawing while a bonus is wagering burns it: the player confirms that first.
     let burn = input.burn_bonuses.trim() == "1";

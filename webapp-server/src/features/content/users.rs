@@ -154,13 +154,10 @@ struct Claims {
 
 fn issue_jwt(state: &AppState, user: &CmsUser) -> String {
     let now = now_ms() / 1000;
-    let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"HS256","typ":"JWT"}"#);
-    let payload = URL_SAFE_NO_PAD.encode(
-        json!({"id": user.id, "iat": now, "exp": now + JWT_LIFETIME_SECONDS, "ver": user.token_version}).to_string(),
-    );
-    let signed = format!("{header}.{payload}");
-    let signature = hex::decode(state.keys().sign(JWT_PURPOSE, &[&signed])).unwrap_or_default();
-    format!("{signed}.{}", URL_SAFE_NO_PAD.encode(signature))
+    let claims = json!({"id": user.id, "iat": now, "exp": now + JWT_LIFETIME_SECONDS, "ver": user.token_version});
+    croupier_platform::crypto::jwt_hs256(&claims, |signed| {
+        hex::decode(state.keys().sign(JWT_PURPOSE, &[signed])).unwrap_or_default()
+    })
 }
 
 fn verify_jwt(state: &AppState, token: &str) -> Option<Claims> {

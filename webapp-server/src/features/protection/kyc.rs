@@ -14,7 +14,7 @@
 //!   turned RED ends RED in whatever order they arrive.
 //! - An operator's override (`/admin/players/{id}/verification`, with a reason) sets the state
 //!   and the KYC block (`is_kyc_block_enabled`: deposits and withdrawals answer
-//!   `SumsubVerificationRequiredException` until verified).
+//!   `SumsubVerificationRequiredException` until verified: `protection::Gate::Kyc`).
 
 use crate::AppState;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, One, Registry};
@@ -196,20 +196,6 @@ async fn set_on_verification(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<One
     .execute(ctx.state.db().pool())
     .await?;
     Ok(One)
-}
-
-/// Refuses deposits and withdrawals while an operator's KYC block stands and the player is not
-/// verified.
-pub async fn require_unblocked(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<(), ApiError> {
-    let (block, verified): (i64, i64) =
-        sqlx::query_as("SELECT is_kyc_block_enabled, is_verified FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_one(conn)
-            .await?;
-    if block != 0 && verified == 0 {
-        return Err(ApiError::new(ErrorType::SumsubVerificationRequiredException));
-    }
-    Ok(())
 }
 
 /// Sets a player's verification state (the webhook's and the operator's one write).

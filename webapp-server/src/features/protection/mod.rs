@@ -67,18 +67,48 @@ impl Exclusion {
     }
 }
 
-/// Refuses a money action while a time-out or self-exclusion is in force. Call it in the
-/// action's transaction (after locking the player where the action does).
-pub async fn guard(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<(), ApiError> {
-    let row: Option<(Option<i64>, Option<String>)> =
-        sqlx::query_as("SELECT blocked_until, blocked_kind FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_optional(conn)
-            .await?;
-    match row.and_then(|(until, kind)| Exclusion::in_force(until, kind.as_deref(), now_ms())) {
-        Some(exclusion) => Err(exclusion.error()),
-        None => Ok(()),
+/// What stands between a player and a money movement, read in one query.
+#[derive(sqlx::FromRow)]
+struct Gates {
+    blocked_until: Option<i64>,
+    blocked_kind: Option<String>,
+    is_kyc_block_enabled: i64,
+    is_verified: i64,
+}
+
+/// Which gates a money action passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// No time-out or self-exclusion in force (`PlayerExcludedException`).
+    Exclusion,
+    /// No operator's KYC block while unverified (`SumsubVerificationRequiredException`).
+    Kyc,
+}
+
+/// Refuses a money action that does not pass `gates`, with one read of the player's row. Call it
+/// in the action's transaction (after locking the player where the action does).
+pub async fn check(conn: &mut sqlx::AnyConnection, user_id: i64, gates: &[Gate]) -> Result<(), ApiError> {
+    let row: Option<Gates> = sqlx::query_as(
+        "SELECT blocked_until, blocked_kind, is_kyc_block_enabled, is_verified FROM users WHERE id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await?;
+    let Some(row) = row else { return Ok(()) };
+    if gates.contains(&Gate::Exclusion)
+        && let Some(exclusion) = Exclusion::in_force(row.blocked_until, row.blocked_kind.as_deref(), now_ms())
+    {
+        return Err(exclusion.error());
     }
+    if gates.contains(&Gate::Kyc) && row.is_kyc_block_enabled != 0 && row.is_verified == 0 {
+        return Err(ApiError::new(ErrorType::SumsubVerificationRequiredException));
+    }
+    Ok(())
+}
+
+/// Refuses a money action while a time-out or self-exclusion is in force ([`check`] of that gate).
+pub async fn guard(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<(), ApiError> {
+    check(conn, user_id, &[Gate::Exclusion]).await
 }
 
 /// [`guard`] on a connection of its own, for actions whose transaction runs elsewhere (on a

@@ -16,7 +16,7 @@
 use super::Exclusion;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, NoInput, One, Registry};
 use crate::db::now_ms;
-use crate::features::account::{MoneyView, player_currency, store};
+use crate::features::account::{MoneyView, player_row, store};
 use crate::session;
 use croupier_shared::{FieldCode, Money};
 use schemars::JsonSchema;
@@ -68,13 +68,9 @@ pub struct RgState {
 
 async fn get(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<RgState, ApiError> {
     let row = store::load(ctx.state.db(), user.id).await?;
-    let minutes: Option<i64> = sqlx::query_scalar("SELECT reality_check_minutes FROM users WHERE id = $1")
-        .bind(user.id)
-        .fetch_one(ctx.state.db().pool())
-        .await?;
     Ok(RgState {
         exclusion: Exclusion::in_force(row.blocked_until, row.blocked_kind.as_deref(), now_ms()),
-        reality_check_minutes: minutes,
+        reality_check_minutes: row.reality_check_minutes,
         reality_check_options: REALITY_CHECK_MINUTES.to_vec(),
         time_out_days: TIME_OUT_DAYS.to_vec(),
         time_out_max_days: TIME_OUT_MAX_DAYS,
@@ -197,14 +193,11 @@ pub struct RealityCheck {
 }
 
 async fn reality_check(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<RealityCheck, ApiError> {
-    let (user_id, currency) = player_currency(&ctx, &user).await?;
+    let (row, currency) = player_row(&ctx, &user).await?;
+    let user_id = row.id;
     let pool = ctx.state.db().pool();
     let started: i64 = sqlx::query_scalar("SELECT created_at FROM sessions WHERE id = $1")
         .bind(&user.session.id)
-        .fetch_one(pool)
-        .await?;
-    let interval: Option<i64> = sqlx::query_scalar("SELECT reality_check_minutes FROM users WHERE id = $1")
-        .bind(user_id)
         .fetch_one(pool)
         .await?;
     let (stakes, wins): (i64, i64) = sqlx::query_as(
@@ -220,7 +213,7 @@ async fn reality_check(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<RealityCh
     Ok(RealityCheck {
         session_started_at: started / 1000,
         session_seconds: ((now_ms() - started) / 1000).max(0),
-        interval_minutes: interval,
+        interval_minutes: row.reality_check_minutes,
         stakes: money(stakes),
         wins: money(wins),
         net_result: money(wins - stakes),

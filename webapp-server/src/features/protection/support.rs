@@ -19,12 +19,10 @@ use crate::config::{CHAT_PROVIDERS, Config};
 use crate::db::now_ms;
 use crate::features::account::{rules, store};
 use crate::messaging::{Channel, Outgoing};
-use base64::Engine as _;
+use croupier_platform::crypto;
 use croupier_shared::FieldCode;
-use hmac::{Hmac, KeyInit, Mac};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 use std::time::Duration;
 
 pub fn register(api: &mut Registry) {
@@ -94,19 +92,7 @@ pub struct SupportSettings {
 }
 
 fn hmac_hex(secret: &[u8], text: &str) -> String {
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret).unwrap_or_else(|_| unreachable!("any key length"));
-    mac.update(text.as_bytes());
-    hex::encode(mac.finalize().into_bytes())
-}
-
-/// An HS256 JWT over `claims`.
-pub fn jwt_hs256(secret: &[u8], claims: &serde_json::Value) -> String {
-    let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
-    let header = b64(br#"{"alg":"HS256","typ":"JWT"}"#);
-    let payload = b64(claims.to_string().as_bytes());
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret).unwrap_or_else(|_| unreachable!("any key length"));
-    mac.update(format!("{header}.{payload}").as_bytes());
-    format!("{header}.{payload}.{}", b64(&mac.finalize().into_bytes()))
+    crypto::hmac_sha256_hex(secret, text.as_bytes())
 }
 
 /// The provider's proof of `identity`, when it has one and a secret is configured.
@@ -115,14 +101,14 @@ pub fn signature(config: &Config, identity: &ChatIdentity) -> Option<String> {
     match config.chat.provider.as_str() {
         "intercom" => Some(hmac_hex(secret, &identity.user_id)),
         "crisp" | "tawkto" => identity.email.as_deref().map(|e| hmac_hex(secret, e)),
-        "zendesk" => Some(jwt_hs256(
-            secret,
+        "zendesk" => Some(crypto::jwt_hs256(
             &serde_json::json!({
                 "external_id": identity.user_id,
                 "name": identity.name,
                 "email": identity.email,
                 "scope": "user",
             }),
+            |signed| crypto::hmac_sha256(secret, signed.as_bytes()).to_vec(),
         )),
         _ => None,
     }
@@ -303,12 +289,6 @@ mod tests {
     fn proofs_match_recorded_examples() {
         // printf 42 | openssl dgst -sha256 -hmac s
         assert_eq!(hmac_hex(b"s", "42"), "94568d5108ef7f10a4703672424461bc51540ee0fffa1b7dea9414dca202bbe0");
-        let jwt = jwt_hs256(b"s", &serde_json::json!({"a": 1}));
-        let parts: Vec<&str> = jwt.split('.').collect();
-        assert_eq!(parts.len(), 3);
-        assert_eq!(parts[0], "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9");
-        // printf '%s' "$header.$payload" | openssl dgst -sha256 -hmac s -binary | base64url
-        assert_eq!(jwt, "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhIjoxfQ.sad3AhpjllXE_XL6lSwwMXhV_4WThhyMgxWlDkDaBHQ");
         for provider in CHAT_PROVIDERS {
             assert!(csp_origins(provider).is_some(), "{provider}");
         }

@@ -169,30 +169,14 @@ pub fn parse_timestamp(text: &str) -> Option<i64> {
         return None;
     }
     let millis: i64 = format!("{millis:0<3}").parse().ok()?;
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
+    let days = crate::time::days_from_civil(y, m, day);
     Some(((days * 24 + h) * 60 + mi) * 60_000 + s * 1000 + millis)
 }
 
 /// Unix milliseconds as `yyyy-MM-dd HH:mm:ss.SSS` (UTC), the inverse of [`parse_timestamp`].
 pub fn format_timestamp(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
+    let (y, m, day) = crate::time::civil_from_days(ms.div_euclid(86_400_000));
     let rest = ms.rem_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
     format!(
         "{y:04}-{m:02}-{day:02} {:02}:{:02}:{:02}.{:03}",
         rest / 3_600_000,

@@ -288,18 +288,8 @@ async fn load(db: &Db) -> Result<Snapshot, sqlx::Error> {
 
 /// `2026-01-02T03:04:05.678Z` from unix milliseconds (Strapi's timestamp format).
 pub fn iso8601(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
+    let (year, month, day) = croupier_platform::time::civil_from_days(ms.div_euclid(86_400_000));
     let rest = ms.rem_euclid(86_400_000);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
     let (h, m, s, milli) = (rest / 3_600_000, rest / 60_000 % 60, rest / 1000 % 60, rest % 1000);
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
 }
