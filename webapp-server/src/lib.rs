@@ -22,7 +22,7 @@ pub mod web;
 pub use croupier_platform::ports::{kyc, messaging, payments};
 pub use croupier_platform::{AppState, Config};
 pub use croupier_platform::{
-    api, config, coord, db, keys, ledger, metrics, ops, password, session, switches, telemetry,
+    api, config, coord, db, hot, keys, ledger, metrics, ops, password, session, switches, telemetry,
 };
 
 use anyhow::Context as _;
@@ -314,10 +314,11 @@ pub async fn serve(
     }
     let jobs = jobs::spawn(state.clone());
     let telegram = features::notify::spawn(&state);
+    let relay = hot::spawn_relay(state.coord());
     let service = self::app(app).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, service).with_graceful_shutdown(shutdown).await;
     jobs.abort();
-    for task in telegram {
+    for task in telegram.into_iter().chain(relay) {
         task.abort();
     }
     db.close().await;

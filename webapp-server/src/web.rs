@@ -27,11 +27,12 @@ pub mod assets;
 use crate::AppState;
 use crate::config::Config;
 use crate::features::content::Cache;
+use crate::features::content::store::Versioned;
 use crate::features::content::seo::{self, Head};
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
-use axum::response::{Html, IntoResponse, Json, Response};
+use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use croupier_platform::http::escape_html;
 use croupier_shared::Locale;
@@ -58,6 +59,8 @@ pub struct WebAssets {
     build_id: String,
     /// When `index.html` was built (its modification time), unix milliseconds.
     built_at: i64,
+    /// Pages already rendered ([`page`]).
+    shells: ShellCache,
 }
 
 impl WebAssets {
@@ -77,7 +80,8 @@ impl WebAssets {
             .unwrap_or_else(crate::db::now_ms);
         let assets = Arc::new(assets::Assets::load(&dir.join("assets")));
         tracing::info!(files = assets.len(), bytes = assets.memory(), "client assets loaded and precompressed");
-        WebAssets { dir, assets, index, build_id, built_at }
+        let shells = ShellCache::new(config);
+        WebAssets { dir, assets, index, build_id, built_at, shells }
     }
 
     /// The id of the served client build.
@@ -353,35 +357,122 @@ async fn spa(State(site): State<Site>, uri: Uri, headers: HeaderMap) -> Response
 }
 
 /// `index.html` for the request's path, with its head and status.
+///
+/// Rendered pages are kept per (content version, host, path) in [`ShellCache`] with a
+/// placeholder where each answer's fresh nonce goes, so a repeat request costs a lookup and a
+/// concatenation. Pages answering 404 are not kept (any path can be asked for).
 async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
     let state = &site.platform;
     let path = uri.path();
     let path = path.strip_suffix("index.html").unwrap_or(path);
     let nonce = hex::encode(rand::random::<[u8; 16]>());
-    let (status, html) = match site.content.snapshot(state.db()).await {
+    let shell = &site.web.shells;
+    let (status, body) = match site.content.snapshot(state.db()).await {
         Ok(snapshot) => {
-            let head = seo::resolve(&snapshot, state.config(), path, host(headers));
-            let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
-            (status, site.web.render(&head, &nonce))
+            let host = host(headers);
+            let shell_page = match shell.get(snapshot.version, host, path) {
+                Some(cached) => cached,
+                None => {
+                    let head = seo::resolve(&snapshot, state.config(), path, host);
+                    let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
+                    let rendered = Arc::new(ShellPage::new(status, &site.web.render(&head, &shell.placeholder), &shell.placeholder));
+                    if status == StatusCode::OK {
+                        shell.put(snapshot.version, host, path, Arc::clone(&rendered));
+                    }
+                    rendered
+                }
+            };
+            (shell_page.status, shell_page.body(&nonce))
         }
         Err(e) => {
             tracing::warn!(error = %e, "content unavailable; serving the page without its SEO head");
-            (StatusCode::OK, site.web.render_plain(path, &state.config().site_name))
+            (StatusCode::OK, bytes::Bytes::from(site.web.render_plain(path, &state.config().site_name)))
         }
     };
     // Maintenance: the page still loads (the client shows the maintenance page), with 503 and
     // Retry-After so crawlers keep what they indexed.
     let maintenance = state.maintenance().await;
     let status = if maintenance { StatusCode::SERVICE_UNAVAILABLE } else { status };
-    let mut response = (status, Html(html)).into_response();
+    let mut response = (status, [(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"))], body)
+        .into_response();
     if maintenance {
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("300"));
     }
-    if let Ok(csp) = HeaderValue::from_str(&crate::csp(state.config(), Some(&nonce))) {
+    if let Ok(csp) = HeaderValue::from_str(&shell.csp.join(&nonce)) {
         response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));
     response
+}
+
+/// A rendered page cut where the nonce goes: `parts` joined with the nonce.
+pub struct ShellPage {
+    status: StatusCode,
+    parts: Vec<bytes::Bytes>,
+}
+
+impl ShellPage {
+    fn new(status: StatusCode, html: &str, placeholder: &str) -> ShellPage {
+        ShellPage { status, parts: html.split(placeholder).map(|p| bytes::Bytes::copy_from_slice(p.as_bytes())).collect() }
+    }
+
+    fn body(&self, nonce: &str) -> bytes::Bytes {
+        match self.parts.as_slice() {
+            [whole] => whole.clone(),
+            parts => {
+                let mut body = Vec::with_capacity(parts.iter().map(bytes::Bytes::len).sum::<usize>() + 32 * parts.len());
+                for (i, part) in parts.iter().enumerate() {
+                    if i > 0 {
+                        body.extend_from_slice(nonce.as_bytes());
+                    }
+                    body.extend_from_slice(part);
+                }
+                bytes::Bytes::from(body)
+            }
+        }
+    }
+}
+
+/// Text with holes for a nonce.
+struct Template(Vec<String>);
+
+impl Template {
+    fn join(&self, nonce: &str) -> String {
+        self.0.join(nonce)
+    }
+}
+
+/// Pages' shells already rendered, for one content version at a time (a newer version empties
+/// it). The placeholder is random per process, so no request or content can predict it.
+pub struct ShellCache {
+    placeholder: String,
+    csp: Template,
+    /// By [`shell_key`].
+    pages: Versioned<Arc<ShellPage>>,
+}
+
+/// The host (the head may depend on it: per-domain SEO) and the path, which holds no newline.
+fn shell_key(host: Option<&str>, path: &str) -> String {
+    format!("{}\n{path}", host.unwrap_or(""))
+}
+
+/// Pages kept per content version before the cache starts over.
+const SHELL_PAGES: usize = 4096;
+
+impl ShellCache {
+    fn new(config: &Config) -> ShellCache {
+        let placeholder = format!("croupier-nonce-{}", hex::encode(rand::random::<[u8; 16]>()));
+        let csp = Template(crate::csp(config, Some(&placeholder)).split(&placeholder).map(str::to_owned).collect());
+        ShellCache { placeholder, csp, pages: Versioned::new(SHELL_PAGES) }
+    }
+
+    fn get(&self, version: i64, host: Option<&str>, path: &str) -> Option<Arc<ShellPage>> {
+        self.pages.get(version, &shell_key(host, path))
+    }
+
+    fn put(&self, version: i64, host: Option<&str>, path: &str, page: Arc<ShellPage>) {
+        self.pages.put(version, shell_key(host, path), page);
+    }
 }
 
 fn text_response(content_type: &'static str, body: String) -> Response {

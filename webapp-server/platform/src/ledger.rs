@@ -287,6 +287,15 @@ pub async fn post_many(
     conn: &mut AnyConnection,
     entries: &[Entry<'_>],
 ) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
+    // Balances are about to change: the hot path's caches of these players stop serving them
+    // (before the commit; `hot::SETTLE` covers the time to it).
+    for entry in entries {
+        for posting in &entry.postings {
+            if let Account::Player { user_id, .. } = posting.account {
+                crate::hot::touch(user_id);
+            }
+        }
+    }
     if is_postgres(conn) { post_postgres(conn, entries).await } else { post_sqlite(conn, entries).await }
 }
 

@@ -16,6 +16,8 @@
 //!   own state and get it through axum's `FromRef` from the server's top-level state.
 //! - [`switches`]: site-wide switches operators flip at run time (maintenance).
 //! - [`crypto`], [`time`]: HMAC-SHA256 and HS256 JWTs; civil dates from day numbers.
+//! - [`hot`]: the signed-in hot path's caches (sessions, account summaries) and their
+//!   invalidation across replicas.
 //! - [`http`]: helpers several features need (HTML escaping, cookies).
 
 pub mod api;
@@ -23,6 +25,7 @@ pub mod config;
 pub mod coord;
 pub mod crypto;
 pub mod db;
+pub mod hot;
 pub mod http;
 pub mod keys;
 pub mod ledger;

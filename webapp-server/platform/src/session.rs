@@ -2,6 +2,9 @@
 //! database keeps only the token's SHA-256, so a leaked table signs nobody in. A new token at
 //! every sign-in; a session ends at logout, at a password change (the others), and after
 //! `time_to_force_logout` without a call.
+//!
+//! A live session is kept in this replica's memory between calls ([`crate::hot`]): ending one,
+//! or any change to its player, touches the player and the next call reads the row again.
 
 use crate::api::{ApiError, Ctx};
 use crate::config::{Config, Env};
@@ -45,21 +48,40 @@ fn cookie_token(headers: &HeaderMap) -> Option<&str> {
 pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Resolved, (ApiError, bool)> {
     let Some(token) = cookie_token(headers) else { return Ok(Resolved { session: None, clear_cookie: false }) };
     let id = hash(token);
+    let now = now_ms();
+    let idle_limit = i64::try_from(state.config().force_logout_seconds).unwrap_or(i64::MAX / 1000) * 1000;
+    let touch_every = TOUCH_EVERY_MS.min(idle_limit / 4);
+    let db = state.db().pool();
+    // Repeat requests: a live session of a player untouched since it was read (crate::hot).
+    if let Some(cached) = state.hot().session(&id)
+        && now - cached.last_seen_at <= idle_limit
+    {
+        if now - cached.last_seen_at > touch_every {
+            sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
+                .bind(now)
+                .bind(&id)
+                .execute(db)
+                .await
+                .map_err(|e| (e.into(), false))?;
+            state.hot().seen(&id, now);
+        }
+        return Ok(Resolved { session: Some(Session { id, user_id: cached.user_id }), clear_cookie: false });
+    }
+    let stamp = crate::hot::stamp();
     let row: Option<(i64, i64, String, Option<String>)> = sqlx::query_as(
         "SELECT s.user_id, s.last_seen_at, u.status, u.ban_type FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1",
     )
     .bind(&id)
-    .fetch_optional(state.db().pool())
+    .fetch_optional(db)
     .await
     .map_err(|e| (ApiError::from(e), false))?;
-    let Some((user_id, last_seen_at, status, ban_type)) = row else {
+    let Some((user_id, mut last_seen_at, status, ban_type)) = row else {
+        state.hot().forget_session(&id);
         return Ok(Resolved { session: None, clear_cookie: true });
     };
-    let now = now_ms();
-    let idle_limit = i64::try_from(state.config().force_logout_seconds).unwrap_or(i64::MAX / 1000) * 1000;
-    let db = state.db().pool();
     if now - last_seen_at > idle_limit {
         sqlx::query("DELETE FROM sessions WHERE id = $1").bind(&id).execute(db).await.map_err(|e| (e.into(), false))?;
+        state.hot().forget_session(&id);
         return Ok(Resolved { session: None, clear_cookie: true });
     }
     match status.as_str() {
@@ -73,27 +95,30 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Resolved, 
                 .execute(db)
                 .await
                 .map_err(|e| (e.into(), false))?;
+            crate::hot::touch(user_id);
             return Err((ApiError::new(ErrorType::UserDeletedException), true));
         }
         _ => {}
     }
     // Written at most every 15 s, and always often enough for a short idle limit.
-    if now - last_seen_at > TOUCH_EVERY_MS.min(idle_limit / 4) {
+    if now - last_seen_at > touch_every {
         sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
             .bind(now)
             .bind(&id)
             .execute(db)
             .await
             .map_err(|e| (e.into(), false))?;
+        last_seen_at = now;
     }
+    state.hot().put_session(&id, user_id, last_seen_at, stamp);
     Ok(Resolved { session: Some(Session { id, user_id }), clear_cookie: false })
 }
 
 /// Opens a new session for `user_id` inside the caller's transaction and sets its cookie.
 pub async fn start(ctx: &Ctx, conn: &mut AnyConnection, user_id: i64) -> Result<(), ApiError> {
     let user_agent = ctx.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
-    let previous = ctx.session.as_ref().map(|s| s.id.as_str());
-    let cookie = open(ctx.state.config(), conn, user_id, ctx.ip.map(|ip| ip.to_string()), user_agent, previous).await?;
+    let cookie =
+        open(ctx.state.config(), conn, user_id, ctx.ip.map(|ip| ip.to_string()), user_agent, ctx.session.as_ref()).await?;
     ctx.set_cookie(cookie);
     Ok(())
 }
@@ -106,7 +131,7 @@ pub async fn open(
     user_id: i64,
     ip: Option<String>,
     user_agent: Option<&str>,
-    previous: Option<&str>,
+    previous: Option<&Session>,
 ) -> Result<String, ApiError> {
     let token = base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
     let now = now_ms();
@@ -123,7 +148,8 @@ pub async fn open(
     .execute(&mut *conn)
     .await?;
     if let Some(old) = previous {
-        sqlx::query("DELETE FROM sessions WHERE id = $1").bind(old).execute(&mut *conn).await?;
+        sqlx::query("DELETE FROM sessions WHERE id = $1").bind(&old.id).execute(&mut *conn).await?;
+        crate::hot::touch(old.user_id);
     }
     Ok(set_cookie(config, &token))
 }
@@ -135,6 +161,7 @@ pub async fn end_others(conn: &mut AnyConnection, user_id: i64, keep: Option<&st
         .bind(keep.unwrap_or(""))
         .execute(conn)
         .await?;
+    crate::hot::touch(user_id);
     Ok(())
 }
 
@@ -142,6 +169,8 @@ pub async fn end_others(conn: &mut AnyConnection, user_id: i64, keep: Option<&st
 pub async fn end(ctx: &Ctx) -> Result<(), ApiError> {
     if let Some(session) = &ctx.session {
         sqlx::query("DELETE FROM sessions WHERE id = $1").bind(&session.id).execute(ctx.state.db().pool()).await?;
+        ctx.state.hot().forget_session(&session.id);
+        crate::hot::touch(session.user_id);
     }
     ctx.set_cookie(clear_cookie(ctx.state.config()));
     Ok(())

@@ -7,6 +7,7 @@
 use crate::config::Config;
 use crate::coord::Coord;
 use crate::db::Db;
+use crate::hot::Hot;
 use crate::keys::Keys;
 use crate::metrics::Metrics;
 use crate::ports::kyc::Kyc;
@@ -32,6 +33,7 @@ struct Inner {
     payments: Payments,
     kyc: Kyc,
     switches: Switches,
+    hot: Hot,
     local_addr: Arc<OnceLock<SocketAddr>>,
 }
 
@@ -63,7 +65,19 @@ impl AppState {
         let kyc = Kyc::from_config(&config, &db, &keys, Arc::clone(&local_addr)).context("identity verification")?;
         let switches = Switches::new(config.maintenance);
         Ok(AppState {
-            inner: Arc::new(Inner { config, db, coord, metrics, keys, messenger, payments, kyc, switches, local_addr }),
+            inner: Arc::new(Inner {
+                config,
+                db,
+                coord,
+                metrics,
+                keys,
+                messenger,
+                payments,
+                kyc,
+                switches,
+                hot: Hot::default(),
+                local_addr,
+            }),
         })
     }
 
@@ -104,6 +118,33 @@ impl AppState {
     /// Site-wide switches (maintenance).
     pub fn switches(&self) -> &Switches {
         &self.inner.switches
+    }
+
+    /// This app's caches of the signed-in hot path ([`crate::hot`]).
+    pub fn hot(&self) -> &Hot {
+        &self.inner.hot
+    }
+
+    /// Tells every replica that `user_id`'s row, sessions or balances changed, the others through
+    /// the coordination store right away (an operator command ends before a relay would run).
+    pub async fn player_changed(&self, user_id: i64) {
+        crate::hot::touch_local(user_id);
+        if matches!(self.inner.coord, Coord::Redis(_))
+            && let Err(e) = self.inner.coord.publish(crate::hot::CHANNEL, &format!("- {user_id}")).await
+        {
+            tracing::warn!(error = %e, "cannot tell the other replicas of a changed player");
+        }
+    }
+
+    /// Tells every replica that the content changed (after the write commits), the others
+    /// through the coordination store right away.
+    pub async fn content_changed(&self) {
+        crate::hot::content_changed();
+        if matches!(self.inner.coord, Coord::Redis(_))
+            && let Err(e) = self.inner.coord.publish(crate::hot::CHANNEL, "- content").await
+        {
+            tracing::warn!(error = %e, "cannot tell the other replicas of a content change");
+        }
     }
 
     /// Whether the site is under maintenance now (see [`crate::switches`]).

@@ -122,6 +122,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub state: App,
     pub backend: Backend,
+    /// The Redis URL and key prefix this app's coordination store uses, when it uses Redis.
+    pub redis: Option<(String, String)>,
     db: TestDb,
     _web: TempDir,
     shutdown: Option<oneshot::Sender<()>>,
@@ -158,12 +160,12 @@ impl TestApp {
 
         let store = Db::connect(&db.url, config.db_max_connections).await.expect("open test database");
         store.migrate().await.expect("migrate test database");
-        let coord = match (backend, std::env::var("TEST_REDIS_URL")) {
+        let (coord, redis) = match (backend, std::env::var("TEST_REDIS_URL")) {
             (Backend::Postgres, Ok(url)) if !url.is_empty() => {
                 let prefix = format!("croupier-test:{}:", uuid::Uuid::new_v4().simple());
-                Coord::redis(&url, &prefix).await.expect("connect to TEST_REDIS_URL")
+                (Coord::redis(&url, &prefix).await.expect("connect to TEST_REDIS_URL"), Some((url, prefix)))
             }
-            _ => Coord::in_process(),
+            _ => (Coord::in_process(), None),
         };
         let state = App::from_parts_with(config, store, coord, methods).await.expect("app state");
 
@@ -174,7 +176,7 @@ impl TestApp {
             let _ = rx.await;
         }));
         let client = reqwest::Client::builder().cookie_store(true).build().expect("http client");
-        TestApp { addr, client, state, backend, db, _web: web, shutdown: Some(tx), server: Some(server) }
+        TestApp { addr, client, state, backend, redis, db, _web: web, shutdown: Some(tx), server: Some(server) }
     }
 
     /// The test database's URL (for running the real binary's commands against it).
@@ -253,9 +255,12 @@ impl TestApp {
         body["data"].clone()
     }
 
-    /// Runs a statement on the test database (to set up states no API call makes, like a ban).
+    /// Runs a statement on the test database (to set up states no API call makes, like a ban), and
+    /// announces the row `id` changed as an operator's tool would (`AppState::player_changed`), or
+    /// the hot path's caches would serve the old state for up to `hot::TTL`.
     pub async fn sql(&self, statement: &'static str, value: &str, id: i64) {
         sqlx::query(statement).bind(value).bind(id).execute(self.state.db().pool()).await.expect("test SQL");
+        self.state.platform().player_changed(id).await;
     }
 
     /// Stops the server gracefully and drops its PostgreSQL database.

@@ -21,6 +21,7 @@ mod fixtures;
 mod games;
 mod games_freespins;
 mod games_house;
+mod hot;
 mod ledger;
 mod loyalty;
 mod mail;

@@ -400,9 +400,11 @@ async fn bans_stop_every_call_and_maintenance_stops_product_calls_only() {
         assert_eq!(app.api_get("metadata.getgeneralinfo", &[]).await.1["data"]["domain_state"], "active");
         assert_eq!(app.get_as(&fresh, "account.getInfo", &[]).await.0, StatusCode::OK);
 
-        // The CLI goes through the same functions; other replicas see the switch within seconds.
+        // The CLI goes through the same functions; other processes see the switch within seconds
+        // (the ban at once with Redis, else when the cached session expires: hot::TTL).
         let out = app.cli(&["admin", "players", "ban", &id.to_string(), "support ticket 42"]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        tokio::time::sleep(croupier_server::hot::TTL + std::time::Duration::from_millis(100)).await;
         let (status, body) = app.get_as(&fresh, "account.getInfo", &[]).await;
         expect_error(status, &body, 403, "UserBannedException");
         let out = app.cli(&["admin", "maintenance", "on", "cli test"]);

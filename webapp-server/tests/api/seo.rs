@@ -318,6 +318,7 @@ cms_test!(async fn custom_code_scripts_run_under_a_fresh_nonce_and_nothing_else_
             &format!("<script nonce=\"{nonce}\" src=\"https://analytics.example/tag.js\" async></script>"),
         ]);
         assert_eq!(html.matches(&format!("nonce=\"{nonce}\"")).count(), 2, "only custom code carries the nonce");
+        assert!(!html.contains("croupier-nonce-"), "the cached shell's placeholder is never sent");
         nonces.push(nonce);
     }
     assert_ne!(nonces[0], nonces[1], "every answer has its own nonce");

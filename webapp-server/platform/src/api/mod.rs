@@ -351,8 +351,18 @@ async fn run(
             return Err(err);
         }
     };
+    // A write method may change anything about its caller: their cached session and account
+    // summary are read again (crate::hot), whatever the method's own code touches.
+    let writer = (spec.access == Access::Write).then(|| session.as_ref().map(|s| s.user_id)).flatten();
     let ctx = Ctx { state: state.clone(), locale, headers: parts.headers, ip, session, cookies };
-    (spec.handler)(ctx, params).await
+    if let Some(user_id) = writer {
+        crate::hot::touch(user_id);
+    }
+    let answer = (spec.handler)(ctx, params).await;
+    if let Some(user_id) = writer {
+        crate::hot::touch(user_id);
+    }
+    answer
 }
 
 async fn read_body(body: Body, limit: usize) -> Result<bytes::Bytes, ApiError> {

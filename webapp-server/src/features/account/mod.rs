@@ -43,7 +43,7 @@ impl From<Money> for MoneyView {
 }
 
 /// SPEC §3 "Account info".
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct AccountInfo {
     /// 0 for a guest.
     pub uid: i64,
@@ -106,6 +106,12 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
             kyc_status: "none".to_owned(),
         });
     };
+    // Repeat requests are served from this replica's memory until anything about the player
+    // changes (crate::hot: balances, their row, contacts, sessions).
+    if let Some(info) = ctx.state.hot().value::<AccountInfo>(user_id) {
+        return Ok(AccountInfo::clone(&info));
+    }
+    let stamp = crate::hot::stamp();
     let db = ctx.state.db();
     let user = store::load(db, user_id).await?;
     let contacts = store::contacts(db, user_id).await?;
@@ -113,7 +119,7 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
     let currency = user.currency.as_deref().and_then(Currency::parse).unwrap_or(config.default_currency);
     let [main, bonus, betting_bonus, fun] = crate::ledger::player_balances(db, user_id, currency).await?;
     let money = |minor| MoneyView::from(Money::from_minor(minor, currency));
-    Ok(AccountInfo {
+    let info = AccountInfo {
         uid: user.id,
         id: user.id,
         reg_time: user.reg_time / 1000,
@@ -138,7 +144,9 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
             crate::db::now_ms(),
         ),
         kyc_status: user.kyc_status,
-    })
+    };
+    ctx.state.hot().put_value(user_id, std::sync::Arc::new(info.clone()), stamp);
+    Ok(info)
 }
 
 /// The signed-in player's id and account currency; a player who has not chosen one yet (a social

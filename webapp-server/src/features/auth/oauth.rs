@@ -409,8 +409,7 @@ async fn sign_in(
         None
     } else {
         let user_agent = headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
-        let previous = current.as_ref().map(|c| c.id.as_str());
-        Some(session::open(state.config(), &mut tx, user_id, ip, user_agent, previous).await?)
+        Some(session::open(state.config(), &mut tx, user_id, ip, user_agent, current.as_ref()).await?)
     };
     tx.commit().await?;
     Ok(Outcome { completed: completed != 0, cookie })

@@ -166,6 +166,8 @@ where
 
 /// What one read or write of `t` asked for in its query string.
 struct Asked {
+    /// The query string as sent (with the path, it keys the cached answers).
+    raw: String,
     query: ContentQuery,
     /// `None` when no `locale` was given.
     locale: Option<String>,
@@ -174,7 +176,7 @@ struct Asked {
 fn asked(uri: &Uri) -> Result<Asked, Refusal> {
     let query = query::parse(uri.query().unwrap_or("")).map_err(|e| query_error(&e))?;
     let locale = query.locale.clone().filter(|l| !l.is_empty());
-    Ok(Asked { query, locale })
+    Ok(Asked { raw: uri.query().unwrap_or("").to_owned(), query, locale })
 }
 
 /// The variants a read wants: `all`, a known locale, or the default.
@@ -323,24 +325,55 @@ async fn localizations(
     result.unwrap_or_else(IntoResponse::into_response)
 }
 
+/// A published read's answer, from the cache's answers when this version already gave it.
+fn cached_answer(
+    state: &ContentState,
+    version: i64,
+    key: Option<String>,
+    build: impl FnOnce() -> Result<Value, Refusal>,
+) -> Reply {
+    if let Some(key) = &key
+        && let Some(body) = state.cache.answers().get(version, key)
+    {
+        return Ok(json_bytes(body));
+    }
+    let body = bytes::Bytes::from(serde_json::to_vec(&build()?).map_err(internal)?);
+    if let Some(key) = key {
+        state.cache.answers().put(version, key, body.clone());
+    }
+    Ok(json_bytes(body))
+}
+
+fn json_bytes(body: bytes::Bytes) -> Response {
+    ([(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"))], body)
+        .into_response()
+}
+
+/// The key of a published read's answer: the type, the entry, the query string as sent.
+fn answer_key(t: &ContentType, id: Option<i64>, asked: &Asked, preview: bool) -> Option<String> {
+    (!preview).then(|| format!("{}/{}?{}", t.singular, id.unwrap_or(0), asked.raw))
+}
+
 async fn find(state: &ContentState, t: &ContentType, asked: &Asked, headers: &HeaderMap) -> Reply {
     let preview = preview(state, headers, &asked.query).await?;
     let locale = read_locale(t, asked.locale.as_deref())?;
     let snapshot = state.cache.snapshot(state.db()).await.map_err(internal)?;
-    let mut docs: Vec<&Value> = snapshot.variants(t, locale, preview).into_iter().map(|e| &e.doc).collect();
-    if let Some(filter) = &asked.query.filters {
-        docs.retain(|doc| query::matches(filter, doc));
-    }
-    let sorted: Vec<Value>;
-    if !asked.query.sort.is_empty() {
-        let mut owned: Vec<Value> = docs.iter().map(|doc| (*doc).clone()).collect();
-        query::sort_docs(&mut owned, &asked.query.sort);
-        sorted = owned;
-        docs = sorted.iter().collect();
-    }
-    let (range, meta) = query::paginate(docs.len(), &asked.query.pagination);
-    let data: Vec<Value> = docs[range].iter().map(|doc| shaped(t, doc, &asked.query)).collect();
-    Ok(Json(json!({ "data": data, "meta": { "pagination": meta } })).into_response())
+    cached_answer(state, snapshot.version, answer_key(t, None, asked, preview), || {
+        let mut docs: Vec<&Value> = snapshot.variants(t, locale, preview).into_iter().map(|e| &e.doc).collect();
+        if let Some(filter) = &asked.query.filters {
+            docs.retain(|doc| query::matches(filter, doc));
+        }
+        let sorted: Vec<Value>;
+        if !asked.query.sort.is_empty() {
+            let mut owned: Vec<Value> = docs.iter().map(|doc| (*doc).clone()).collect();
+            query::sort_docs(&mut owned, &asked.query.sort);
+            sorted = owned;
+            docs = sorted.iter().collect();
+        }
+        let (range, meta) = query::paginate(docs.len(), &asked.query.pagination);
+        let data: Vec<Value> = docs[range].iter().map(|doc| shaped(t, doc, &asked.query)).collect();
+        Ok(json!({ "data": data, "meta": { "pagination": meta } }))
+    })
 }
 
 async fn find_one(state: &ContentState, t: &ContentType, id: i64, asked: &Asked, headers: &HeaderMap) -> Reply {
@@ -350,8 +383,10 @@ async fn find_one(state: &ContentState, t: &ContentType, id: i64, asked: &Asked,
         one => one,
     };
     let snapshot = state.cache.snapshot(state.db()).await.map_err(internal)?;
-    let entry = snapshot.find_one(t, id, locale, preview).ok_or_else(not_found)?;
-    Ok(one(shaped(t, &entry.doc, &asked.query)))
+    cached_answer(state, snapshot.version, answer_key(t, Some(id), asked, preview), || {
+        let entry = snapshot.find_one(t, id, locale, preview).ok_or_else(not_found)?;
+        Ok(json!({ "data": shaped(t, &entry.doc, &asked.query), "meta": {} }))
+    })
 }
 
 /// Reads a JSON body within the configured size limit.

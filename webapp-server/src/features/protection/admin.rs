@@ -78,6 +78,7 @@ pub async fn ban(state: &AppState, user_id: i64, ban_type: Option<&str>, reason:
         .await?;
     record_action(&mut tx, "ban", Some(user_id), &reason, Some(json!({ "ban_type": ban_type }).to_string())).await?;
     tx.commit().await?;
+    state.player_changed(user_id).await;
     tracing::info!(user_id, ban_type, "player banned");
     Ok(())
 }
@@ -101,6 +102,7 @@ pub async fn unban(state: &AppState, user_id: i64, reason: &str) -> Result<(), A
     crate::session::end_others(&mut tx, user_id, None).await?;
     record_action(&mut tx, "unban", Some(user_id), &reason, None).await?;
     tx.commit().await?;
+    state.player_changed(user_id).await;
     tracing::info!(user_id, "player unbanned");
     Ok(())
 }
@@ -139,6 +141,7 @@ pub async fn set_verification(
     let detail = json!({ "before": { "status": before, "kyc_block": block_before != 0 }, "after": { "status": status, "kyc_block": kyc_block } });
     record_action(&mut tx, "verification", Some(user_id), &reason, Some(detail.to_string())).await?;
     tx.commit().await?;
+    state.player_changed(user_id).await;
     Ok(())
 }
 

@@ -216,6 +216,7 @@ pub async fn set_status(
     .bind(user_id)
     .execute(conn)
     .await?;
+    crate::hot::touch(user_id);
     Ok(())
 }
 

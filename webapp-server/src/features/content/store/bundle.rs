@@ -146,6 +146,7 @@ pub async fn seed_demo(db: &Db) -> anyhow::Result<bool> {
     bump_version(&mut tx).await?;
     insert_bundle(&mut tx, &entries).await?;
     tx.commit().await?;
+    crate::hot::content_changed();
     tracing::info!(entries = entries.len(), "demo content loaded");
     Ok(true)
 }
@@ -162,6 +163,7 @@ pub async fn import(db: &Db, files: &Files) -> anyhow::Result<usize> {
     sqlx::query("DELETE FROM content_entries").execute(&mut *tx).await?;
     insert_bundle(&mut tx, &entries).await?;
     tx.commit().await?;
+    crate::hot::content_changed();
     Ok(entries.len())
 }
 

@@ -195,20 +195,39 @@ impl Snapshot {
     }
 }
 
-/// This replica's copy of the content, checked against the database version on every read.
+/// How long a replica trusts the content version it last read, when no change was announced to
+/// it (a write on another replica announces itself through the coordination store; only a write
+/// by another process without Redis — `content import` — waits this long to be seen).
+pub const VERSION_TTL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// This replica's copy of the content, checked against the database version when a change is
+/// announced ([`crate::hot::content_epoch`]) and at least every [`VERSION_TTL`].
 #[derive(Default)]
 pub struct Cache {
     current: RwLock<Option<Arc<Snapshot>>>,
+    /// The content API's published answers (`/cms/api`), per query as sent.
+    answers: Versioned<bytes::Bytes>,
+    /// The epoch and the time of the last version check that matched `current`.
+    checked: std::sync::Mutex<Option<(u64, std::time::Instant)>>,
     reload: tokio::sync::Mutex<()>,
 }
 
 impl Cache {
     /// The content as of now.
     pub async fn snapshot(&self, db: &Db) -> Result<Arc<Snapshot>, sqlx::Error> {
+        let epoch = crate::hot::content_epoch();
+        if let Some((at_epoch, at)) = *self.checked.lock().unwrap_or_else(|p| p.into_inner())
+            && at_epoch == epoch
+            && at.elapsed() < VERSION_TTL
+            && let Some(snapshot) = self.peek()
+        {
+            return Ok(snapshot);
+        }
         let version = current_version(db).await?;
         if let Some(snapshot) = self.peek()
             && snapshot.version == version
         {
+            self.checked_at(epoch);
             return Ok(snapshot);
         }
         let _one_loader = self.reload.lock().await;
@@ -219,11 +238,65 @@ impl Cache {
         }
         let snapshot = Arc::new(load(db).await?);
         *self.current.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::clone(&snapshot));
+        self.checked_at(epoch);
         Ok(snapshot)
+    }
+
+    /// Records a version check made under `epoch` (read before the check's query).
+    fn checked_at(&self, epoch: u64) {
+        *self.checked.lock().unwrap_or_else(|p| p.into_inner()) = Some((epoch, std::time::Instant::now()));
+    }
+
+    /// The content API's published answers kept for the current version.
+    pub fn answers(&self) -> &Versioned<bytes::Bytes> {
+        &self.answers
     }
 
     fn peek(&self) -> Option<Arc<Snapshot>> {
         self.current.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// Answers derived from the content, kept for one content version at a time: a newer version
+/// empties it, and so does reaching `capacity` (keys may come from requests).
+pub struct Versioned<V> {
+    entries: RwLock<(i64, HashMap<String, V>)>,
+    capacity: usize,
+}
+
+/// Answers kept per version by default.
+const VERSIONED_CAPACITY: usize = 4096;
+
+impl<V: Clone> Default for Versioned<V> {
+    fn default() -> Versioned<V> {
+        Versioned::new(VERSIONED_CAPACITY)
+    }
+}
+
+impl<V: Clone> Versioned<V> {
+    pub fn new(capacity: usize) -> Versioned<V> {
+        Versioned { entries: RwLock::new((i64::MIN, HashMap::new())), capacity }
+    }
+
+    /// The answer kept for `key` at `version`.
+    pub fn get(&self, version: i64, key: &str) -> Option<V> {
+        let entries = self.entries.read().unwrap_or_else(|p| p.into_inner());
+        if entries.0 != version {
+            return None;
+        }
+        entries.1.get(key).cloned()
+    }
+
+    /// Keeps `value` for `key` at `version` (not if a newer version is already kept).
+    pub fn put(&self, version: i64, key: String, value: V) {
+        let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());
+        if entries.0 < version || entries.1.len() >= self.capacity {
+            entries.1.clear();
+            entries.0 = entries.0.max(version);
+        }
+        if entries.0 == version {
+            entries.1.insert(key, value);
+        }
     }
 }
 

@@ -119,6 +119,7 @@ pub async fn save(db: &Db, change: Change<'_>) -> Result<i64, WriteError> {
         insert(&mut tx, t.singular, id, change.locale, &data, published_at, now).await?;
     }
     tx.commit().await?;
+    crate::hot::content_changed();
     Ok(id)
 }
 
@@ -147,6 +148,7 @@ pub async fn delete(db: &Db, t: &ContentType, id: i64, locale: Option<&str>) -> 
         return Err(WriteError::NotFound);
     }
     tx.commit().await?;
+    crate::hot::content_changed();
     Ok(())
 }
 

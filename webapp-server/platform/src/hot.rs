@@ -1,0 +1,306 @@
+//! The signed-in hot path's caches (issue 23): a player's session and their account summary
+//! served from this replica's memory on repeat requests, with no database round trip.
+//!
+//! # Correctness first
+//!
+//! Every change to what these caches hold **touches** the player ([`touch`]): a ledger posting
+//! for them (any balance change, in [`crate::ledger::post_many`]), a session ended or opened
+//! over another ([`crate::session`]), any write method of the `/api` they call, and the operator
+//! and webhook paths that change a player's row (ban, unban, verification, contacts). A touch
+//!
+//! - makes every cached entry of the player stale at once (entries remember the touch counter
+//!   they were read under; a later touch outdates them), on every app of this process;
+//! - keeps the player out of the caches for [`SETTLE`] after it: a touch made inside a
+//!   transaction (a ledger posting) comes before its commit, and a read in between would see the
+//!   old row; nothing read in that window is kept;
+//! - reaches the other replicas through the coordination store's pub/sub when `REDIS_URL` is set
+//!   (the relay [`spawn_relay`] publishes; each replica's listener touches locally).
+//!
+//! Whatever a touch could miss (a message lost by Redis, an operator command run in another
+//! process without Redis) is bounded by [`TTL`]: no entry is served older than that.
+//!
+//! The content caches (the content service's snapshot, the pages' shell, the content API's
+//! answers) use the same relay: [`content_changed`] after a content write moves
+//! [`content_epoch`] here and on the other replicas.
+//!
+//! Touches are process-wide (keyed by player id only): several apps in one process (the tests)
+//! may invalidate each other's entries, never serve them — entries live in each app's [`Hot`].
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, RwLock};
+use std::time::{Duration, Instant};
+
+/// The longest an entry is served.
+pub const TTL: Duration = Duration::from_secs(2);
+/// After a touch, nothing about the player is cached for this long (see the module docs).
+pub const SETTLE: Duration = Duration::from_secs(2);
+/// Entries per cache before expired ones are swept (and, if all are live, all dropped).
+const CAPACITY: usize = 100_000;
+/// The pub/sub channel of touches (and content changes) between replicas.
+pub const CHANNEL: &str = "hot.players";
+
+#[derive(Clone, Copy)]
+struct Touch {
+    at: Instant,
+    seq: u64,
+}
+
+static SEQ: AtomicU64 = AtomicU64::new(0);
+static TOUCHED: LazyLock<RwLock<HashMap<i64, Touch>>> = LazyLock::new(|| RwLock::new(HashMap::new()));
+static OUTGOING: LazyLock<tokio::sync::broadcast::Sender<Change>> =
+    LazyLock::new(|| tokio::sync::broadcast::channel(4096).0);
+static CONTENT_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// What the relay tells the other replicas.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    Player(i64),
+    Content,
+}
+
+/// The content changed (called after the write commits): this process's content caches check
+/// the database's version on their next read, and so do the other replicas' through the relay.
+pub fn content_changed() {
+    CONTENT_EPOCH.fetch_add(1, Ordering::SeqCst);
+    let _ = OUTGOING.send(Change::Content);
+}
+
+/// Moves on at every content change this process makes or hears of: a content cache that read
+/// the version under one epoch must read it again under the next.
+pub fn content_epoch() -> u64 {
+    CONTENT_EPOCH.load(Ordering::SeqCst)
+}
+
+/// The touch counter now: take it **before** reading what will be cached, and hand it to the
+/// cache's `put` (a touch after it outdates the read).
+pub fn stamp() -> u64 {
+    SEQ.load(Ordering::SeqCst)
+}
+
+/// Marks `user_id` changed here and, through the relay, on the other replicas.
+pub fn touch(user_id: i64) {
+    touch_local(user_id);
+    let _ = OUTGOING.send(Change::Player(user_id));
+}
+
+/// Marks `user_id` changed in this process only (a touch received from another replica).
+pub fn touch_local(user_id: i64) {
+    let seq = SEQ.fetch_add(1, Ordering::SeqCst) + 1;
+    let mut touched = TOUCHED.write().unwrap_or_else(|p| p.into_inner());
+    if touched.len() >= CAPACITY {
+        touched.retain(|_, t| t.at.elapsed() < Duration::from_secs(60));
+    }
+    touched.insert(user_id, Touch { at: Instant::now(), seq });
+}
+
+fn last_touch(user_id: i64) -> Option<Touch> {
+    TOUCHED.read().unwrap_or_else(|p| p.into_inner()).get(&user_id).copied()
+}
+
+/// Whether what was read under `stamp` may be kept: no touch since, none settling.
+fn keepable(user_id: i64, stamp: u64) -> bool {
+    last_touch(user_id).is_none_or(|t| t.seq <= stamp && t.at.elapsed() >= SETTLE)
+}
+
+/// Whether an entry read under `stamp` at `fetched` is still good.
+fn current(user_id: i64, stamp: u64, fetched: Instant) -> bool {
+    fetched.elapsed() < TTL && last_touch(user_id).is_none_or(|t| t.seq <= stamp)
+}
+
+/// A live session as last read from the database.
+#[derive(Clone, Debug)]
+pub struct CachedSession {
+    pub user_id: i64,
+    /// The row's `last_seen_at` (unix ms) as this replica knows it.
+    pub last_seen_at: i64,
+    stamp: u64,
+    fetched: Instant,
+}
+
+struct Value {
+    value: Arc<dyn Any + Send + Sync>,
+    stamp: u64,
+    fetched: Instant,
+}
+
+/// One app's caches of the hot path.
+#[derive(Default)]
+pub struct Hot {
+    /// By the session id (the token's SHA-256).
+    sessions: RwLock<HashMap<String, CachedSession>>,
+    /// One value per player and type (the account summary).
+    values: RwLock<HashMap<(i64, std::any::TypeId), Value>>,
+}
+
+fn sweep<K, V>(map: &mut HashMap<K, V>, live: impl Fn(&V) -> bool) {
+    if map.len() >= CAPACITY {
+        map.retain(|_, v| live(v));
+        if map.len() >= CAPACITY {
+            map.clear();
+        }
+    }
+}
+
+impl Hot {
+    /// The cached live session `id`, if still current.
+    pub fn session(&self, id: &str) -> Option<CachedSession> {
+        let sessions = self.sessions.read().unwrap_or_else(|p| p.into_inner());
+        let cached = sessions.get(id)?;
+        current(cached.user_id, cached.stamp, cached.fetched).then(|| cached.clone())
+    }
+
+    /// Keeps a live session read under `stamp` (unless the player was touched since).
+    pub fn put_session(&self, id: &str, user_id: i64, last_seen_at: i64, stamp: u64) {
+        if !keepable(user_id, stamp) {
+            return;
+        }
+        let mut sessions = self.sessions.write().unwrap_or_else(|p| p.into_inner());
+        sweep(&mut sessions, |s| s.fetched.elapsed() < TTL);
+        sessions
+            .insert(id.to_owned(), CachedSession { user_id, last_seen_at, stamp, fetched: Instant::now() });
+    }
+
+    /// Records that this replica wrote `last_seen_at` for the session.
+    pub fn seen(&self, id: &str, last_seen_at: i64) {
+        if let Some(s) = self.sessions.write().unwrap_or_else(|p| p.into_inner()).get_mut(id) {
+            s.last_seen_at = last_seen_at;
+        }
+    }
+
+    pub fn forget_session(&self, id: &str) {
+        self.sessions.write().unwrap_or_else(|p| p.into_inner()).remove(id);
+    }
+
+    /// The player's cached `T`, if still current.
+    pub fn value<T: Any + Send + Sync>(&self, user_id: i64) -> Option<Arc<T>> {
+        let values = self.values.read().unwrap_or_else(|p| p.into_inner());
+        let v = values.get(&(user_id, std::any::TypeId::of::<T>()))?;
+        if !current(user_id, v.stamp, v.fetched) {
+            return None;
+        }
+        Arc::clone(&v.value).downcast::<T>().ok()
+    }
+
+    /// Keeps the player's `T` read under `stamp` (unless the player was touched since).
+    pub fn put_value<T: Any + Send + Sync>(&self, user_id: i64, value: Arc<T>, stamp: u64) {
+        if !keepable(user_id, stamp) {
+            return;
+        }
+        let mut values = self.values.write().unwrap_or_else(|p| p.into_inner());
+        sweep(&mut values, |v| v.fetched.elapsed() < TTL);
+        values.insert((user_id, std::any::TypeId::of::<T>()), Value { value, stamp, fetched: Instant::now() });
+    }
+}
+
+/// With Redis: publishes this process's touches to the other replicas and applies theirs. The
+/// tasks run until aborted (the server aborts them when it stops). Nothing to do in process.
+pub fn spawn_relay(coord: &crate::coord::Coord) -> Vec<tokio::task::JoinHandle<()>> {
+    if !matches!(coord, crate::coord::Coord::Redis(_)) {
+        return Vec::new();
+    }
+    let origin = uuid::Uuid::new_v4().simple().to_string();
+    let mut outgoing = OUTGOING.subscribe();
+    let publisher = {
+        let (coord, origin) = (coord.clone(), origin.clone());
+        tokio::spawn(async move {
+            loop {
+                match outgoing.recv().await {
+                    Ok(change) => {
+                        let message = match change {
+                            Change::Player(user_id) => format!("{origin} {user_id}"),
+                            Change::Content => format!("{origin} content"),
+                        };
+                        if let Err(e) = coord.publish(CHANNEL, &message).await {
+                            tracing::warn!(error = %e, "cannot tell the other replicas of a changed player");
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                        tracing::warn!(missed = n, "player changes not relayed; other replicas catch up within the cache TTL");
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        })
+    };
+    let listener = {
+        let coord = coord.clone();
+        tokio::spawn(async move {
+            use futures::StreamExt as _;
+            loop {
+                match coord.subscribe(CHANNEL).await {
+                    Ok(mut messages) => {
+                        while let Some(message) = messages.next().await {
+                            apply_remote(&origin, &message);
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "cannot listen for changed players"),
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        })
+    };
+    vec![publisher, listener]
+}
+
+/// A change published by a replica (`"{origin} {user_id}"` or `"{origin} content"`); this
+/// replica's own are skipped.
+fn apply_remote(origin: &str, message: &str) {
+    let Some((from, what)) = message.split_once(' ') else { return };
+    if from == origin {
+        return;
+    }
+    if what == "content" {
+        CONTENT_EPOCH.fetch_add(1, Ordering::SeqCst);
+    } else if let Ok(user_id) = what.parse::<i64>() {
+        touch_local(user_id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Player ids far from any other test's, as touches are process-wide.
+    #[test]
+    fn a_touch_outdates_entries_and_keeps_reads_out_while_settling() {
+        let hot = Hot::default();
+        let user = 9_000_000_001;
+        let stamp = super::stamp();
+        hot.put_session("s1", user, 5, stamp);
+        hot.put_value(user, Arc::new(41_u32), stamp);
+        assert_eq!(hot.session("s1").map(|s| s.user_id), Some(user));
+        assert_eq!(hot.value::<u32>(user).as_deref(), Some(&41));
+        assert!(hot.value::<u64>(user).is_none(), "values are kept per type");
+        touch(user);
+        assert!(hot.session("s1").is_none(), "a touch outdates the session");
+        assert!(hot.value::<u32>(user).is_none(), "and the value");
+        hot.put_value(user, Arc::new(42_u32), super::stamp());
+        assert!(hot.value::<u32>(user).is_none(), "nothing read while the change settles is kept");
+    }
+
+    #[test]
+    fn a_read_started_before_a_touch_is_not_kept() {
+        let hot = Hot::default();
+        let user = 9_000_000_002;
+        let before = super::stamp();
+        touch_local(user);
+        hot.put_session("s2", user, 5, before);
+        assert!(hot.session("s2").is_none());
+    }
+
+    #[test]
+    fn remote_touches_apply_and_own_ones_are_skipped() {
+        let user = 9_000_000_003;
+        let stamp = super::stamp();
+        apply_remote("me", &format!("me {user}"));
+        assert!(last_touch(user).is_none(), "a replica's own message is not applied twice");
+        apply_remote("me", "other not-a-number");
+        apply_remote("me", &format!("other {user}"));
+        assert!(last_touch(user).is_some_and(|t| t.seq > stamp));
+        let epoch = content_epoch();
+        apply_remote("me", "other content");
+        assert!(content_epoch() > epoch, "another replica's content change moves the epoch");
+    }
+}
