@@ -106,6 +106,14 @@ pub struct GameSession {
     pub blocked_kind: Option<String>,
     /// 1: the player has loss or wager limits to check.
     pub play_limits: i64,
+    /// How many of the player's bonuses are wagering (in the session's read): with none, a real
+    /// bet is all main money, its win has no bonus to share with, and nothing can settle — the
+    /// wallet then skips those reads.
+    pub wagering: i64,
+    /// The balance the session plays from (main, or fun in demo mode) as of the read. Inside
+    /// the lane's transaction that is the balance until the call moves it (every movement of a
+    /// player's money runs on their lane, `db::group`); outside, only a hint.
+    pub held: i64,
 }
 
 impl GameSession {
@@ -119,10 +127,16 @@ pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// The session of `token` with its player's state, the count of their wagering bonuses and the
+/// balance it plays from: one indexed query.
 pub async fn find_session(conn: &mut AnyConnection, token: &str) -> Result<Option<GameSession>, sqlx::Error> {
     sqlx::query_as(
         "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status, \
-         u.blocked_until, u.blocked_kind, u.play_limits FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
+         u.blocked_until, u.blocked_kind, u.play_limits, \
+         CAST((SELECT COUNT(*) FROM player_bonuses b WHERE b.user_id = s.user_id AND b.status = 'wagering') AS BIGINT) AS wagering, \
+         CAST(COALESCE((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = s.user_id \
+           AND a.kind = CASE WHEN s.mode = 'demo' THEN 'fun' ELSE 'main' END AND a.currency = s.currency), 0) AS BIGINT) AS held \
+         FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
     )
     .bind(token_hash(token))
     .fetch_optional(conn)
@@ -150,7 +164,7 @@ pub async fn balance_of(
     rules: &Rules,
 ) -> Result<(i64, Currency), WalletError> {
     let currency = currency_of(session)?;
-    if session.mode == "real" {
+    if session.mode == "real" && session.wagering > 0 {
         let (main, bonus) = bonus::spendable(conn, rules, session.user_id, currency, &session.sysname).await?;
         return Ok((main + bonus, currency));
     }
@@ -221,6 +235,17 @@ async fn session_for(
     allow_expired: bool,
 ) -> Result<GameSession, WalletError> {
     let session = find_session(conn, &request.token).await?.ok_or(WalletError::Status("RS_ERROR_INVALID_TOKEN"))?;
+    check_session(&session, provider, request, allow_expired)?;
+    Ok(session)
+}
+
+/// What [`session_for`] checks of a session read.
+fn check_session(
+    session: &GameSession,
+    provider: &str,
+    request: &WalletRequest,
+    allow_expired: bool,
+) -> Result<(), WalletError> {
     if session.provider != provider {
         return Err(WalletError::Status("RS_ERROR_INVALID_TOKEN"));
     }
@@ -234,7 +259,7 @@ async fn session_for(
     if !request.currency.is_empty() && !request.currency.eq_ignore_ascii_case(&session.currency) {
         return Err(WalletError::Status("RS_ERROR_WRONG_CURRENCY"));
     }
-    Ok(session)
+    Ok(())
 }
 
 /// The first answer for a repeated id, or a duplicate when the fields differ.
@@ -265,16 +290,18 @@ async fn replay(
     }
 }
 
+/// Opens the bet's round or adds the bet to it, in one statement: the round's id and status
+/// before this bet (a refused bet's change goes with its rolled-back batch, `db::group`).
 async fn open_round(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
     session: &GameSession,
-) -> Result<(i64, String, i64), WalletError> {
-    let now = now_ms();
-    sqlx::query(
+) -> Result<(i64, String), WalletError> {
+    let (id, status): (i64, String) = sqlx::query_as(
         "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, 0, 0, 'open', $7) ON CONFLICT (provider, round) DO NOTHING",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 'open', $8) \
+         ON CONFLICT (provider, round) DO UPDATE SET bet = game_rounds.bet + excluded.bet RETURNING id, status",
     )
     .bind(provider)
     .bind(&request.round)
@@ -282,16 +309,11 @@ async fn open_round(
     .bind(session.game_id)
     .bind(&session.currency)
     .bind(&session.mode)
-    .bind(now)
-    .execute(&mut *conn)
+    .bind(request.amount)
+    .bind(now_ms())
+    .fetch_one(&mut *conn)
     .await?;
-    let (id, status, win): (i64, String, i64) =
-        sqlx::query_as("SELECT id, status, win FROM game_rounds WHERE provider = $1 AND round = $2")
-            .bind(provider)
-            .bind(&request.round)
-            .fetch_one(&mut *conn)
-            .await?;
-    Ok((id, status, win))
+    Ok((id, status))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -359,14 +381,35 @@ pub async fn bet(
         return Ok(first);
     }
     let session = session_for(conn, provider, request, false).await?;
+    Ok(bet_in(conn, provider, request, &session, rules).await?.response)
+}
+
+/// A bet taken by [`bet_in`]: the answer, the round's id and how the stake was paid.
+#[derive(Debug)]
+pub struct Placed {
+    pub response: WalletResponse,
+    pub round_id: i64,
+    pub stake: Option<Stake>,
+    /// The balance the session plays from after the bet, when no bonus is involved (the
+    /// answer's balance is then exactly that).
+    pub held_after: Option<i64>,
+}
+
+/// [`bet`] for a call whose transaction id cannot have been seen (a house round's new id) and
+/// whose session was read in this transaction: no replay lookup, no second session read. The
+/// session's checks are the same.
+pub async fn bet_in(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    session: &GameSession,
+    rules: &Rules,
+) -> Result<Placed, WalletError> {
+    check_session(session, provider, request, false)?;
     if request.amount < 0 || request.transaction_uuid.is_empty() || request.round.is_empty() {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
-    let (round_id, status, _) = open_round(conn, provider, request, &session).await?;
-    if status != "open" {
-        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
-    }
-    let currency = currency_of(&session)?;
+    let currency = currency_of(session)?;
     let real = session.mode == "real";
     // Responsible gaming: no real-money play during a time-out or self-exclusion, and none over a
     // loss or wager limit (read only for players who have one).
@@ -382,21 +425,25 @@ pub async fn bet(
             }
         }
     }
+    let (round_id, status) = open_round(conn, provider, request, session).await?;
+    if status != "open" {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
     let mut planned = None;
     let mut points = 0;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
-        let stake = if real {
+        let stake = if real && session.wagering > 0 {
             bonus::plan_stake(conn, rules, session.user_id, currency, &session.sysname, request.amount).await?
         } else {
             Stake::all_main(request.amount)
         };
         let entry = if real {
             let mut postings = stake.postings(session.user_id);
-            postings.push(Posting { account: settlement(&session), amount: request.amount });
+            postings.push(Posting { account: settlement(session), amount: request.amount });
             Entry { key: &key, kind: "bet", user_id: Some(session.user_id), reference: None, currency, postings }
         } else {
-            move_money(&key, "bet", &session, Money::from_minor(request.amount, currency), false)
+            move_money(&key, "bet", session, Money::from_minor(request.amount, currency), false)
         };
         match ledger::post(conn, &entry).await {
             Ok(_) => {}
@@ -414,16 +461,17 @@ pub async fn bet(
         planned = Some(stake);
     }
     let stake = planned;
-    sqlx::query("UPDATE game_rounds SET bet = bet + $1 WHERE id = $2")
-        .bind(request.amount)
-        .bind(round_id)
-        .execute(&mut *conn)
-        .await?;
     close_if(conn, round_id, request.round_closed).await?;
-    let balance = if real && request.round_closed {
+    // In demo mode, or with no wagering bonus, the balance is what the session read less the
+    // bet: every movement of the player's money runs on their lane, so nothing else moved it in
+    // this transaction.
+    let held_after = (!real || session.wagering == 0).then(|| session.held - request.amount);
+    let balance = if real && request.round_closed && session.wagering > 0 {
         bonus::settle(conn, session.user_id).await?;
-        balance_of(conn, &session, rules).await?.0
-    } else if let (true, Some(stake)) = (real, &stake) {
+        balance_of(conn, session, rules).await?.0
+    } else if let Some(held) = held_after {
+        held
+    } else if let Some(stake) = &stake {
         // What planning read, less what the bet took (nothing else moved in this transaction).
         let main = match stake.main_after {
             Some(main) => main,
@@ -431,11 +479,11 @@ pub async fn bet(
         };
         main + stake.bonus_after
     } else {
-        balance_of(conn, &session, rules).await?.0
+        balance_of(conn, session, rules).await?.0
     };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "bet", round_id, &response, stake.as_ref().and_then(|s| s.wagered), points).await?;
-    Ok(response)
+    Ok(Placed { response, round_id, stake, held_after })
 }
 
 /// Where a win is paid.
@@ -471,48 +519,71 @@ pub async fn win_to(
         return Ok(first);
     }
     let session = session_for(conn, provider, request, true).await?;
+    win_in(conn, provider, request, &session, to, None, rules).await
+}
+
+/// [`win_to`] for a call whose transaction id cannot have been seen and whose session was read
+/// in this transaction; `placed` is the round's bet when it was taken in this transaction too
+/// (a house round): its stake tells how the win is shared and its balance what the answer is.
+pub async fn win_in(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    session: &GameSession,
+    to: WinTo,
+    placed: Option<&Placed>,
+    rules: &Rules,
+) -> Result<WalletResponse, WalletError> {
+    check_session(session, provider, request, true)?;
     if request.amount < 0 || request.transaction_uuid.is_empty() {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
-    let round: Option<(i64, String)> =
-        sqlx::query_as("SELECT id, status FROM game_rounds WHERE provider = $1 AND round = $2")
-            .bind(provider)
-            .bind(&request.round)
-            .fetch_optional(&mut *conn)
-            .await?;
-    let Some((round_id, _)) = round else { return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")) };
-    let currency = currency_of(&session)?;
+    // The round's totals first (nothing below reads its win): an unknown round writes nothing.
+    let closed = i64::from(request.round_closed);
+    let round_id: Option<i64> = sqlx::query_scalar(
+        "UPDATE game_rounds SET win = win + $1, status = CASE WHEN $2 = 1 THEN 'closed' ELSE status END, \
+         closed_at = CASE WHEN $2 = 1 THEN $3 ELSE closed_at END WHERE provider = $4 AND round = $5 RETURNING id",
+    )
+    .bind(request.amount)
+    .bind(closed)
+    .bind(now_ms())
+    .bind(provider)
+    .bind(&request.round)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(round_id) = round_id else { return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")) };
+    let currency = currency_of(session)?;
     let real = session.mode == "real";
+    // A bet of this transaction paid all from main (or fun): the win has nobody to share with.
+    let all_held = placed.is_some_and(|p| p.held_after.is_some()) && to == WinTo::Session;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let payout = match (to, real) {
             (WinTo::Bonus(bonus_id), true) => Some(bonus::plan_pack_win(conn, bonus_id, request.amount).await?),
+            (WinTo::Session, true) if all_held => Some(Payout { main: request.amount, ..Payout::default() }),
             (WinTo::Session, true) => Some(bonus::plan_win(conn, provider, round_id, request.amount).await?),
             (_, false) => None,
         };
         let entry = match &payout {
             Some(payout) => {
-                let postings = payout.postings(session.user_id, settlement(&session), request.amount);
+                let postings = payout.postings(session.user_id, settlement(session), request.amount);
                 let kind = if matches!(to, WinTo::Bonus(_)) { "freespin_win" } else { "win" };
                 Entry { key: &key, kind, user_id: Some(session.user_id), reference: None, currency, postings }
             }
-            None => move_money(&key, "win", &session, Money::from_minor(request.amount, currency), true),
+            None => move_money(&key, "win", session, Money::from_minor(request.amount, currency), true),
         };
         ledger::post(conn, &entry).await.map_err(WalletError::from)?;
         if let Some(payout) = &payout {
             bonus::record_payout(conn, payout, matches!(to, WinTo::Bonus(_))).await?;
         }
     }
-    sqlx::query("UPDATE game_rounds SET win = win + $1 WHERE id = $2")
-        .bind(request.amount)
-        .bind(round_id)
-        .execute(&mut *conn)
-        .await?;
-    close_if(conn, round_id, request.round_closed).await?;
-    if real {
+    if real && (session.wagering > 0 || to != WinTo::Session) {
         bonus::settle(conn, session.user_id).await?;
     }
-    let (balance, _) = balance_of(conn, &session, rules).await?;
+    let balance = match placed.and_then(|p| p.held_after) {
+        Some(held) if all_held => held + request.amount,
+        _ => balance_of(conn, session, rules).await?.0,
+    };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "win", round_id, &response, None, 0).await?;
     Ok(response)

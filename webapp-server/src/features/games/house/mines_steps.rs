@@ -146,7 +146,7 @@ pub(super) async fn mines_step_in(
         wallet::balance_of(&mut *tx, &session, &rules).await.map_err(HouseError::from)?.0
     } else {
         let rules = Rules::of(state);
-        settle(&mut *tx, &open.round, &session, token, Money::from_minor(win, currency), wallet::WinTo::Session, &rules)
+        settle(&mut *tx, &open.round, &session, token, Money::from_minor(win, currency), wallet::WinTo::Session, None, &rules)
             .await?
     };
     sqlx::query("UPDATE house_rounds SET outcome = $1 WHERE round_id = $2")

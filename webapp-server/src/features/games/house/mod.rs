@@ -31,7 +31,7 @@ use futures::future::BoxFuture;
 use info::{game_state, paytable};
 use mines_steps::{mines_cashout, mines_public, mines_reveal, open_mines};
 use round::round;
-use seeds::{TokenQuery, active_seed, change_seeds, history, seeds, verify};
+use seeds::{TokenQuery, change_seeds, history, next_nonce, seeds, verify};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
@@ -134,7 +134,10 @@ pub(super) fn wallet_request(
     }
 }
 
-/// Pays a round's win (possibly nothing) and closes it.
+/// Pays a round's win (possibly nothing) and closes it. `placed` is the round's bet when it was
+/// taken in this transaction, whose session was read in it: the win then skips the replay lookup
+/// and the second session read ([`wallet::win_in`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn settle(
     conn: &mut AnyConnection,
     round_id: &str,
@@ -142,6 +145,7 @@ pub(super) async fn settle(
     token: &str,
     win: Money,
     to: wallet::WinTo,
+    placed: Option<&wallet::Placed>,
     rules: &Rules,
 ) -> Result<i64, HouseError> {
     let request = WalletRequest {
@@ -150,7 +154,11 @@ pub(super) async fn settle(
         round_closed: true,
         ..wallet_request(round_id, session, token, win)
     };
-    let settled = wallet::win_to(conn, "house", &request, to, rules).await.map_err(HouseError::from)?;
+    let settled = match placed {
+        Some(placed) => wallet::win_in(conn, "house", &request, session, to, Some(placed), rules).await,
+        None => wallet::win_to(conn, "house", &request, to, rules).await,
+    }
+    .map_err(HouseError::from)?;
     Ok(settled.balance.unwrap_or(0))
 }
 

@@ -125,10 +125,14 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     if !is_free_spin(&request) {
         let (bet, _) = paid_bet(sysname, &request, currency)?;
         // So is a bet the balance cannot cover at this moment: a refused round would make its
-        // batch roll back and run again without it.
-        let mut conn = state.db().pool().acquire().await.map_err(HouseError::internal)?;
-        let (balance, _) =
-            wallet::balance_of(&mut conn, &session, &Rules::of(state)).await.map_err(HouseError::from)?;
+        // batch roll back and run again without it. With no wagering bonus the session's read
+        // already holds the balance.
+        let balance = if session.mode != "real" || session.wagering == 0 {
+            session.held
+        } else {
+            let mut conn = state.db().pool().acquire().await.map_err(HouseError::internal)?;
+            wallet::balance_of(&mut conn, &session, &Rules::of(state)).await.map_err(HouseError::from)?.0
+        };
         if balance < bet.minor() {
             return Err(HouseError::NotEnoughMoney);
         }
@@ -178,24 +182,20 @@ pub(super) async fn play_in(
     if matches!(game, Play::Mines(_)) && open_mines(&mut *tx, &session).await?.is_some() {
         return Err(HouseError::RoundOpen);
     }
-    let seed = active_seed(&mut *tx, session.user_id).await.map_err(HouseError::internal)?;
-    let nonce = seed.nonce + 1;
+    let seed = next_nonce(&mut *tx, session.user_id).await.map_err(HouseError::internal)?;
+    let nonce = seed.nonce;
     let floats = fair::floats(&seed.server_seed, &seed.client_seed, nonce, game.floats());
     let (raw_win, mut outcome) = game.resolve(&floats, bet.minor(), currency);
     let win = limits.cap(bet.minor(), raw_win, currency);
     if i128::from(win) < raw_win {
         outcome["capped"] = json!(true);
     }
-    sqlx::query("UPDATE fairness_seeds SET nonce = $1 WHERE id = $2")
-        .bind(nonce)
-        .bind(seed.id)
-        .execute(&mut *tx)
-        .await
-        .map_err(HouseError::internal)?;
     let round_id = uuid::Uuid::new_v4().to_string();
     let staked = if pack.is_some() { Money::zero(currency) } else { bet };
     let rules = Rules::of(state);
-    let placed = wallet::bet(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked), &rules)
+    // The round's id is new and its session was read in this transaction: the wallet skips the
+    // replay lookup and the second read, and the win below knows how the bet was paid.
+    let placed = wallet::bet_in(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked), &session, &rules)
         .await
         .map_err(|e| match e {
             wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
@@ -217,18 +217,15 @@ pub(super) async fn play_in(
         freespins::consume(&mut *tx, p, win).await.map_err(HouseError::internal)?;
     }
     let balance = if matches!(game, Play::Mines(_)) {
-        placed.balance.unwrap_or(0)
+        placed.response.balance.unwrap_or(0)
     } else {
-        settle(&mut *tx, &round_id, &session, &request.token, Money::from_minor(win, currency), to, &rules).await?
+        let win = Money::from_minor(win, currency);
+        settle(&mut *tx, &round_id, &session, &request.token, win, to, Some(&placed), &rules).await?
     };
     if let Some(p) = &pack {
         outcome["freespin"] = json!({ "remaining": p.remaining_count - 1, "win_account": p.win_account });
     }
-    let game_round: i64 = sqlx::query_scalar("SELECT id FROM game_rounds WHERE provider = 'house' AND round = $1")
-        .bind(&round_id)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(HouseError::internal)?;
+    let game_round = placed.round_id;
     sqlx::query("INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) VALUES ($1, $2, $3, $4, $5)")
         .bind(game_round)
         .bind(seed.id)

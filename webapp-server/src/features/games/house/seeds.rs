@@ -38,6 +38,20 @@ pub(super) async fn active_seed(conn: &mut AnyConnection, user_id: i64) -> Resul
     Ok(Seed { id, server_seed, server_seed_hash: hash, client_seed, nonce: 0 })
 }
 
+/// The active seed pair with its nonce moved on by one, for the round about to be drawn (the
+/// pair is made on the player's first round): one statement when the pair exists.
+pub(super) async fn next_nonce(conn: &mut AnyConnection, user_id: i64) -> Result<Seed, sqlx::Error> {
+    const NEXT: &str = "UPDATE fairness_seeds SET nonce = nonce + 1 WHERE id = \
+        (SELECT id FROM fairness_seeds WHERE user_id = $1 AND active = 1 ORDER BY id DESC LIMIT 1) \
+        RETURNING id, server_seed, server_seed_hash, client_seed, nonce";
+    let moved: Option<Seed> = sqlx::query_as(NEXT).bind(user_id).fetch_optional(&mut *conn).await?;
+    if let Some(seed) = moved {
+        return Ok(seed);
+    }
+    active_seed(conn, user_id).await?;
+    sqlx::query_as(NEXT).bind(user_id).fetch_one(&mut *conn).await
+}
+
 #[derive(Deserialize)]
 pub struct TokenQuery {
     pub(super) token: String,
