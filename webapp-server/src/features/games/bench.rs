@@ -104,7 +104,7 @@ pub async fn generate_catalogue(db: &Db, count: usize) -> Result<usize, sqlx::Er
 }
 
 /// `count` players with `funds` minor units of `currency` and a real-money launch session of
-/// house game `sysname` each; answers their session tokens.
+/// game `sysname` each (a house game, or an aggregator's: [`aggregator_game`]); answers their session tokens.
 pub async fn house_players(
     db: &Db,
     count: usize,
@@ -189,4 +189,26 @@ pub async fn house_players_with_bonus(
         tx.commit().await?;
     }
     Ok(tokens)
+}
+
+/// An external provider's game for the wallet bench (`make bench`): the provider row and one game
+/// of it; answers the game's sysname. The server must list `provider` in
+/// `CROUPIER_GAME_PROVIDERS` for its wallet calls to be accepted.
+pub async fn aggregator_game(db: &Db, provider: &str) -> Result<String, sqlx::Error> {
+    sqlx::query("INSERT INTO game_providers (sysname, name, kind, sort) VALUES ($1, $1, 'external', 99) ON CONFLICT (sysname) DO NOTHING")
+        .bind(provider)
+        .execute(db.pool())
+        .await?;
+    let sysname = format!("{provider}-slot");
+    sqlx::query(
+        "INSERT INTO games (sysname, provider, game_type, name_en, name_fr, image_url, search_text, rtp_bp, volatility, has_demo, config, popularity, created_at) \
+         VALUES ($1, $2, 'slot', 'Bench slot', 'Machine de banc', '/games/house/dice/tile.svg', 'bench slot', 9600, 'medium', 1, '{}', 0, $3) \
+         ON CONFLICT (sysname) DO NOTHING",
+    )
+    .bind(&sysname)
+    .bind(provider)
+    .bind(now_ms())
+    .execute(db.pool())
+    .await?;
+    Ok(sysname)
 }
