@@ -27,8 +27,8 @@ pub mod assets;
 use crate::AppState;
 use crate::config::Config;
 use crate::features::content::Cache;
-use crate::features::content::store::Versioned;
 use crate::features::content::seo::{self, Head};
+use crate::features::content::store::Versioned;
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -375,7 +375,11 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
                 None => {
                     let head = seo::resolve(&snapshot, state.config(), path, host);
                     let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
-                    let rendered = Arc::new(ShellPage::new(status, &site.web.render(&head, &shell.placeholder), &shell.placeholder));
+                    let rendered = Arc::new(ShellPage::new(
+                        status,
+                        &site.web.render(&head, &shell.placeholder),
+                        &shell.placeholder,
+                    ));
                     if status == StatusCode::OK {
                         shell.put(snapshot.version, host, path, Arc::clone(&rendered));
                     }
@@ -393,8 +397,8 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
     // Retry-After so crawlers keep what they indexed.
     let maintenance = state.maintenance().await;
     let status = if maintenance { StatusCode::SERVICE_UNAVAILABLE } else { status };
-    let mut response = (status, [(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"))], body)
-        .into_response();
+    let mut response =
+        (status, [(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"))], body).into_response();
     if maintenance {
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("300"));
     }
@@ -413,14 +417,18 @@ pub struct ShellPage {
 
 impl ShellPage {
     fn new(status: StatusCode, html: &str, placeholder: &str) -> ShellPage {
-        ShellPage { status, parts: html.split(placeholder).map(|p| bytes::Bytes::copy_from_slice(p.as_bytes())).collect() }
+        ShellPage {
+            status,
+            parts: html.split(placeholder).map(|p| bytes::Bytes::copy_from_slice(p.as_bytes())).collect(),
+        }
     }
 
     fn body(&self, nonce: &str) -> bytes::Bytes {
         match self.parts.as_slice() {
             [whole] => whole.clone(),
             parts => {
-                let mut body = Vec::with_capacity(parts.iter().map(bytes::Bytes::len).sum::<usize>() + 32 * parts.len());
+                let mut body =
+                    Vec::with_capacity(parts.iter().map(bytes::Bytes::len).sum::<usize>() + 32 * parts.len());
                 for (i, part) in parts.iter().enumerate() {
                     if i > 0 {
                         body.extend_from_slice(nonce.as_bytes());

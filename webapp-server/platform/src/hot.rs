@@ -158,8 +158,7 @@ impl Hot {
         }
         let mut sessions = self.sessions.write().unwrap_or_else(|p| p.into_inner());
         sweep(&mut sessions, |s| s.fetched.elapsed() < TTL);
-        sessions
-            .insert(id.to_owned(), CachedSession { user_id, last_seen_at, stamp, fetched: Instant::now() });
+        sessions.insert(id.to_owned(), CachedSession { user_id, last_seen_at, stamp, fetched: Instant::now() });
     }
 
     /// Records that this replica wrote `last_seen_at` for the session.
@@ -217,7 +216,10 @@ pub fn spawn_relay(coord: &crate::coord::Coord) -> Vec<tokio::task::JoinHandle<(
                         }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
-                        tracing::warn!(missed = n, "player changes not relayed; other replicas catch up within the cache TTL");
+                        tracing::warn!(
+                            missed = n,
+                            "player changes not relayed; other replicas catch up within the cache TTL"
+                        );
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 }

@@ -118,7 +118,8 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Resolved, 
 pub async fn start(ctx: &Ctx, conn: &mut AnyConnection, user_id: i64) -> Result<(), ApiError> {
     let user_agent = ctx.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok());
     let cookie =
-        open(ctx.state.config(), conn, user_id, ctx.ip.map(|ip| ip.to_string()), user_agent, ctx.session.as_ref()).await?;
+        open(ctx.state.config(), conn, user_id, ctx.ip.map(|ip| ip.to_string()), user_agent, ctx.session.as_ref())
+            .await?;
     ctx.set_cookie(cookie);
     Ok(())
 }

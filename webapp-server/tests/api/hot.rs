@@ -48,11 +48,8 @@ async fn sign_in(base: &str, email: &str) -> String {
 
 async fn call(base: &str, cookie: &str, method: &str, form: &[(&str, &str)]) -> (StatusCode, Value) {
     let url = format!("{base}/api/{method}?locale=en&v=2.34");
-    let request = if form.is_empty() {
-        reqwest::Client::new().get(url)
-    } else {
-        reqwest::Client::new().post(url).form(form)
-    };
+    let request =
+        if form.is_empty() { reqwest::Client::new().get(url) } else { reqwest::Client::new().post(url).form(form) };
     read_json(request.header("cookie", cookie).send().await.unwrap()).await
 }
 
@@ -135,7 +132,8 @@ async fn a_cached_balance_follows_every_posting_and_profile_change() {
         assert_eq!(warm(&app, &cookie).await["balance_main"]["amount"], "100.00");
 
         // A provider's bet and win: postings no call of the player made.
-        let bet = agg.call("bet", json!({"transaction_uuid": "h-1", "round": "h-1", "amount": 250, "currency": "USD"})).await;
+        let bet =
+            agg.call("bet", json!({"transaction_uuid": "h-1", "round": "h-1", "amount": 250, "currency": "USD"})).await;
         assert_eq!(bet["status"], "RS_OK", "{bet}");
         assert_eq!(info(&base, &cookie).await["balance_main"]["amount"], "97.50", "the bet shows at once");
         warm(&app, &cookie).await;
@@ -169,7 +167,8 @@ async fn a_content_edit_reaches_the_cached_page_and_content_answers_at_once() {
         assert_eq!(about, again);
 
         let (status, body) =
-            cms_send(&app, Method::PUT, "/cms/api/pages/1", Some(TOKEN), json!({"data": {"title": "About Us Now"}})).await;
+            cms_send(&app, Method::PUT, "/cms/api/pages/1", Some(TOKEN), json!({"data": {"title": "About Us Now"}}))
+                .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let (_, about) = cms_get(&app, "/cms/api/pages/1?locale=en").await;
         assert_eq!(about["data"]["attributes"]["title"], "About Us Now", "the content answer follows the edit");
@@ -259,11 +258,14 @@ async fn with_redis_another_replica_drops_what_changed_here() {
     assert_eq!(warm["balance_main"]["amount"], "100.00");
 
     // A balance change here is seen there well within the TTL.
-    let bet = agg.call("bet", json!({"transaction_uuid": "r-1", "round": "r-1", "amount": 100, "currency": "USD"})).await;
+    let bet =
+        agg.call("bet", json!({"transaction_uuid": "r-1", "round": "r-1", "amount": 100, "currency": "USD"})).await;
     assert_eq!(bet["status"], "RS_OK");
     let within = croupier_server::hot::TTL / 4;
     let want = json!("99.00");
-    let got = seen_within(within, &want, || async { info(&other.base, &cookie).await["balance_main"]["amount"].clone() }).await;
+    let got =
+        seen_within(within, &want, || async { info(&other.base, &cookie).await["balance_main"]["amount"].clone() })
+            .await;
     assert_eq!(got, want, "the other replica saw the bet through Redis");
 
     // A content edit here, seen there.

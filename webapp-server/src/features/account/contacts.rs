@@ -283,11 +283,12 @@ async fn change_subscription(ctx: Ctx, user: AuthUser, input: SubscriptionInput)
 }
 
 async fn set_subscribed(state: &AppState, contact_id: i64, subscribed: bool) -> Result<(), ApiError> {
-    let owner: Option<i64> = sqlx::query_scalar("UPDATE contacts SET is_subscribed = $1 WHERE id = $2 RETURNING user_id")
-        .bind(i64::from(subscribed))
-        .bind(contact_id)
-        .fetch_optional(state.db().pool())
-        .await?;
+    let owner: Option<i64> =
+        sqlx::query_scalar("UPDATE contacts SET is_subscribed = $1 WHERE id = $2 RETURNING user_id")
+            .bind(i64::from(subscribed))
+            .bind(contact_id)
+            .fetch_optional(state.db().pool())
+            .await?;
     if let Some(user_id) = owner {
         state.player_changed(user_id).await;
     }

@@ -146,8 +146,17 @@ pub(super) async fn mines_step_in(
         wallet::balance_of(&mut *tx, &session, &rules).await.map_err(HouseError::from)?.0
     } else {
         let rules = Rules::of(state);
-        settle(&mut *tx, &open.round, &session, token, Money::from_minor(win, currency), wallet::WinTo::Session, None, &rules)
-            .await?
+        settle(
+            &mut *tx,
+            &open.round,
+            &session,
+            token,
+            Money::from_minor(win, currency),
+            wallet::WinTo::Session,
+            None,
+            &rules,
+        )
+        .await?
     };
     sqlx::query("UPDATE house_rounds SET outcome = $1 WHERE round_id = $2")
         .bind(outcome.to_string())

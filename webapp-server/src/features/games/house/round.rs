@@ -195,17 +195,23 @@ pub(super) async fn play_in(
     let rules = Rules::of(state);
     // The round's id is new and its session was read in this transaction: the wallet skips the
     // replay lookup and the second read, and the win below knows how the bet was paid.
-    let placed = wallet::bet_in(&mut *tx, "house", &wallet_request(&round_id, &session, &request.token, staked), &session, &rules)
-        .await
-        .map_err(|e| match e {
-            wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
-            wallet::WalletError::PlayLimit(reached) => HouseError::PlayLimit {
-                kind: reached.kind.name(),
-                period: reached.period,
-                available: Money::from_minor(reached.available, currency),
-            },
-            other => HouseError::from(other),
-        })?;
+    let placed = wallet::bet_in(
+        &mut *tx,
+        "house",
+        &wallet_request(&round_id, &session, &request.token, staked),
+        &session,
+        &rules,
+    )
+    .await
+    .map_err(|e| match e {
+        wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
+        wallet::WalletError::PlayLimit(reached) => HouseError::PlayLimit {
+            kind: reached.kind.name(),
+            period: reached.period,
+            available: Money::from_minor(reached.available, currency),
+        },
+        other => HouseError::from(other),
+    })?;
     // A bonus's pack has its wins paid to that bonus, by the wallet like any win; any other
     // pack's wins are real money.
     let to = match pack.as_ref().and_then(|p| p.bonus_id) {
