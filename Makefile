@@ -80,6 +80,7 @@ bench: client
 	$(CARGO) build --profile benchmark -p croupier-server --features bench --bins
 	$(TARGET_DIR)/benchmark/croupier-bench --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 	CHROMIUM_PATH="$(CHROMIUM_PATH)" node miniapp/e2e/screens-first-paint.mjs --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
+	CHROMIUM_PATH="$(CHROMIUM_PATH)" node miniapp/e2e/lighthouse.mjs --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 
 gen:
 	CROUPIER_BLESS=1 $(CARGO) test -q -p croupier-shared --test typescript_twin

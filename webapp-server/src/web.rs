@@ -72,6 +72,7 @@ impl WebAssets {
             UNBUILT.to_owned()
         });
         let build_id = hex::encode(Sha256::digest(index.as_bytes()))[..16].to_owned();
+        let index = inline_stylesheets(&index, &dir);
         let built_at = std::fs::metadata(&path)
             .and_then(|m| m.modified())
             .ok()
@@ -156,6 +157,15 @@ impl WebAssets {
             tags.push_str(&stamp_scripts(code, nonce));
         }
         html = insert_before(&html, "</head>", &tags);
+        let mut preloads = String::new();
+        for image in &head.preload_images {
+            preloads.push_str(&format!("<link rel=\"preload\" as=\"image\" href=\"{}\"", escape_html(&image.href)));
+            if let Some(media) = image.media {
+                preloads.push_str(&format!(" media=\"{media}\""));
+            }
+            preloads.push_str(" fetchpriority=\"high\">");
+        }
+        html = insert_after_open_tag(&html, "<head", &preloads);
         html = insert_after_open_tag(&html, "<body", &stamp_scripts(&head.custom_code.body_start.concat(), nonce));
         insert_before(&html, "</body>", &stamp_scripts(&head.custom_code.body_end.concat(), nonce))
     }
@@ -165,6 +175,39 @@ impl WebAssets {
         let html = set_html_lang(&self.index, Locale::from_path(path).code());
         set_title(&html, &escape_html(site_name))
     }
+}
+
+/// The build's stylesheets inlined into `index.html` (issue 23: no render-blocking request before
+/// the first paint; the site's CSP allows inline styles). Each
+/// `<link rel="stylesheet" … href="/assets/….css">` becomes a `<style>` with the file's text; a
+/// file that cannot be read, or whose text could close the element, stays a link.
+fn inline_stylesheets(index: &str, dir: &std::path::Path) -> String {
+    let mut out = String::with_capacity(index.len());
+    let mut rest = index;
+    while let Some(at) = rest.find("<link rel=\"stylesheet\"") {
+        out.push_str(&rest[..at]);
+        let tag_end = rest[at..].find('>').map_or(rest.len(), |e| at + e + 1);
+        let tag = &rest[at..tag_end];
+        let css = tag
+            .split("href=\"")
+            .nth(1)
+            .and_then(|h| h.split('"').next())
+            .and_then(|href| href.strip_prefix("/assets/"))
+            .filter(|name| name.ends_with(".css") && !name.contains(['/', '\\']) && !name.contains(".."))
+            .and_then(|name| std::fs::read_to_string(dir.join("assets").join(name)).ok())
+            .filter(|css| !css.to_ascii_lowercase().contains("</style"));
+        match css {
+            Some(css) => {
+                out.push_str("<style>");
+                out.push_str(css.trim_end());
+                out.push_str("</style>");
+            }
+            None => out.push_str(tag),
+        }
+        rest = &rest[tag_end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Adds `nonce="…"` to every `<script` tag of `code` (an editor's custom code entry: analytics,
@@ -580,6 +623,20 @@ fn looks_like_file(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stylesheets_are_inlined_and_unreadable_ones_stay_links() {
+        let dir = std::env::temp_dir().join(format!("croupier-inline-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("assets")).unwrap();
+        std::fs::write(dir.join("assets/a.css"), "body{color:red}\n").unwrap();
+        std::fs::write(dir.join("assets/b.css"), "p{content:\"</style>\"}").unwrap();
+        let html = "<head><link rel=\"stylesheet\" crossorigin href=\"/assets/a.css\"><link rel=\"stylesheet\" crossorigin href=\"/assets/b.css\"><link rel=\"stylesheet\" href=\"/assets/missing.css\"><link rel=\"stylesheet\" href=\"/assets/../a.css\"></head>";
+        assert_eq!(
+            inline_stylesheets(html, &dir),
+            "<head><style>body{color:red}</style><link rel=\"stylesheet\" crossorigin href=\"/assets/b.css\"><link rel=\"stylesheet\" href=\"/assets/missing.css\"><link rel=\"stylesheet\" href=\"/assets/../a.css\"></head>"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn lang_and_title_are_replaced_or_added() {

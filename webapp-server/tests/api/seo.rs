@@ -325,3 +325,19 @@ cms_test!(async fn custom_code_scripts_run_under_a_fresh_nonce_and_nothing_else_
     let api = app.client.get(app.url("/api/metadata.getgeneralinfo?locale=en&v=2.34")).send().await.unwrap();
     assert!(!api.headers()["content-security-policy"].to_str().unwrap().contains("nonce-"), "API answers keep the plain policy");
 });
+
+db_test!(async fn the_home_page_preloads_its_first_banner_image(app) {
+    // The demo's first home-top banner (issue 23: the LCP image is discoverable in the HTML).
+    for path in ["/", "/fr"] {
+        let (status, html) = page(app, path).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_has(&html, &[
+            "<link rel=\"preload\" as=\"image\" href=\"/uploads/banner-welcome-mobile.svg\" media=\"(max-width: 767px)\" fetchpriority=\"high\">",
+            "<link rel=\"preload\" as=\"image\" href=\"/uploads/banner-welcome.svg\" media=\"(min-width: 768px)\" fetchpriority=\"high\">",
+        ]);
+        let head = html.split("</head>").next().unwrap();
+        assert!(head.find("rel=\"preload\"").unwrap() < head.find("<title>").unwrap(), "preloads open the head: {head}");
+    }
+    let (_, html) = page(app, "/gamehall").await;
+    assert!(!html.contains("rel=\"preload\" as=\"image\""), "only the home page preloads a banner: {html}");
+});

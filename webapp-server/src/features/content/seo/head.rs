@@ -250,6 +250,40 @@ pub(super) fn page_seo<'a>(
 pub struct Head {
     pub seo: SeoData,
     pub custom_code: CustomCode,
+    /// Images the page shows first and large (its likely LCP): preloaded by the head with
+    /// `fetchpriority="high"` so the browser fetches them before the client asks (issue 23).
+    pub preload_images: Vec<PreloadImage>,
+}
+
+/// An image to preload, for the viewports of `media` (the `<picture>` source it stands for).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreloadImage {
+    pub href: String,
+    pub media: Option<&'static str>,
+}
+
+/// The home page's first banner at `home-top` (as the client orders and filters them:
+/// `features/home/content.ts`): its mobile image under 768 px and its wide image above, as
+/// the banner's `<picture>` picks them.
+fn home_banner_images(snapshot: &Snapshot, lang: &str) -> Vec<PreloadImage> {
+    let now = super::super::store::iso8601(crate::db::now_ms());
+    let mut banners: Vec<&Value> = snapshot
+        .collection("banner", lang)
+        .into_iter()
+        .filter(|b| str_of(b, "position").unwrap_or("home-top") == "home-top")
+        .filter(|b| str_of(b, "finishedAt").is_none_or(|end| end > now.as_str()))
+        .collect();
+    banners.sort_by_key(|b| b.get("order").and_then(Value::as_i64).unwrap_or(0));
+    let Some(first) = banners.first() else { return Vec::new() };
+    let (wide, mobile) = (media_url(first.get("image")), media_url(first.get("imageMobile")));
+    match (mobile, wide) {
+        (Some(mobile), Some(wide)) if mobile != wide => vec![
+            PreloadImage { href: mobile, media: Some("(max-width: 767px)") },
+            PreloadImage { href: wide, media: Some("(min-width: 768px)") },
+        ],
+        (Some(one), _) | (None, Some(one)) => vec![PreloadImage { href: one, media: None }],
+        (None, None) => Vec::new(),
+    }
 }
 
 /// The SEO data of `path` (with its locale prefix) for a request to `host`.
@@ -484,7 +518,8 @@ pub fn resolve<'a>(snapshot: &'a Snapshot, config: &Config, path: &str, host: Op
         text,
         favicons,
     };
-    Head { seo, custom_code }
+    let preload_images = if is_home && found { home_banner_images(snapshot, lang) } else { Vec::new() };
+    Head { seo, custom_code, preload_images }
 }
 
 pub(super) fn absolute(base: &str, url: &str) -> String {
