@@ -249,6 +249,14 @@ pub async fn find(db: &Db, sysname: &str) -> Result<Option<GameRow>, sqlx::Error
 }
 
 async fn get_games(ctx: Ctx, index: Arc<Index>, query: GamesQuery) -> Result<super::index::Page, ApiError> {
+    // A guest's page is kept by the catalogue version's snapshot (only successful answers are
+    // kept, so a bad request is still checked every time).
+    let guest = ctx.session.is_none().then(|| super::index::guest_key(ctx.locale, &query.options));
+    if let Some(key) = &guest
+        && let Some(page) = index.snapshot(ctx.state.db()).await?.guest_page(key)
+    {
+        return Ok(page);
+    }
     let options: GameOptions = if query.options.trim().is_empty() {
         GameOptions::default()
     } else {
@@ -299,7 +307,11 @@ async fn get_games(ctx: Ctx, index: Arc<Index>, query: GamesQuery) -> Result<sup
         offset: usize::try_from(offset).unwrap_or(0),
     };
     let snapshot = index.snapshot(ctx.state.db()).await?;
-    Ok(snapshot.query(&query, &liked))
+    let page = snapshot.query(&query, &liked);
+    if let Some(key) = guest {
+        snapshot.keep_guest_page(key, &page);
+    }
+    Ok(page)
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

@@ -121,6 +121,18 @@ pub struct Snapshot {
     popular: Order,
     newest: Order,
     by_name: [Order; 2],
+    /// Guests' pages by [`guest_key`]: a guest's answer depends on nothing but the request and
+    /// this catalogue version, so the snapshot keeps it (issue 23) and a new version starts
+    /// empty; at [`GUEST_PAGES`] entries it starts over (keys come from requests).
+    guest_pages: RwLock<HashMap<String, (usize, Vec<(u32, bool)>)>>,
+}
+
+/// Guests' pages a snapshot keeps before it starts over.
+pub const GUEST_PAGES: usize = 4096;
+
+/// The key of a guest's page: the locale and the raw `options` as sent.
+pub fn guest_key(locale: Locale, options: &str) -> String {
+    format!("{}\n{options}", locale.code())
 }
 
 /// One sort order: the keys in that order, and for each provider and each category the
@@ -290,7 +302,32 @@ impl Snapshot {
         };
         let name_en = by_name(|g| &g.name_en);
         let name_fr = by_name(|g| &g.name_fr);
-        Snapshot { version, games, names, popular, newest, by_name: [name_en, name_fr] }
+        Snapshot {
+            version,
+            games,
+            names,
+            popular,
+            newest,
+            by_name: [name_en, name_fr],
+            guest_pages: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// A guest's page kept under `key` ([`guest_key`]).
+    pub fn guest_page(self: &Arc<Self>, key: &str) -> Option<Page> {
+        let pages = self.guest_pages.read().unwrap_or_else(|p| p.into_inner());
+        let (total, picks) = pages.get(key)?;
+        let locale = usize::from(key.starts_with("fr\n"));
+        Some(Page { snapshot: Arc::clone(self), locale, total: *total, picks: picks.clone() })
+    }
+
+    /// Keeps a guest's `page` under `key` ([`guest_key`]).
+    pub fn keep_guest_page(&self, key: String, page: &Page) {
+        let mut pages = self.guest_pages.write().unwrap_or_else(|p| p.into_inner());
+        if pages.len() >= GUEST_PAGES {
+            pages.clear();
+        }
+        pages.insert(key, (page.total, page.picks.clone()));
     }
 
     /// The page `query` asks for and the number of games that match it; `favourites` marks
@@ -400,6 +437,24 @@ mod tests {
 
     fn q<'a>() -> Query<'a> {
         Query { limit: 48, ..Query::default() }
+    }
+
+    #[test]
+    fn a_kept_guest_page_answers_as_the_query_did_and_starts_over_when_full() {
+        let s = snapshot();
+        let none = HashSet::new();
+        let query = Query { category: Some("slots"), locale: Locale::Fr, ..q() };
+        let page = s.query(&query, &none);
+        let key = guest_key(Locale::Fr, r#"{"category":"slots"}"#);
+        assert!(s.guest_page(&key).is_none());
+        s.keep_guest_page(key.clone(), &page);
+        let kept = s.guest_page(&key).unwrap();
+        assert_eq!(serde_json::to_value(&kept).unwrap(), serde_json::to_value(&page).unwrap());
+        assert!(s.guest_page(&guest_key(Locale::En, r#"{"category":"slots"}"#)).is_none(), "per locale");
+        for i in 0..GUEST_PAGES {
+            s.keep_guest_page(format!("en\n{i}"), &page);
+        }
+        assert!(s.guest_page(&key).is_none(), "full: started over");
     }
 
     #[test]
