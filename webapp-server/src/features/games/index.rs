@@ -124,8 +124,11 @@ pub struct Snapshot {
     /// Guests' pages by [`guest_key`]: a guest's answer depends on nothing but the request and
     /// this catalogue version, so the snapshot keeps it (issue 23) and a new version starts
     /// empty; at [`GUEST_PAGES`] entries it starts over (keys come from requests).
-    guest_pages: RwLock<HashMap<String, (usize, Vec<(u32, bool)>)>>,
+    guest_pages: RwLock<HashMap<String, GuestPage>>,
 }
+
+/// A kept page: the number of matches and the picks (game, liked).
+type GuestPage = (usize, Vec<(u32, bool)>);
 
 /// Guests' pages a snapshot keeps before it starts over.
 pub const GUEST_PAGES: usize = 4096;
