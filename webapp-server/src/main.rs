@@ -134,13 +134,16 @@ async fn content(config: Config, action: &str, dir: &str) -> ExitCode {
         let done = if action == "export" {
             store::export_dir(&db, dir).await.map(|files| format!("exported {files} files to {}", dir.display()))
         } else {
-            let imported = store::import_dir(&db, dir).await?;
-            // Running replicas hear of it at once through Redis; without it, within a second.
-            if let Some(url) = &config.redis_url {
-                let coord = croupier_server::coord::Coord::redis(url.expose(), &config.redis_prefix).await?;
-                coord.publish(croupier_server::hot::CHANNEL, "- content").await?;
+            async {
+                let imported = store::import_dir(&db, dir).await?;
+                // Running replicas hear of it at once through Redis; without it, within a second.
+                if let Some(url) = &config.redis_url {
+                    let coord = croupier_server::coord::Coord::redis(url.expose(), &config.redis_prefix).await?;
+                    croupier_server::hot::announce_content(&coord).await?;
+                }
+                anyhow::Ok(format!("imported {imported} entries from {}", dir.display()))
             }
-            Ok(format!("imported {imported} entries from {}", dir.display()))
+            .await
         };
         db.close().await;
         done

@@ -28,7 +28,7 @@ use crate::AppState;
 use crate::config::Config;
 use crate::features::content::Cache;
 use crate::features::content::seo::{self, Head};
-use crate::features::content::store::Versioned;
+use crate::hot::Versioned;
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -72,7 +72,6 @@ impl WebAssets {
             UNBUILT.to_owned()
         });
         let build_id = hex::encode(Sha256::digest(index.as_bytes()))[..16].to_owned();
-        let index = inline_stylesheets(&index, &dir);
         let built_at = std::fs::metadata(&path)
             .and_then(|m| m.modified())
             .ok()
@@ -81,6 +80,7 @@ impl WebAssets {
             .unwrap_or_else(crate::db::now_ms);
         let assets = Arc::new(assets::Assets::load(&dir.join("assets")));
         tracing::info!(files = assets.len(), bytes = assets.memory(), "client assets loaded and precompressed");
+        let index = inline_stylesheets(&index, &assets);
         let shells = ShellCache::new(config);
         WebAssets { dir, assets, index, build_id, built_at, shells }
     }
@@ -179,9 +179,9 @@ impl WebAssets {
 
 /// The build's stylesheets inlined into `index.html` (issue 23: no render-blocking request before
 /// the first paint; the site's CSP allows inline styles). Each
-/// `<link rel="stylesheet" … href="/assets/….css">` becomes a `<style>` with the file's text; a
-/// file that cannot be read, or whose text could close the element, stays a link.
-fn inline_stylesheets(index: &str, dir: &std::path::Path) -> String {
+/// `<link rel="stylesheet" … href="/assets/….css">` becomes a `<style>` with the file's text as
+/// loaded into `assets`; a file not there, or whose text could close the element, stays a link.
+fn inline_stylesheets(index: &str, assets: &assets::Assets) -> String {
     let mut out = String::with_capacity(index.len());
     let mut rest = index;
     while let Some(at) = rest.find("<link rel=\"stylesheet\"") {
@@ -193,8 +193,8 @@ fn inline_stylesheets(index: &str, dir: &std::path::Path) -> String {
             .nth(1)
             .and_then(|h| h.split('"').next())
             .and_then(|href| href.strip_prefix("/assets/"))
-            .filter(|name| name.ends_with(".css") && !name.contains(['/', '\\']) && !name.contains(".."))
-            .and_then(|name| std::fs::read_to_string(dir.join("assets").join(name)).ok())
+            .filter(|name| name.ends_with(".css"))
+            .and_then(|name| assets.text(name))
             .filter(|css| !css.to_ascii_lowercase().contains("</style"));
         match css {
             Some(css) => {
@@ -418,18 +418,15 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
                 None => {
                     let head = seo::resolve(&snapshot, state.config(), path, host);
                     let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
-                    let rendered = Arc::new(ShellPage::new(
-                        status,
-                        &site.web.render(&head, &shell.placeholder),
-                        &shell.placeholder,
-                    ));
+                    let html = Spliced::new(&site.web.render(&head, &shell.placeholder), &shell.placeholder);
+                    let rendered = Arc::new(ShellPage { status, html });
                     if status == StatusCode::OK {
                         shell.put(snapshot.version, host, path, Arc::clone(&rendered));
                     }
                     rendered
                 }
             };
-            (shell_page.status, shell_page.body(&nonce))
+            (shell_page.status, shell_page.html.join(&nonce))
         }
         Err(e) => {
             tracing::warn!(error = %e, "content unavailable; serving the page without its SEO head");
@@ -445,59 +442,49 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
     if maintenance {
         response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("300"));
     }
-    if let Ok(csp) = HeaderValue::from_str(&shell.csp.join(&nonce)) {
+    if let Ok(csp) = HeaderValue::from_maybe_shared(shell.csp.join(&nonce)) {
         response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));
     response
 }
 
-/// A rendered page cut where the nonce goes: `parts` joined with the nonce.
-pub struct ShellPage {
-    status: StatusCode,
-    parts: Vec<bytes::Bytes>,
-}
+/// Text cut where a per-answer nonce goes (a page, the CSP): its parts joined with the nonce.
+struct Spliced(Vec<bytes::Bytes>);
 
-impl ShellPage {
-    fn new(status: StatusCode, html: &str, placeholder: &str) -> ShellPage {
-        ShellPage {
-            status,
-            parts: html.split(placeholder).map(|p| bytes::Bytes::copy_from_slice(p.as_bytes())).collect(),
-        }
+impl Spliced {
+    fn new(text: &str, placeholder: &str) -> Spliced {
+        Spliced(text.split(placeholder).map(|p| bytes::Bytes::copy_from_slice(p.as_bytes())).collect())
     }
 
-    fn body(&self, nonce: &str) -> bytes::Bytes {
-        match self.parts.as_slice() {
+    fn join(&self, nonce: &str) -> bytes::Bytes {
+        match self.0.as_slice() {
             [whole] => whole.clone(),
             parts => {
-                let mut body =
-                    Vec::with_capacity(parts.iter().map(bytes::Bytes::len).sum::<usize>() + 32 * parts.len());
+                let mut out = Vec::with_capacity(parts.iter().map(bytes::Bytes::len).sum::<usize>() + 32 * parts.len());
                 for (i, part) in parts.iter().enumerate() {
                     if i > 0 {
-                        body.extend_from_slice(nonce.as_bytes());
+                        out.extend_from_slice(nonce.as_bytes());
                     }
-                    body.extend_from_slice(part);
+                    out.extend_from_slice(part);
                 }
-                bytes::Bytes::from(body)
+                bytes::Bytes::from(out)
             }
         }
     }
 }
 
-/// Text with holes for a nonce.
-struct Template(Vec<String>);
-
-impl Template {
-    fn join(&self, nonce: &str) -> String {
-        self.0.join(nonce)
-    }
+/// A rendered page with its status, the nonce's place kept.
+pub struct ShellPage {
+    status: StatusCode,
+    html: Spliced,
 }
 
 /// Pages' shells already rendered, for one content version at a time (a newer version empties
 /// it). The placeholder is random per process, so no request or content can predict it.
 pub struct ShellCache {
     placeholder: String,
-    csp: Template,
+    csp: Spliced,
     /// By [`shell_key`].
     pages: Versioned<Arc<ShellPage>>,
 }
@@ -513,7 +500,7 @@ const SHELL_PAGES: usize = 4096;
 impl ShellCache {
     fn new(config: &Config) -> ShellCache {
         let placeholder = format!("croupier-nonce-{}", hex::encode(rand::random::<[u8; 16]>()));
-        let csp = Template(crate::csp(config, Some(&placeholder)).split(&placeholder).map(str::to_owned).collect());
+        let csp = Spliced::new(&crate::csp(config, Some(&placeholder)), &placeholder);
         ShellCache { placeholder, csp, pages: Versioned::new(SHELL_PAGES) }
     }
 
@@ -632,7 +619,7 @@ mod tests {
         std::fs::write(dir.join("assets/b.css"), "p{content:\"</style>\"}").unwrap();
         let html = "<head><link rel=\"stylesheet\" crossorigin href=\"/assets/a.css\"><link rel=\"stylesheet\" crossorigin href=\"/assets/b.css\"><link rel=\"stylesheet\" href=\"/assets/missing.css\"><link rel=\"stylesheet\" href=\"/assets/../a.css\"></head>";
         assert_eq!(
-            inline_stylesheets(html, &dir),
+            inline_stylesheets(html, &assets::Assets::load(&dir.join("assets"))),
             "<head><style>body{color:red}</style><link rel=\"stylesheet\" crossorigin href=\"/assets/b.css\"><link rel=\"stylesheet\" href=\"/assets/missing.css\"><link rel=\"stylesheet\" href=\"/assets/../a.css\"></head>"
         );
         let _ = std::fs::remove_dir_all(&dir);

@@ -193,6 +193,50 @@ impl Hot {
     }
 }
 
+/// Answers derived from versioned data (the content, the game catalogue), kept for one version
+/// at a time: a newer version empties it, and so does reaching `capacity` (keys may come from
+/// requests).
+pub struct Versioned<V> {
+    entries: RwLock<(i64, HashMap<String, V>)>,
+    capacity: usize,
+}
+
+/// Answers kept per version by default.
+const VERSIONED_CAPACITY: usize = 4096;
+
+impl<V: Clone> Default for Versioned<V> {
+    fn default() -> Versioned<V> {
+        Versioned::new(VERSIONED_CAPACITY)
+    }
+}
+
+impl<V: Clone> Versioned<V> {
+    pub fn new(capacity: usize) -> Versioned<V> {
+        Versioned { entries: RwLock::new((i64::MIN, HashMap::new())), capacity }
+    }
+
+    /// The answer kept for `key` at `version`.
+    pub fn get(&self, version: i64, key: &str) -> Option<V> {
+        let entries = self.entries.read().unwrap_or_else(|p| p.into_inner());
+        if entries.0 != version {
+            return None;
+        }
+        entries.1.get(key).cloned()
+    }
+
+    /// Keeps `value` for `key` at `version` (not if a newer version is already kept).
+    pub fn put(&self, version: i64, key: String, value: V) {
+        let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());
+        if entries.0 < version || entries.1.len() >= self.capacity {
+            entries.1.clear();
+            entries.0 = entries.0.max(version);
+        }
+        if entries.0 == version {
+            entries.1.insert(key, value);
+        }
+    }
+}
+
 /// With Redis: publishes this process's touches to the other replicas and applies theirs. The
 /// tasks run until aborted (the server aborts them when it stops). Nothing to do in process.
 pub fn spawn_relay(coord: &crate::coord::Coord) -> Vec<tokio::task::JoinHandle<()>> {
@@ -207,11 +251,7 @@ pub fn spawn_relay(coord: &crate::coord::Coord) -> Vec<tokio::task::JoinHandle<(
             loop {
                 match outgoing.recv().await {
                     Ok(change) => {
-                        let message = match change {
-                            Change::Player(user_id) => format!("{origin} {user_id}"),
-                            Change::Content => format!("{origin} content"),
-                        };
-                        if let Err(e) = coord.publish(CHANNEL, &message).await {
+                        if let Err(e) = coord.publish(CHANNEL, &message(&origin, change)).await {
                             tracing::warn!(error = %e, "cannot tell the other replicas of a changed player");
                         }
                     }
@@ -246,8 +286,37 @@ pub fn spawn_relay(coord: &crate::coord::Coord) -> Vec<tokio::task::JoinHandle<(
     vec![publisher, listener]
 }
 
-/// A change published by a replica (`"{origin} {user_id}"` or `"{origin} content"`); this
-/// replica's own are skipped.
+/// What the relay publishes for `change` made by the process `origin`.
+fn message(origin: &str, change: Change) -> String {
+    match change {
+        Change::Player(user_id) => format!("{origin} {user_id}"),
+        Change::Content => format!("{origin} content"),
+    }
+}
+
+/// Origin of the changes announced right away by [`announce_player`] and [`announce_content`]:
+/// no relay's, so every replica applies them (the announcing process too, harmlessly).
+const DIRECT: &str = "-";
+
+/// Tells the other replicas now, through `coord`, that `user_id` changed — for a process whose
+/// relay may not run before it exits (an operator command). Nothing to do without Redis.
+pub async fn announce_player(coord: &crate::coord::Coord, user_id: i64) -> Result<(), crate::coord::CoordError> {
+    announce(coord, Change::Player(user_id)).await
+}
+
+/// [`announce_player`] for a content change.
+pub async fn announce_content(coord: &crate::coord::Coord) -> Result<(), crate::coord::CoordError> {
+    announce(coord, Change::Content).await
+}
+
+async fn announce(coord: &crate::coord::Coord, change: Change) -> Result<(), crate::coord::CoordError> {
+    if matches!(coord, crate::coord::Coord::Redis(_)) {
+        coord.publish(CHANNEL, &message(DIRECT, change)).await?;
+    }
+    Ok(())
+}
+
+/// A change published by a replica ([`message`]); this replica's own are skipped.
 fn apply_remote(origin: &str, message: &str) {
     let Some((from, what)) = message.split_once(' ') else { return };
     if from == origin {

@@ -57,12 +57,7 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Resolved, 
         && now - cached.last_seen_at <= idle_limit
     {
         if now - cached.last_seen_at > touch_every {
-            sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
-                .bind(now)
-                .bind(&id)
-                .execute(db)
-                .await
-                .map_err(|e| (e.into(), false))?;
+            mark_seen(db, &id, now).await?;
             state.hot().seen(&id, now);
         }
         return Ok(Resolved { session: Some(Session { id, user_id: cached.user_id }), clear_cookie: false });
@@ -102,16 +97,22 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Resolved, 
     }
     // Written at most every 15 s, and always often enough for a short idle limit.
     if now - last_seen_at > touch_every {
-        sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
-            .bind(now)
-            .bind(&id)
-            .execute(db)
-            .await
-            .map_err(|e| (e.into(), false))?;
+        mark_seen(db, &id, now).await?;
         last_seen_at = now;
     }
     state.hot().put_session(&id, user_id, last_seen_at, stamp);
     Ok(Resolved { session: Some(Session { id, user_id }), clear_cookie: false })
+}
+
+/// Writes the session's `last_seen_at` (the idle limit counts from it).
+async fn mark_seen(db: &sqlx::AnyPool, id: &str, now: i64) -> Result<(), (ApiError, bool)> {
+    sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id = $2")
+        .bind(now)
+        .bind(id)
+        .execute(db)
+        .await
+        .map_err(|e| (e.into(), false))?;
+    Ok(())
 }
 
 /// Opens a new session for `user_id` inside the caller's transaction and sets its cookie.

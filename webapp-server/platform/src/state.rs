@@ -129,21 +129,8 @@ impl AppState {
     /// the coordination store right away (an operator command ends before a relay would run).
     pub async fn player_changed(&self, user_id: i64) {
         crate::hot::touch_local(user_id);
-        if matches!(self.inner.coord, Coord::Redis(_))
-            && let Err(e) = self.inner.coord.publish(crate::hot::CHANNEL, &format!("- {user_id}")).await
-        {
+        if let Err(e) = crate::hot::announce_player(&self.inner.coord, user_id).await {
             tracing::warn!(error = %e, "cannot tell the other replicas of a changed player");
-        }
-    }
-
-    /// Tells every replica that the content changed (after the write commits), the others
-    /// through the coordination store right away.
-    pub async fn content_changed(&self) {
-        crate::hot::content_changed();
-        if matches!(self.inner.coord, Coord::Redis(_))
-            && let Err(e) = self.inner.coord.publish(crate::hot::CHANNEL, "- content").await
-        {
-            tracing::warn!(error = %e, "cannot tell the other replicas of a content change");
         }
     }
 

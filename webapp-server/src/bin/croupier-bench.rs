@@ -430,20 +430,12 @@ async fn ledger_rows(o: &Options) -> anyhow::Result<Vec<LedgerRow>> {
     let sqlite = ledger_bench("SQLite", &format!("sqlite://{}/ledger.db", dir.display()), o.duration).await;
     let _ = std::fs::remove_dir_all(&dir);
     ledger_rows.push(sqlite?);
-    if let Some(url) = std::env::var("BENCH_DATABASE_URL")
-        .ok()
-        .or_else(|| std::env::var("TEST_DATABASE_URL").ok())
-        .filter(|u| !u.is_empty())
-    {
-        let name = format!("croupier_bench_{}", std::process::id());
-        let admin = croupier_server::db::Db::connect(&url, 1).await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(admin.pool()).await?;
-        let bench_url = format!("{}/{name}", url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base));
-        let row = ledger_bench("PostgreSQL", &bench_url, o.duration).await;
-        sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-            .execute(admin.pool())
-            .await?;
-        ledger_rows.push(row?);
+    if let Some(url) = postgres_url() {
+        let row = on_scratch_postgres(&url, "croupier_bench", async |bench_url| {
+            ledger_bench("PostgreSQL", &bench_url, o.duration).await
+        })
+        .await?;
+        ledger_rows.push(row);
     }
     Ok(ledger_rows)
 }
@@ -689,6 +681,23 @@ async fn post_connect(port: u16) -> anyhow::Result<PostSender> {
     Ok(sender)
 }
 
+/// One connection's latencies of the calls that succeeded, and how many failed.
+type Loop = tokio::task::JoinHandle<anyhow::Result<(Vec<Duration>, u64)>>;
+
+/// The row of loops started at `started`: successes per second, p50 and p99, failures.
+async fn house_row(started: Instant, tasks: Vec<Loop>) -> anyhow::Result<HouseRow> {
+    let (mut all, mut errors) = (Vec::new(), 0);
+    for t in tasks {
+        let (l, e) = t.await??;
+        all.extend(l);
+        errors += e;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort_unstable();
+    let pick = |q: f64| all.get(((all.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
+    Ok(HouseRow { rps: all.len() as f64 / elapsed, p50: pick(0.5), p99: pick(0.99), errors })
+}
+
 /// Dice rounds (bet, outcome, win, round record: one transaction each) from one connection per player.
 async fn house_rounds(port: u16, tokens: Vec<String>, duration: Duration) -> anyhow::Result<HouseRow> {
     let started = Instant::now();
@@ -714,16 +723,7 @@ async fn house_rounds(port: u16, tokens: Vec<String>, duration: Duration) -> any
             anyhow::Ok((latencies, errors))
         }));
     }
-    let (mut all, mut errors) = (Vec::new(), 0);
-    for t in tasks {
-        let (l, e) = t.await??;
-        all.extend(l);
-        errors += e;
-    }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort_unstable();
-    let pick = |q: f64| all.get(((all.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
-    Ok(HouseRow { rps: all.len() as f64 / elapsed, p50: pick(0.5), p99: pick(0.99), errors })
+    house_row(started, tasks).await
 }
 
 #[allow(clippy::print_stdout)]
@@ -1072,26 +1072,38 @@ async fn wallet_rows(server: &Server, backend: &'static str, o: &Options) -> any
 /// [`wallet_rows`] on a server of its own over a PostgreSQL database made for the run, when
 /// `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`) is set.
 async fn wallet_postgres(o: &Options) -> anyhow::Result<Option<WalletRows>> {
-    let Some(url) = std::env::var("BENCH_DATABASE_URL")
+    let Some(url) = postgres_url() else { return Ok(None) };
+    let rows = on_scratch_postgres(&url, "croupier_bench_wallet", async |bench_url| {
+        let server = start_server_on(o, Some(&bench_url)).await?;
+        wallet_rows(&server, "PostgreSQL", o).await
+    })
+    .await?;
+    Ok(Some(rows))
+}
+
+/// The PostgreSQL server the bench may use: `BENCH_DATABASE_URL`, else `TEST_DATABASE_URL`.
+fn postgres_url() -> Option<String> {
+    std::env::var("BENCH_DATABASE_URL")
         .ok()
         .or_else(|| std::env::var("TEST_DATABASE_URL").ok())
         .filter(|u| !u.is_empty())
-    else {
-        return Ok(None);
-    };
-    let name = format!("croupier_bench_wallet_{}", std::process::id());
-    let admin = croupier_server::db::Db::connect(&url, 1).await?;
+}
+
+/// Runs `run` on a database `{prefix}_{pid}` made for it on the server of `url` (whose user
+/// may create databases) and dropped afterwards, whatever `run` answered.
+async fn on_scratch_postgres<T>(
+    url: &str,
+    prefix: &str,
+    run: impl AsyncFnOnce(String) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let name = format!("{prefix}_{}", std::process::id());
+    let admin = croupier_server::db::Db::connect(url, 1).await?;
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(admin.pool()).await?;
-    let bench_url = format!("{}/{name}", url.rsplit_once('/').map_or(url.as_str(), |(base, _)| base));
-    let rows = async {
-        let server = start_server_on(o, Some(&bench_url)).await?;
-        wallet_rows(&server, "PostgreSQL", o).await
-    }
-    .await;
+    let result = run(format!("{}/{name}", url.rsplit_once('/').map_or(url, |(base, _)| base))).await;
     sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
         .execute(admin.pool())
         .await?;
-    rows.map(Some)
+    result
 }
 
 /// An aggregator's signed `bet` then `win` (closing the round) per round, from one connection
@@ -1142,16 +1154,7 @@ async fn aggregator_pairs(port: u16, tokens: Vec<String>, duration: Duration) ->
             anyhow::Ok((latencies, errors))
         }));
     }
-    let (mut all, mut errors) = (Vec::new(), 0);
-    for t in tasks {
-        let (l, e) = t.await??;
-        all.extend(l);
-        errors += e;
-    }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort_unstable();
-    let pick = |q: f64| all.get(((all.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
-    Ok(HouseRow { rps: all.len() as f64 / elapsed, p50: pick(0.5), p99: pick(0.99), errors })
+    house_row(started, tasks).await
 }
 
 #[allow(clippy::print_stdout)]

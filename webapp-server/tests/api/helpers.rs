@@ -56,6 +56,18 @@ pub fn postgres_configured() -> bool {
     std::env::var("TEST_DATABASE_URL").is_ok_and(|u| !u.is_empty())
 }
 
+/// The backends a test that spawns its own apps runs on: SQLite, and PostgreSQL when
+/// `TEST_DATABASE_URL` is set (said when it is not).
+pub fn backends() -> Vec<Backend> {
+    let mut out = vec![Backend::Sqlite];
+    if postgres_configured() {
+        out.push(Backend::Postgres);
+    } else {
+        eprintln!("SKIPPED on PostgreSQL: TEST_DATABASE_URL is not set");
+    }
+    out
+}
+
 /// The index.html of the test client: the server must fill in its language and title.
 pub const INDEX_HTML: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Vite App</title>\
 <script type=\"module\" src=\"/assets/app-3f9a1c.js\"></script></head><body><div id=\"root\"></div></body></html>";

@@ -5,23 +5,12 @@
 
 use crate::content::{TOKEN, cms_get, cms_send};
 use crate::games::{Aggregator, agg_game, agg_providers, funded};
-use crate::helpers::{Backend, TestApp, expect_error, postgres_configured, read_json};
+use crate::helpers::{Backend, TestApp, backends, expect_error, postgres_configured, read_json};
+use crate::protection::ADMIN;
 use croupier_server::features::account::AccountInfo;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use std::time::Duration;
-
-const ADMIN: &str = "operator-token-0123456789abcdef";
-
-fn backends() -> Vec<Backend> {
-    let mut out = vec![Backend::Sqlite];
-    if postgres_configured() {
-        out.push(Backend::Postgres);
-    } else {
-        eprintln!("SKIPPED on PostgreSQL: TEST_DATABASE_URL is not set");
-    }
-    out
-}
 
 async fn spawn(backend: Backend) -> TestApp {
     let providers = agg_providers();

@@ -4,19 +4,11 @@
 //! changed. Every test runs on SQLite and, with `TEST_DATABASE_URL`, on PostgreSQL.
 
 use crate::games::{AGG_SECRET, Aggregator, agg_game, funded, launch};
-use crate::helpers::{Backend, TestApp, XorShift, expect_error, read_json};
+use crate::helpers::{Backend, TestApp, XorShift, backends, expect_error, read_json};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 const OPERATOR: &str = "Bearer operator-token-123";
-
-fn backends() -> Vec<Backend> {
-    let mut all = vec![Backend::Sqlite];
-    if crate::helpers::postgres_configured() {
-        all.push(Backend::Postgres);
-    }
-    all
-}
 
 async fn spawn(backend: Backend) -> TestApp {
     let providers =

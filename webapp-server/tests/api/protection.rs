@@ -4,22 +4,13 @@
 
 use crate::cashier::{deposit, verified_player};
 use crate::games::{Aggregator, agg_game, agg_providers, funded, launch};
-use crate::helpers::{Backend, TestApp, expect_error, postgres_configured, read_json};
+use crate::helpers::{Backend, TestApp, backends, expect_error, read_json};
 use croupier_server::kyc::{DigestAlg, digest, format_timestamp};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-const ADMIN: &str = "operator-token-0123456789abcdef";
-
-fn backends() -> Vec<Backend> {
-    let mut out = vec![Backend::Sqlite];
-    if postgres_configured() {
-        out.push(Backend::Postgres);
-    } else {
-        eprintln!("SKIPPED on PostgreSQL: TEST_DATABASE_URL is not set");
-    }
-    out
-}
+/// The operator token the protection and hot-path tests start their apps with.
+pub(crate) const ADMIN: &str = "operator-token-0123456789abcdef";
 
 async fn roll(app: &TestApp, token: &str, bet: &str) -> (StatusCode, Value) {
     let r = reqwest::Client::new()

@@ -249,11 +249,12 @@ pub async fn find(db: &Db, sysname: &str) -> Result<Option<GameRow>, sqlx::Error
 }
 
 async fn get_games(ctx: Ctx, index: Arc<Index>, query: GamesQuery) -> Result<super::index::Page, ApiError> {
-    // A guest's page is kept by the catalogue version's snapshot (only successful answers are
-    // kept, so a bad request is still checked every time).
+    // A guest's page is kept per catalogue version (only successful answers are kept, so a bad
+    // request is still checked every time).
+    let snapshot = index.snapshot(ctx.state.db()).await?;
     let guest = ctx.session.is_none().then(|| super::index::guest_key(ctx.locale, &query.options));
     if let Some(key) = &guest
-        && let Some(page) = index.snapshot(ctx.state.db()).await?.guest_page(key)
+        && let Some(page) = index.guest_page(&snapshot, key)
     {
         return Ok(page);
     }
@@ -306,10 +307,9 @@ async fn get_games(ctx: Ctx, index: Arc<Index>, query: GamesQuery) -> Result<sup
         limit: usize::try_from(limit).unwrap_or(48),
         offset: usize::try_from(offset).unwrap_or(0),
     };
-    let snapshot = index.snapshot(ctx.state.db()).await?;
     let page = snapshot.query(&query, &liked);
     if let Some(key) = guest {
-        snapshot.keep_guest_page(key, &page);
+        index.keep_guest_page(key, &page);
     }
     Ok(page)
 }

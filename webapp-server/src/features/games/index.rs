@@ -14,6 +14,7 @@
 
 use super::catalogue::{GAME_COLUMNS, GameItem, GameList, GameRow, fold};
 use crate::db::{Db, now_ms};
+use crate::hot::Versioned;
 use croupier_shared::Locale;
 use schemars::JsonSchema;
 use serde::ser::{SerializeSeq, SerializeStruct};
@@ -26,14 +27,39 @@ use std::sync::{Arc, RwLock};
 /// How old the last version check may be before a request looks again.
 pub const CHECK_EVERY_MS: i64 = 500;
 
-#[derive(Default)]
 pub struct Index {
     current: RwLock<Option<Arc<Snapshot>>>,
     checked_at: AtomicI64,
     reload: tokio::sync::Mutex<()>,
+    /// Guests' pages by [`guest_key`], for one catalogue version: a guest's answer depends on
+    /// nothing but the request and the version (issue 23).
+    guest_pages: Versioned<GuestPage>,
+}
+
+impl Default for Index {
+    fn default() -> Index {
+        Index {
+            current: RwLock::default(),
+            checked_at: AtomicI64::default(),
+            reload: tokio::sync::Mutex::default(),
+            guest_pages: Versioned::new(GUEST_PAGES),
+        }
+    }
 }
 
 impl Index {
+    /// A guest's page of `snapshot` kept under `key` ([`guest_key`]).
+    pub fn guest_page(&self, snapshot: &Arc<Snapshot>, key: &str) -> Option<Page> {
+        let GuestPage { locale, total, picks } = self.guest_pages.get(snapshot.version, key)?;
+        Some(Page { snapshot: Arc::clone(snapshot), locale, total, picks })
+    }
+
+    /// Keeps a guest's `page` under `key` ([`guest_key`]).
+    pub fn keep_guest_page(&self, key: String, page: &Page) {
+        let kept = GuestPage { locale: page.locale, total: page.total, picks: page.picks.clone() };
+        self.guest_pages.put(page.snapshot.version, key, kept);
+    }
+
     /// The catalogue as of (at most [`CHECK_EVERY_MS`] ago).
     pub async fn snapshot(&self, db: &Db) -> Result<Arc<Snapshot>, sqlx::Error> {
         let now = now_ms();
@@ -121,16 +147,17 @@ pub struct Snapshot {
     popular: Order,
     newest: Order,
     by_name: [Order; 2],
-    /// Guests' pages by [`guest_key`]: a guest's answer depends on nothing but the request and
-    /// this catalogue version, so the snapshot keeps it (issue 23) and a new version starts
-    /// empty; at [`GUEST_PAGES`] entries it starts over (keys come from requests).
-    guest_pages: RwLock<HashMap<String, GuestPage>>,
 }
 
-/// A kept page: the number of matches and the picks (game, liked).
-type GuestPage = (usize, Vec<(u32, bool)>);
+/// A kept guest's page, without its snapshot: the locale, the number of matches and the picks.
+#[derive(Clone)]
+struct GuestPage {
+    locale: usize,
+    total: usize,
+    picks: Vec<(u32, bool)>,
+}
 
-/// Guests' pages a snapshot keeps before it starts over.
+/// Guests' pages kept per catalogue version before the cache starts over.
 pub const GUEST_PAGES: usize = 4096;
 
 /// The key of a guest's page: the locale and the raw `options` as sent.
@@ -305,32 +332,7 @@ impl Snapshot {
         };
         let name_en = by_name(|g| &g.name_en);
         let name_fr = by_name(|g| &g.name_fr);
-        Snapshot {
-            version,
-            games,
-            names,
-            popular,
-            newest,
-            by_name: [name_en, name_fr],
-            guest_pages: RwLock::new(HashMap::new()),
-        }
-    }
-
-    /// A guest's page kept under `key` ([`guest_key`]).
-    pub fn guest_page(self: &Arc<Self>, key: &str) -> Option<Page> {
-        let pages = self.guest_pages.read().unwrap_or_else(|p| p.into_inner());
-        let (total, picks) = pages.get(key)?;
-        let locale = usize::from(key.starts_with("fr\n"));
-        Some(Page { snapshot: Arc::clone(self), locale, total: *total, picks: picks.clone() })
-    }
-
-    /// Keeps a guest's `page` under `key` ([`guest_key`]).
-    pub fn keep_guest_page(&self, key: String, page: &Page) {
-        let mut pages = self.guest_pages.write().unwrap_or_else(|p| p.into_inner());
-        if pages.len() >= GUEST_PAGES {
-            pages.clear();
-        }
-        pages.insert(key, (page.total, page.picks.clone()));
+        Snapshot { version, games, names, popular, newest, by_name: [name_en, name_fr] }
     }
 
     /// The page `query` asks for and the number of games that match it; `favourites` marks
@@ -444,20 +446,20 @@ mod tests {
 
     #[test]
     fn a_kept_guest_page_answers_as_the_query_did_and_starts_over_when_full() {
-        let s = snapshot();
+        let (index, s) = (Index::default(), snapshot());
         let none = HashSet::new();
         let query = Query { category: Some("slots"), locale: Locale::Fr, ..q() };
         let page = s.query(&query, &none);
         let key = guest_key(Locale::Fr, r#"{"category":"slots"}"#);
-        assert!(s.guest_page(&key).is_none());
-        s.keep_guest_page(key.clone(), &page);
-        let kept = s.guest_page(&key).unwrap();
+        assert!(index.guest_page(&s, &key).is_none());
+        index.keep_guest_page(key.clone(), &page);
+        let kept = index.guest_page(&s, &key).unwrap();
         assert_eq!(serde_json::to_value(&kept).unwrap(), serde_json::to_value(&page).unwrap());
-        assert!(s.guest_page(&guest_key(Locale::En, r#"{"category":"slots"}"#)).is_none(), "per locale");
+        assert!(index.guest_page(&s, &guest_key(Locale::En, r#"{"category":"slots"}"#)).is_none(), "per locale");
         for i in 0..GUEST_PAGES {
-            s.keep_guest_page(format!("en\n{i}"), &page);
+            index.keep_guest_page(format!("en\n{i}"), &page);
         }
-        assert!(s.guest_page(&key).is_none(), "full: started over");
+        assert!(index.guest_page(&s, &key).is_none(), "full: started over");
     }
 
     #[test]

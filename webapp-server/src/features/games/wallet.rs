@@ -117,6 +117,13 @@ pub struct GameSession {
 }
 
 impl GameSession {
+    /// The balance a game is told, when the session's read already holds it: in demo mode, or
+    /// with no wagering bonus (see [`balance_of`]). Inside the lane's transaction, until the
+    /// call moves money.
+    pub fn held_balance(&self) -> Option<i64> {
+        (self.mode != "real" || self.wagering == 0).then_some(self.held)
+    }
+
     /// The time-out or self-exclusion in force now, if any.
     pub fn exclusion(&self) -> Option<Exclusion> {
         Exclusion::in_force(self.blocked_until, self.blocked_kind.as_deref(), now_ms())
@@ -384,14 +391,13 @@ pub async fn bet(
     Ok(bet_in(conn, provider, request, &session, rules).await?.response)
 }
 
-/// A bet taken by [`bet_in`]: the answer, the round's id and how the stake was paid.
+/// A bet taken by [`bet_in`]: the answer and the round's id.
 #[derive(Debug)]
 pub struct Placed {
     pub response: WalletResponse,
     pub round_id: i64,
-    pub stake: Option<Stake>,
-    /// The balance the session plays from after the bet, when no bonus is involved (the
-    /// answer's balance is then exactly that).
+    /// The balance after the bet when the session's read held it ([`GameSession::held_balance`]):
+    /// the bet was then all from that balance, and the answer's balance is exactly this.
     pub held_after: Option<i64>,
 }
 
@@ -465,7 +471,7 @@ pub async fn bet_in(
     // In demo mode, or with no wagering bonus, the balance is what the session read less the
     // bet: every movement of the player's money runs on their lane, so nothing else moved it in
     // this transaction.
-    let held_after = (!real || session.wagering == 0).then(|| session.held - request.amount);
+    let held_after = session.held_balance().map(|held| held - request.amount);
     let balance = if real && request.round_closed && session.wagering > 0 {
         bonus::settle(conn, session.user_id).await?;
         balance_of(conn, session, rules).await?.0
@@ -483,7 +489,7 @@ pub async fn bet_in(
     };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "bet", round_id, &response, stake.as_ref().and_then(|s| s.wagered), points).await?;
-    Ok(Placed { response, round_id, stake, held_after })
+    Ok(Placed { response, round_id, held_after })
 }
 
 /// Where a win is paid.
@@ -524,7 +530,8 @@ pub async fn win_to(
 
 /// [`win_to`] for a call whose transaction id cannot have been seen and whose session was read
 /// in this transaction; `placed` is the round's bet when it was taken in this transaction too
-/// (a house round): its stake tells how the win is shared and its balance what the answer is.
+/// (a house round): a bet all from the held balance leaves the win nobody to share with, and its
+/// balance plus the win is the answer.
 pub async fn win_in(
     conn: &mut AnyConnection,
     provider: &str,
@@ -555,12 +562,14 @@ pub async fn win_in(
     let currency = currency_of(session)?;
     let real = session.mode == "real";
     // A bet of this transaction paid all from main (or fun): the win has nobody to share with.
-    let all_held = placed.is_some_and(|p| p.held_after.is_some()) && to == WinTo::Session;
+    let held_after = placed.and_then(|p| p.held_after).filter(|_| to == WinTo::Session);
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let payout = match (to, real) {
             (WinTo::Bonus(bonus_id), true) => Some(bonus::plan_pack_win(conn, bonus_id, request.amount).await?),
-            (WinTo::Session, true) if all_held => Some(Payout { main: request.amount, ..Payout::default() }),
+            (WinTo::Session, true) if held_after.is_some() => {
+                Some(Payout { main: request.amount, ..Payout::default() })
+            }
             (WinTo::Session, true) => Some(bonus::plan_win(conn, provider, round_id, request.amount).await?),
             (_, false) => None,
         };
@@ -580,9 +589,9 @@ pub async fn win_in(
     if real && (session.wagering > 0 || to != WinTo::Session) {
         bonus::settle(conn, session.user_id).await?;
     }
-    let balance = match placed.and_then(|p| p.held_after) {
-        Some(held) if all_held => held + request.amount,
-        _ => balance_of(conn, session, rules).await?.0,
+    let balance = match held_after {
+        Some(held) => held + request.amount,
+        None => balance_of(conn, session, rules).await?.0,
     };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "win", round_id, &response, None, 0).await?;

@@ -40,6 +40,7 @@ pub use write::{Change, WriteError, delete, save};
 
 use super::schema::{self, Attr, ContentType, Kind, TYPES};
 use crate::db::{Db, now_ms};
+use crate::hot::Versioned;
 use croupier_shared::Locale;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -254,49 +255,6 @@ impl Cache {
 
     fn peek(&self) -> Option<Arc<Snapshot>> {
         self.current.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-}
-
-/// Answers derived from the content, kept for one content version at a time: a newer version
-/// empties it, and so does reaching `capacity` (keys may come from requests).
-pub struct Versioned<V> {
-    entries: RwLock<(i64, HashMap<String, V>)>,
-    capacity: usize,
-}
-
-/// Answers kept per version by default.
-const VERSIONED_CAPACITY: usize = 4096;
-
-impl<V: Clone> Default for Versioned<V> {
-    fn default() -> Versioned<V> {
-        Versioned::new(VERSIONED_CAPACITY)
-    }
-}
-
-impl<V: Clone> Versioned<V> {
-    pub fn new(capacity: usize) -> Versioned<V> {
-        Versioned { entries: RwLock::new((i64::MIN, HashMap::new())), capacity }
-    }
-
-    /// The answer kept for `key` at `version`.
-    pub fn get(&self, version: i64, key: &str) -> Option<V> {
-        let entries = self.entries.read().unwrap_or_else(|p| p.into_inner());
-        if entries.0 != version {
-            return None;
-        }
-        entries.1.get(key).cloned()
-    }
-
-    /// Keeps `value` for `key` at `version` (not if a newer version is already kept).
-    pub fn put(&self, version: i64, key: String, value: V) {
-        let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());
-        if entries.0 < version || entries.1.len() >= self.capacity {
-            entries.1.clear();
-            entries.0 = entries.0.max(version);
-        }
-        if entries.0 == version {
-            entries.1.insert(key, value);
-        }
     }
 }
 

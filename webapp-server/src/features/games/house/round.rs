@@ -127,11 +127,12 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
         // So is a bet the balance cannot cover at this moment: a refused round would make its
         // batch roll back and run again without it. With no wagering bonus the session's read
         // already holds the balance.
-        let balance = if session.mode != "real" || session.wagering == 0 {
-            session.held
-        } else {
-            let mut conn = state.db().pool().acquire().await.map_err(HouseError::internal)?;
-            wallet::balance_of(&mut conn, &session, &Rules::of(state)).await.map_err(HouseError::from)?.0
+        let balance = match session.held_balance() {
+            Some(held) => held,
+            None => {
+                let mut conn = state.db().pool().acquire().await.map_err(HouseError::internal)?;
+                wallet::balance_of(&mut conn, &session, &Rules::of(state)).await.map_err(HouseError::from)?.0
+            }
         };
         if balance < bet.minor() {
             return Err(HouseError::NotEnoughMoney);
