@@ -257,16 +257,20 @@ async fn with_redis_another_replica_drops_what_changed_here() {
             .await;
     assert_eq!(got, want, "the other replica saw the bet through Redis");
 
-    // A content edit here, seen there.
+    // A content edit here, seen there: the page is first cached there, and the edit must reach it
+    // sooner than that cache's own version check (`VERSION_TTL`) would.
+    let cached = || async {
+        let r = reqwest::get(format!("{}/cms/api/pages/1?locale=en", other.base)).await.unwrap();
+        read_json(r).await.1["data"]["attributes"]["title"].clone()
+    };
+    assert_eq!(cached().await, "About Croupier");
+    assert_eq!(cached().await, "About Croupier");
+    assert!(Duration::from_millis(500) < croupier_server::features::content::store::VERSION_TTL);
     let (status, _) =
         cms_send(&app, Method::PUT, "/cms/api/pages/1", Some(TOKEN), json!({"data": {"title": "Replicated"}})).await;
     assert_eq!(status, StatusCode::OK);
     let want = json!("Replicated");
-    let got = seen_within(Duration::from_millis(500), &want, || async {
-        let r = reqwest::get(format!("{}/cms/api/pages/1?locale=en", other.base)).await.unwrap();
-        read_json(r).await.1["data"]["attributes"]["title"].clone()
-    })
-    .await;
+    let got = seen_within(Duration::from_millis(500), &want, cached).await;
     assert_eq!(got, want, "the other replica saw the edit through Redis");
 
     // Logout here: the cookie names nobody there.
