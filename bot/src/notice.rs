@@ -110,6 +110,40 @@ pub enum Notice {
         #[serde(default)]
         currency: Option<String>,
     },
+    /// A jackpot dropped to the player (the money is on their main balance).
+    JackpotWon {
+        pool_id: i64,
+        amount: String,
+        currency: String,
+        title_en: String,
+        title_fr: String,
+    },
+    /// A tournament prize paid: money and bonus carry their amount, free spins their count,
+    /// points their number.
+    TournamentPrize {
+        tournament_id: i64,
+        title_en: String,
+        title_fr: String,
+        rank: i64,
+        /// money, bonus, freespins or points.
+        prize: String,
+        #[serde(default)]
+        amount: Option<String>,
+        #[serde(default)]
+        currency: Option<String>,
+        #[serde(default)]
+        points: Option<i64>,
+        #[serde(default)]
+        spins: Option<i64>,
+    },
+    /// A participant's final rank (they asked for it when joining).
+    TournamentRank {
+        tournament_id: i64,
+        title_en: String,
+        title_fr: String,
+        rank: i64,
+        participants: i64,
+    },
     /// A one-time code (sign-in, two-factor change, contact confirmation, restore).
     Code {
         code: String,
@@ -143,6 +177,9 @@ impl Notice {
             Notice::QuestCompleted { .. } => "quest_completed",
             Notice::ProductBought { .. } => "product_bought",
             Notice::WeeklySummary { .. } => "weekly_summary",
+            Notice::JackpotWon { .. } => "jackpot_won",
+            Notice::TournamentPrize { .. } => "tournament_prize",
+            Notice::TournamentRank { .. } => "tournament_rank",
             Notice::Code { .. } => "code",
         }
     }
@@ -159,6 +196,7 @@ impl Notice {
                 | Notice::QuestCompleted { .. }
                 | Notice::ProductBought { .. }
                 | Notice::WeeklySummary { .. }
+                | Notice::TournamentRank { .. }
         )
     }
 
@@ -330,6 +368,64 @@ impl Notice {
                 path: "/loyalty".into(),
                 action: None,
             },
+            Notice::JackpotWon { amount, currency, title_en, title_fr, .. } => Rendered {
+                text: pick(
+                    format!("Jackpot! You won {title_en}: {amount} {currency} is on your balance."),
+                    format!("Jackpot ! Vous avez gagné {title_fr} : {amount} {currency} sont sur votre solde."),
+                ),
+                button: pick("See the jackpots".into(), "Voir les jackpots".into()),
+                path: "/jackpots".into(),
+                action: None,
+            },
+            Notice::TournamentPrize {
+                tournament_id,
+                title_en,
+                title_fr,
+                rank,
+                prize,
+                amount,
+                currency,
+                points,
+                spins,
+            } => Rendered {
+                text: {
+                    let (en, fr) = match (prize.as_str(), amount, currency) {
+                        ("money", Some(a), Some(c)) => {
+                            (format!("{a} {c} is on your balance."), format!("{a} {c} sont sur votre solde."))
+                        }
+                        ("bonus", Some(a), Some(c)) => (
+                            format!("a bonus of {a} {c} is on your bonus balance."),
+                            format!("un bonus de {a} {c} est sur votre solde bonus."),
+                        ),
+                        ("freespins", _, _) => {
+                            let n = spins.unwrap_or(0);
+                            (format!("{n} free spins are yours."), format!("{n} tours gratuits pour vous."))
+                        }
+                        _ => {
+                            let n = points.unwrap_or(0);
+                            (format!("{n} points are yours."), format!("{n} points pour vous."))
+                        }
+                    };
+                    pick(
+                        format!("You finished #{rank} in \u{201c}{title_en}\u{201d}: {en}"),
+                        format!("Vous terminez n\u{b0}\u{a0}{rank} de \u{ab}\u{a0}{title_fr}\u{a0}\u{bb} : {fr}"),
+                    )
+                },
+                button: pick("See the results".into(), "Voir les résultats".into()),
+                path: format!("/tournaments/{tournament_id}"),
+                action: None,
+            },
+            Notice::TournamentRank { tournament_id, title_en, title_fr, rank, participants } => Rendered {
+                text: pick(
+                    format!("\u{201c}{title_en}\u{201d} is over: you finished #{rank} of {participants}."),
+                    format!(
+                        "\u{ab}\u{a0}{title_fr}\u{a0}\u{bb} est terminé : vous finissez n\u{b0}\u{a0}{rank} sur {participants}."
+                    ),
+                ),
+                button: pick("See the results".into(), "Voir les résultats".into()),
+                path: format!("/tournaments/{tournament_id}"),
+                action: None,
+            },
             Notice::Code { code } => Rendered {
                 text: pick(
                     format!("Your {site} code is {code}. It expires in 5 minutes. Never share it."),
@@ -415,6 +511,53 @@ mod tests {
             Notice::CashbackPaid { cashback_id: 9, amount: "12.50".into(), currency: "USD".into(), as_bonus: false };
         assert_eq!(paid.render(Locale::En, "Croupier").action, None);
         assert!(!paid.is_promotional(), "money moved: always told");
+    }
+
+    #[test]
+    fn competition_notices_read_in_both_languages_and_open_their_page() {
+        let prize = Notice::TournamentPrize {
+            tournament_id: 4,
+            title_en: "Spring Sprint".into(),
+            title_fr: "Sprint de printemps".into(),
+            rank: 1,
+            prize: "money".into(),
+            amount: Some("100.00".into()),
+            currency: Some("USD".into()),
+            points: None,
+            spins: None,
+        };
+        let en = prize.render(Locale::En, "Croupier");
+        assert_eq!(en.text, "You finished #1 in \u{201c}Spring Sprint\u{201d}: 100.00 USD is on your balance.");
+        assert_eq!(en.path, "/tournaments/4");
+        assert!(prize.render(Locale::Fr, "Croupier").text.contains("Sprint de printemps"));
+        assert!(!prize.is_promotional(), "money moved: always told");
+        let rank = Notice::TournamentRank {
+            tournament_id: 4,
+            title_en: "Spring Sprint".into(),
+            title_fr: "Sprint de printemps".into(),
+            rank: 17,
+            participants: 230,
+        };
+        assert_eq!(
+            rank.render(Locale::En, "Croupier").text,
+            "\u{201c}Spring Sprint\u{201d} is over: you finished #17 of 230."
+        );
+        assert!(rank.is_promotional());
+        let jackpot = Notice::JackpotWon {
+            pool_id: 2,
+            amount: "1234.56".into(),
+            currency: "EUR".into(),
+            title_en: "Mega Pot".into(),
+            title_fr: "Méga Pot".into(),
+        };
+        assert_eq!(
+            jackpot.render(Locale::Fr, "Croupier").text,
+            "Jackpot ! Vous avez gagné Méga Pot : 1234.56 EUR sont sur votre solde."
+        );
+        for n in [&prize, &rank, &jackpot] {
+            let back: Notice = serde_json::from_str(&serde_json::to_string(n).unwrap()).unwrap();
+            assert_eq!(&back, n);
+        }
     }
 
     #[test]

@@ -113,6 +113,7 @@ struct AppParts {
     web: Arc<WebAssets>,
     content: Arc<Cache>,
     oauth: Arc<OAuth>,
+    live: Arc<features::live::Live>,
 }
 
 impl App {
@@ -147,7 +148,8 @@ impl App {
         // The catalogue's index belongs to the methods that read it (`games.get`).
         register_methods(&mut api, &content, &Arc::new(Index::default()));
         extra(&mut api);
-        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, oauth }) })
+        let live = Arc::new(features::live::Live::default());
+        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, oauth, live }) })
     }
 
     /// The platform's state (configuration, database, ports, …).
@@ -195,6 +197,12 @@ impl FromRef<App> for Arc<Cache> {
     }
 }
 
+impl FromRef<App> for Arc<features::live::Live> {
+    fn from_ref(app: &App) -> Arc<features::live::Live> {
+        Arc::clone(&app.inner.live)
+    }
+}
+
 impl FromRef<App> for Arc<OAuth> {
     fn from_ref(app: &App) -> Arc<OAuth> {
         Arc::clone(&app.inner.oauth)
@@ -216,6 +224,9 @@ fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<I
     loyalty::register(api, content);
     tracking::register(api);
     protection::register(api);
+    tournaments::register(api);
+    jackpots::register(api);
+    winners::register(api);
 }
 
 pub fn app(app: App) -> Router {
@@ -235,6 +246,9 @@ pub fn app(app: App) -> Router {
         .merge(features::routes().with_state(platform.clone()))
         .merge(features::content::routes())
         .merge(features::auth::oauth::routes())
+        .merge(features::tournaments::routes())
+        .merge(features::jackpots::routes())
+        .merge(features::winners::routes())
         .merge(web::routes(site));
     #[cfg(feature = "bench")]
     let router = router.route("/bench/ceiling", axum::routing::get(bench_ceiling));
@@ -313,11 +327,13 @@ pub async fn serve(
         state.set_local_addr(addr);
     }
     let jobs = jobs::spawn(state.clone());
+    let competition = features::tournaments::close::spawn(state.clone());
     let telegram = features::notify::spawn(&state);
     let relay = hot::spawn_relay(state.coord());
     let service = self::app(app).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, service).with_graceful_shutdown(shutdown).await;
     jobs.abort();
+    competition.abort();
     for task in telegram.into_iter().chain(relay) {
         task.abort();
     }

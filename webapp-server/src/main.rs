@@ -3,7 +3,7 @@
 use croupier_server::{App, Config};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON | admin tournaments list | admin tournaments create|update [ID] FILE.json | admin tournaments cancel ID REASON | admin tournaments report ID | admin jackpots list | admin jackpots create|update [ID] FILE.json | admin jackpots pause|resume|close ID | admin jackpots report ID]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -27,6 +27,11 @@ async fn main() -> ExitCode {
         ["admin", "players", "ban", _, _] | ["admin", "players", "ban", _, _, _] => {}
         ["admin", "players", "unban", _, _] | ["admin", "players", "verification", _, _, _] => {}
         ["admin", "maintenance", "on" | "off", _] => {}
+        ["admin", "tournaments" | "jackpots", "list"]
+        | ["admin", "tournaments" | "jackpots", "create" | "report", _]
+        | ["admin", "tournaments" | "jackpots", "update", _, _]
+        | ["admin", "tournaments", "cancel", _, _]
+        | ["admin", "jackpots", "pause" | "resume" | "close", _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -60,6 +65,9 @@ async fn main() -> ExitCode {
     }
     if let ["admin", area @ ("players" | "maintenance"), rest @ ..] = command.as_slice() {
         return protection_admin(config, area, rest).await;
+    }
+    if let ["admin", area @ ("tournaments" | "jackpots"), rest @ ..] = command.as_slice() {
+        return competition_admin(config, area, rest).await;
     }
     if command.first() == Some(&"admin") {
         return admin(config, &command[2..]).await;
@@ -396,6 +404,61 @@ async fn protection_admin(config: Config, area: &str, args: &[&str]) -> ExitCode
             ("maintenance", [on @ ("on" | "off"), reason]) => {
                 admin::set_maintenance(&state, *on == "on", reason).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("maintenance {on}"))
+            }
+            _ => Err(USAGE.to_owned()),
+        }
+    }
+    .await;
+    report(result)
+}
+
+/// `croupier-server admin tournaments …` and `admin jackpots …`: the same functions as the
+/// operator API (`features::tournaments::admin`, `features::jackpots::admin`).
+async fn competition_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
+    use croupier_server::features::jackpots::admin as pools;
+    use croupier_server::features::tournaments::admin as tournaments;
+    let state = match build(config).await {
+        Ok(state) => state,
+        Err(code) => return code,
+    };
+    fn read<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
+    }
+    let number = |text: &str| text.parse::<i64>().map_err(|_| format!("{text:?} is not a whole number"));
+    let lines = |items: Vec<serde_json::Value>| items.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("\n");
+    let result: Result<String, String> = async {
+        let e = |e: croupier_server::api::ApiError| format!("{e:?}");
+        match (area, args) {
+            ("tournaments", ["list"]) => Ok(lines(tournaments::list(&state).await.map_err(e)?)),
+            ("tournaments", ["create", file]) => {
+                let id = tournaments::create(&state, &read(file)?).await.map_err(e)?;
+                Ok(format!("tournament {id} created"))
+            }
+            ("tournaments", ["update", id, file]) => {
+                tournaments::update(&state, number(id)?, &read(file)?).await.map_err(e)?;
+                Ok(format!("tournament {id} updated"))
+            }
+            ("tournaments", ["cancel", id, reason]) => {
+                let status = tournaments::cancel(&state, number(id)?, reason).await.map_err(e)?;
+                Ok(format!("tournament {id}: {status}"))
+            }
+            ("tournaments", ["report", id]) => {
+                Ok(tournaments::report(&state, number(id)?).await.map_err(e)?.to_string())
+            }
+            ("jackpots", ["list"]) => Ok(lines(pools::list(&state).await.map_err(e)?)),
+            ("jackpots", ["create", file]) => {
+                let id = pools::create(&state, &read(file)?).await.map_err(e)?;
+                Ok(format!("jackpot {id} created"))
+            }
+            ("jackpots", ["update", id, file]) => {
+                pools::update(&state, number(id)?, &read(file)?).await.map_err(e)?;
+                Ok(format!("jackpot {id} updated"))
+            }
+            ("jackpots", ["report", id]) => Ok(pools::report(&state, number(id)?).await.map_err(e)?.to_string()),
+            ("jackpots", [action, id]) => {
+                let status = pools::act(&state, number(id)?, action).await.map_err(e)?;
+                Ok(format!("jackpot {id}: {status}"))
             }
             _ => Err(USAGE.to_owned()),
         }

@@ -162,6 +162,18 @@ pub const VARIABLES: &[Variable] = &[
         "Pause between two chunks of a period's close, to spread its load on the database.",
     ),
     var(
+        "CROUPIER_TOURNAMENT_PAYOUT_PAUSE_MS",
+        Some("0"),
+        false,
+        "Pause between two prizes of a tournament's payout, to spread its load on the database.",
+    ),
+    var(
+        "CROUPIER_BIG_WIN_MULTIPLIER",
+        Some("10"),
+        false,
+        "A real-money round whose win is at least this many times its bet is listed on /winners (2 to 100000).",
+    ),
+    var(
         "CROUPIER_GAME_HISTORY_EXPORT",
         Some("true"),
         false,
@@ -443,6 +455,10 @@ pub struct Config {
     pub cashback_chunk: usize,
     /// Pause between two chunks of a close.
     pub cashback_chunk_pause: std::time::Duration,
+    /// `CROUPIER_TOURNAMENT_PAYOUT_PAUSE_MS`.
+    pub tournament_payout_pause: std::time::Duration,
+    /// `CROUPIER_BIG_WIN_MULTIPLIER`.
+    pub big_win_multiplier: i64,
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
     pub oauth_providers: Vec<OAuthProvider>,
@@ -876,6 +892,20 @@ impl Config {
                     return Err(raw.invalid("CROUPIER_CASHBACK_CHUNK_PAUSE_MS", "must be at most 60000"));
                 }
                 std::time::Duration::from_millis(n)
+            },
+            tournament_payout_pause: {
+                let n: u64 = raw.parse("CROUPIER_TOURNAMENT_PAYOUT_PAUSE_MS", "a whole number of milliseconds")?;
+                if n > 60_000 {
+                    return Err(raw.invalid("CROUPIER_TOURNAMENT_PAYOUT_PAUSE_MS", "must be at most 60000"));
+                }
+                std::time::Duration::from_millis(n)
+            },
+            big_win_multiplier: {
+                let n: i64 = raw.parse("CROUPIER_BIG_WIN_MULTIPLIER", "a whole number")?;
+                if !(2..=100_000).contains(&n) {
+                    return Err(raw.invalid("CROUPIER_BIG_WIN_MULTIPLIER", "must be 2 to 100000"));
+                }
+                n
             },
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,

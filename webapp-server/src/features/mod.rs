@@ -9,12 +9,16 @@ pub mod cashier;
 pub mod content;
 pub mod freespins;
 pub mod games;
+pub mod jackpots;
+pub mod live;
 pub mod loyalty;
 pub mod metadata;
 pub mod notify;
 pub mod protection;
 pub mod storage;
+pub mod tournaments;
 pub mod tracking;
+pub mod winners;
 
 use crate::AppState;
 
@@ -33,4 +37,6 @@ pub fn routes() -> axum::Router<AppState> {
         .merge(loyalty::admin::routes())
         .merge(notify::routes())
         .merge(protection::routes())
+        .merge(tournaments::admin::routes())
+        .merge(jackpots::admin::routes())
 }

@@ -11,6 +11,7 @@ mod bonus_model;
 mod bonuses;
 mod cashbacks;
 mod cashier;
+mod competition;
 mod content;
 mod coord;
 mod crash;

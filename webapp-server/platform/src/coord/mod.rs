@@ -41,6 +41,14 @@ impl Coord {
         Ok(Coord::Redis(redis_impl::RedisCoord::connect(url, prefix).await?))
     }
 
+    /// The Redis store, when coordination lives in Redis (leaderboards keep sorted sets there).
+    pub fn as_redis(&self) -> Option<&redis_impl::RedisCoord> {
+        match self {
+            Coord::Memory(_) => None,
+            Coord::Redis(r) => Some(r),
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Coord::Memory(_) => "memory",

@@ -31,12 +31,27 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 ";
 
+/// Puts a participant on a board: KEYS[1] the sorted set, KEYS[2] the hash user → "member|seq";
+/// ARGV: user, member, score, seq. An older `seq` than the one stored changes nothing, so copies
+/// written out of order never take a score back in time.
+const BOARD_PUT: &str = r"
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then
+  local sep = string.find(old, '|', 1, true)
+  if tonumber(string.sub(old, sep + 1)) >= tonumber(ARGV[4]) then return 0 end
+  redis.call('ZREM', KEYS[1], string.sub(old, 1, sep - 1))
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. '|' .. ARGV[4])
+return 1
+";
+
 #[derive(Clone)]
 pub struct RedisCoord {
     client: redis::Client,
     conn: ConnectionManager,
     prefix: Arc<str>,
-    scripts: Arc<[redis::Script; 3]>,
+    scripts: Arc<[redis::Script; 4]>,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -51,7 +66,12 @@ impl RedisCoord {
             client,
             conn,
             prefix: prefix.into(),
-            scripts: Arc::new([redis::Script::new(HIT), redis::Script::new(ACQUIRE), redis::Script::new(RELEASE)]),
+            scripts: Arc::new([
+                redis::Script::new(HIT),
+                redis::Script::new(ACQUIRE),
+                redis::Script::new(RELEASE),
+                redis::Script::new(BOARD_PUT),
+            ]),
         })
     }
 
@@ -116,5 +136,116 @@ impl RedisCoord {
         let mut conn = self.conn.clone();
         let _: String = redis::cmd("PING").query_async(&mut conn).await?;
         Ok(())
+    }
+
+    /// The sorted set and the member hash of board `board`.
+    fn board_keys(&self, board: &str) -> (String, String) {
+        (self.key("board", board), self.key("board-members", board))
+    }
+
+    /// Writes participants' scores to `board` (one pipeline): `(user, score, reached_at, seq)`.
+    /// Ranks order by score (higher first), then `reached_at` (earlier first), then user id
+    /// (lower first) — the database's order (`features::tournaments::board`).
+    pub async fn board_put(&self, board: &str, rows: &[(i64, i64, i64, i64)]) -> Result<(), CoordError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let (set, members) = self.board_keys(board);
+        let mut conn = self.conn.clone();
+        let mut pipe = redis::pipe();
+        for &(user, score, reached_at, seq) in rows {
+            let mut invocation = self.scripts[3].key(&set);
+            invocation.key(&members).arg(user).arg(board_member(user, reached_at)).arg(score).arg(seq);
+            pipe.invoke_script(&invocation).ignore();
+        }
+        // A pipeline calls the script by its hash: Redis must know it (first use, or after a
+        // restart or SCRIPT FLUSH), so on NOSCRIPT it is loaded and the pipeline sent again.
+        match pipe.query_async::<()>(&mut conn).await {
+            Err(e) if e.to_string().to_ascii_lowercase().contains("noscript") => {
+                let _: String = redis::cmd("SCRIPT").arg("LOAD").arg(BOARD_PUT).query_async(&mut conn).await?;
+                let _: () = pipe.query_async(&mut conn).await?;
+            }
+            other => other?,
+        }
+        Ok(())
+    }
+
+    /// Participants `start..=stop` (0 is first) of `board`: `(user, score)`.
+    pub async fn board_range(&self, board: &str, start: i64, stop: i64) -> Result<Vec<(i64, i64)>, CoordError> {
+        let (set, _) = self.board_keys(board);
+        let mut conn = self.conn.clone();
+        let rows: Vec<(String, f64)> = redis::cmd("ZRANGE")
+            .arg(&set)
+            .arg(start)
+            .arg(stop)
+            .arg("REV")
+            .arg("WITHSCORES")
+            .query_async(&mut conn)
+            .await?;
+        Ok(rows.into_iter().filter_map(|(member, score)| Some((board_user(&member)?, score_of(score)))).collect())
+    }
+
+    /// A participant's 0-based rank and score on `board`.
+    pub async fn board_rank(&self, board: &str, user: i64) -> Result<Option<(i64, i64)>, CoordError> {
+        let (set, members) = self.board_keys(board);
+        let mut conn = self.conn.clone();
+        let stored: Option<String> = conn.hget(&members, user).await?;
+        let Some(member) = stored.and_then(|s| s.split_once('|').map(|(m, _)| m.to_owned())) else { return Ok(None) };
+        let (rank, score): (Option<i64>, Option<f64>) =
+            redis::pipe().zrevrank(&set, &member).zscore(&set, &member).query_async(&mut conn).await?;
+        Ok(rank.zip(score).map(|(r, s)| (r, score_of(s))))
+    }
+
+    /// How many participants `board` has.
+    pub async fn board_len(&self, board: &str) -> Result<i64, CoordError> {
+        let (set, _) = self.board_keys(board);
+        let mut conn = self.conn.clone();
+        Ok(conn.zcard(&set).await?)
+    }
+
+    /// Forgets `board` entirely.
+    pub async fn board_drop(&self, board: &str) -> Result<(), CoordError> {
+        let (set, members) = self.board_keys(board);
+        let mut conn = self.conn.clone();
+        let _: i64 = conn.del(&[set, members]).await?;
+        Ok(())
+    }
+}
+
+/// A board's member for `user`: equal scores come out of `ZRANGE … REV` in reverse lexical
+/// order, so the member is the complement of `reached_at` then of the user id, in fixed-width hex:
+/// the earlier, then the lower id, sorts last lexically and so comes first.
+pub fn board_member(user: i64, reached_at: i64) -> String {
+    let complement = |v: i64| u64::MAX - u64::try_from(v.max(0)).unwrap_or(0);
+    format!("{:016x}{:016x}", complement(reached_at), complement(user))
+}
+
+/// The user id of a board member (see [`board_member`]).
+pub fn board_user(member: &str) -> Option<i64> {
+    let tail = member.get(16..32)?;
+    let complement = u64::from_str_radix(tail, 16).ok()?;
+    i64::try_from(u64::MAX - complement).ok()
+}
+
+/// Scores are integers well below 2^53, which a double holds exactly.
+#[allow(clippy::cast_possible_truncation)]
+fn score_of(score: f64) -> i64 {
+    score.round() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{board_member, board_user};
+
+    #[test]
+    fn board_members_sort_earlier_then_lower_ids_last_and_give_back_their_user() {
+        let a = board_member(7, 1_000);
+        let later = board_member(3, 2_000);
+        let higher_id = board_member(9, 1_000);
+        assert!(a > later, "reached earlier: sorts after (first under REV)");
+        assert!(a > higher_id, "same time, lower id first");
+        assert_eq!(board_user(&a), Some(7));
+        assert_eq!(board_user(&later), Some(3));
+        assert_eq!(board_user("nonsense"), None);
     }
 }

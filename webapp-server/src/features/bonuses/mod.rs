@@ -77,6 +77,9 @@ pub struct Rules {
     pub max_active: i64,
     /// `CROUPIER_BONUS_WAGER_CAP` (0: none).
     pub wager_cap: i64,
+    /// `CROUPIER_BIG_WIN_MULTIPLIER`: a real round winning this many times its bet is listed
+    /// among the winners (`features::winners`); the wallet reads it with the rest.
+    pub big_win: i64,
 }
 
 impl Rules {
@@ -86,6 +89,7 @@ impl Rules {
             isolation: config.bonus_isolation,
             max_active: config.bonus_max_active,
             wager_cap: config.bonus_wager_cap,
+            big_win: config.big_win_multiplier,
         }
     }
 

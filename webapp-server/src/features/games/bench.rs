@@ -165,7 +165,7 @@ pub async fn house_players_with_bonus(
 ) -> anyhow::Result<Vec<String>> {
     use crate::features::bonuses::{Rules, engine};
     let tokens = house_players(db, count, sysname, currency, funds).await?;
-    let rules = Rules { isolation: false, max_active: 10, wager_cap: 0 };
+    let rules = Rules { isolation: false, max_active: 10, wager_cap: 0, big_win: 10 };
     for token in &tokens {
         let mut tx = db.begin().await?;
         let user: i64 = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")

@@ -19,6 +19,8 @@ use crate::features::bonuses::Rules;
 use crate::features::bonuses::engine::{self as bonus, BonusError, Payout, Stake};
 use crate::features::loyalty;
 use crate::features::protection::Exclusion;
+use crate::features::tournaments::competition;
+use crate::features::winners;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posting};
 use axum::Json;
 use axum::body::Bytes;
@@ -114,6 +116,9 @@ pub struct GameSession {
     /// the lane's transaction that is the balance until the call moves it (every movement of a
     /// player's money runs on their lane, `db::group`); outside, only a hint.
     pub held: i64,
+    /// How many running tournaments and active jackpot pools cover the session's game
+    /// (`competition_games`, in the same read): with none, the bet path skips them entirely.
+    pub competing: i64,
 }
 
 impl GameSession {
@@ -142,10 +147,12 @@ pub async fn find_session(conn: &mut AnyConnection, token: &str) -> Result<Optio
          u.blocked_until, u.blocked_kind, u.play_limits, \
          CAST((SELECT COUNT(*) FROM player_bonuses b WHERE b.user_id = s.user_id AND b.status = 'wagering') AS BIGINT) AS wagering, \
          CAST(COALESCE((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = s.user_id \
-           AND a.kind = CASE WHEN s.mode = 'demo' THEN 'fun' ELSE 'main' END AND a.currency = s.currency), 0) AS BIGINT) AS held \
+           AND a.kind = CASE WHEN s.mode = 'demo' THEN 'fun' ELSE 'main' END AND a.currency = s.currency), 0) AS BIGINT) AS held, \
+         CAST((SELECT COUNT(*) FROM competition_games c WHERE c.game_id IN (s.game_id, 0) AND c.ends_at > $2) AS BIGINT) AS competing \
          FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
     )
     .bind(token_hash(token))
+    .bind(now_ms())
     .fetch_optional(conn)
     .await
 }
@@ -399,6 +406,8 @@ pub struct Placed {
     /// The balance after the bet when the session's read held it ([`GameSession::held_balance`]):
     /// the bet was then all from that balance, and the answer's balance is exactly this.
     pub held_after: Option<i64>,
+    /// A jackpot this bet won (paid to the main balance in the same transaction), minor units.
+    pub jackpot: i64,
 }
 
 /// [`bet`] for a call whose transaction id cannot have been seen (a house round's new id) and
@@ -437,6 +446,7 @@ pub async fn bet_in(
     }
     let mut planned = None;
     let mut points = 0;
+    let mut jackpot = 0;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let stake = if real && session.wagering > 0 {
@@ -463,6 +473,10 @@ pub async fn bet_in(
         if real {
             // Only the part paid with real money earns loyalty points.
             points = loyalty::accrue(conn, rules, session.user_id, session.game_id, currency, stake.main).await?;
+            if session.competing > 0 {
+                let bet = competition::Bet { key: &key, round_id, amount: request.amount, real_part: stake.main };
+                jackpot = competition::on_bet(conn, session, currency, &bet).await?;
+            }
         }
         planned = Some(stake);
     }
@@ -471,7 +485,8 @@ pub async fn bet_in(
     // In demo mode, or with no wagering bonus, the balance is what the session read less the
     // bet: every movement of the player's money runs on their lane, so nothing else moved it in
     // this transaction.
-    let held_after = session.held_balance().map(|held| held - request.amount);
+    // A jackpot the bet won went to main in this transaction.
+    let held_after = session.held_balance().map(|held| held - request.amount + jackpot);
     let balance = if real && request.round_closed && session.wagering > 0 {
         bonus::settle(conn, session.user_id).await?;
         balance_of(conn, session, rules).await?.0
@@ -483,13 +498,13 @@ pub async fn bet_in(
             Some(main) => main,
             None => ledger::balance(conn, Account::main(session.user_id), currency).await?,
         };
-        main + stake.bonus_after
+        main + stake.bonus_after + jackpot
     } else {
         balance_of(conn, session, rules).await?.0
     };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "bet", round_id, &response, stake.as_ref().and_then(|s| s.wagered), points).await?;
-    Ok(Placed { response, round_id, held_after })
+    Ok(Placed { response, round_id, held_after, jackpot })
 }
 
 /// Where a win is paid.
@@ -547,9 +562,9 @@ pub async fn win_in(
     }
     // The round's totals first (nothing below reads its win): an unknown round writes nothing.
     let closed = i64::from(request.round_closed);
-    let round_id: Option<i64> = sqlx::query_scalar(
+    let round: Option<(i64, i64, i64)> = sqlx::query_as(
         "UPDATE game_rounds SET win = win + $1, status = CASE WHEN $2 = 1 THEN 'closed' ELSE status END, \
-         closed_at = CASE WHEN $2 = 1 THEN $3 ELSE closed_at END WHERE provider = $4 AND round = $5 RETURNING id",
+         closed_at = CASE WHEN $2 = 1 THEN $3 ELSE closed_at END WHERE provider = $4 AND round = $5 RETURNING id, bet, win",
     )
     .bind(request.amount)
     .bind(closed)
@@ -558,7 +573,9 @@ pub async fn win_in(
     .bind(&request.round)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some(round_id) = round_id else { return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")) };
+    let Some((round_id, round_bet, round_win)) = round else {
+        return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
+    };
     let currency = currency_of(session)?;
     let real = session.mode == "real";
     // A bet of this transaction paid all from main (or fun): the win has nobody to share with.
@@ -584,6 +601,13 @@ pub async fn win_in(
         ledger::post(conn, &entry).await.map_err(WalletError::from)?;
         if let Some(payout) = &payout {
             bonus::record_payout(conn, payout, matches!(to, WinTo::Bonus(_))).await?;
+        }
+        if real {
+            let won = competition::Win { key: &key, round_id, amount: request.amount, round_bet, round_win };
+            if session.competing > 0 {
+                competition::on_win(conn, session, currency, &won).await?;
+            }
+            winners::on_win(conn, session, currency, &won, rules.big_win).await?;
         }
     }
     if real && (session.wagering > 0 || to != WinTo::Session) {
@@ -647,6 +671,9 @@ pub async fn rollback(
             bonus::record_payout(conn, &payout, false).await?;
             // What the bet earned goes back with it.
             loyalty::reverse(conn, rules, session.user_id, points, &format!("rollback:{provider}:{reference}")).await?;
+            if session.competing > 0 {
+                competition::on_rollback(conn, &format!("wallet:{provider}:{reference}")).await?;
+            }
             None
         } else {
             Some(move_money(&key, "rollback", &session, Money::from_minor(amount, currency), true))

@@ -232,6 +232,10 @@ pub(super) async fn play_in(
     if let Some(p) = &pack {
         outcome["freespin"] = json!({ "remaining": p.remaining_count - 1, "win_account": p.win_account });
     }
+    // A jackpot this bet triggered: already on the main balance (and in `balance`).
+    if placed.jackpot > 0 {
+        outcome["jackpot"] = json!(Money::from_minor(placed.jackpot, currency).to_decimal_string());
+    }
     let game_round = placed.round_id;
     sqlx::query("INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) VALUES ($1, $2, $3, $4, $5)")
         .bind(game_round)

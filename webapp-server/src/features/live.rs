@@ -1,0 +1,114 @@
+//! Live pages: server-sent events for the leaderboards (`/live/tournaments/{id}`), the jackpots
+//! (`/live/jackpots`) and the winners feed (`/live/winners`).
+//!
+//! **Why server-sent events, not WebSockets.** Every update flows one way, server to page; SSE is
+//! plain HTTP (cookies, the same origin and CSP `connect-src 'self'`, proxies and HTTP/2 as they
+//! are), the browser's `EventSource` reconnects by itself, and it works unchanged inside the
+//! Telegram webview, which is an ordinary browser view. A page that needs to say something
+//! back calls the `/api` methods as always.
+//!
+//! **How updates reach pages.** Nothing is pushed between replicas: each replica watches small
+//! *versions* in the database (a tournament's `board_version`, bumped by the board syncer; the
+//! pools' amounts; the feed's last id). [`Live`] shares each version between all the connections
+//! of a replica — one query per topic at most every [`FRESH`], however many pages are open — and
+//! each connection sends its event only when the version moved. A change made on any replica
+//! reaches every page within about a second.
+
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long a version read is shared before the next read.
+pub const FRESH: Duration = Duration::from_millis(500);
+/// How often each connection looks at its version.
+pub const TICK: Duration = Duration::from_millis(500);
+
+/// Versions (and what was computed for them) shared by a replica's connections.
+#[derive(Default)]
+pub struct Live {
+    versions: Mutex<HashMap<String, (Instant, i64)>>,
+    values: Mutex<HashMap<String, (i64, Arc<serde_json::Value>)>>,
+}
+
+impl Live {
+    /// The version of `topic`, read with `read` at most once per [`FRESH`].
+    pub async fn version<F>(&self, topic: &str, read: F) -> Result<i64, sqlx::Error>
+    where
+        F: Future<Output = Result<i64, sqlx::Error>>,
+    {
+        if let Some(&(at, version)) = self.lock_versions().get(topic)
+            && at.elapsed() < FRESH
+        {
+            return Ok(version);
+        }
+        let version = read.await?;
+        self.lock_versions().insert(topic.to_owned(), (Instant::now(), version));
+        Ok(version)
+    }
+
+    /// What `compute` gives for `topic` at `version`, computed once per version.
+    pub async fn value<F>(
+        &self,
+        topic: &str,
+        version: i64,
+        compute: F,
+    ) -> Result<Arc<serde_json::Value>, crate::api::ApiError>
+    where
+        F: Future<Output = Result<serde_json::Value, crate::api::ApiError>>,
+    {
+        if let Some((v, value)) = self.values.lock().unwrap_or_else(|p| p.into_inner()).get(topic)
+            && *v == version
+        {
+            return Ok(Arc::clone(value));
+        }
+        let value = Arc::new(compute.await?);
+        let mut values = self.values.lock().unwrap_or_else(|p| p.into_inner());
+        if values.len() > 10_000 {
+            values.clear();
+        }
+        values.insert(topic.to_owned(), (version, Arc::clone(&value)));
+        Ok(value)
+    }
+
+    fn lock_versions(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, i64)>> {
+        let mut versions = self.versions.lock().unwrap_or_else(|p| p.into_inner());
+        if versions.len() > 10_000 {
+            versions.clear();
+        }
+        versions
+    }
+}
+
+/// An event of `name` carrying `data` as JSON.
+pub fn event(name: &str, data: &serde_json::Value) -> Event {
+    Event::default().event(name).data(data.to_string())
+}
+
+/// A server-sent event stream: `step` runs at once and then every [`TICK`], taking its state and
+/// answering it with the events to send (often none). A failing step sends nothing; the page
+/// keeps what it has and the next tick tries again.
+pub fn stream<S, F, Fut>(state: S, step: F) -> Response
+where
+    S: Send + 'static,
+    F: FnMut(S) -> Fut + Send + 'static,
+    Fut: Future<Output = (S, Vec<Event>)> + Send + 'static,
+{
+    let mut interval = tokio::time::interval(TICK);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let events = futures::stream::unfold((state, step, interval), |(state, mut step, mut interval)| async move {
+        interval.tick().await;
+        let (state, events) = step(state).await;
+        Some((futures::stream::iter(events.into_iter().map(Ok::<Event, Infallible>)), (state, step, interval)))
+    })
+    .flatten();
+    let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
+    // Proxies must pass each event on as it comes (nginx buffers otherwise).
+    response.headers_mut().insert("x-accel-buffering", axum::http::HeaderValue::from_static("no"));
+    response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    response
+}
