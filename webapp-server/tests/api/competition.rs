@@ -683,3 +683,77 @@ async fn close_crash(backend: Backend) {
     db.close().await;
     database.drop_database().await;
 }
+
+/// Reads server-sent events from `response` until one named `name` satisfies `want`, for at most
+/// `secs` seconds; answers its data.
+async fn next_event(
+    response: &mut reqwest::Response,
+    buffer: &mut String,
+    name: &str,
+    secs: u64,
+    want: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        while let Some(end) = buffer.find("\n\n") {
+            let block: String = buffer.drain(..end + 2).collect();
+            let event = block.lines().find_map(|l| l.strip_prefix("event:")).map(str::trim);
+            let data: String = block.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim_start).collect();
+            if event == Some(name) {
+                let value: Value = serde_json::from_str(&data).unwrap();
+                if want(&value) {
+                    return value;
+                }
+            }
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(!left.is_zero(), "no `{name}` event as wanted within {secs} s");
+        match tokio::time::timeout(left, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => buffer.push_str(&String::from_utf8_lossy(&chunk)),
+            Ok(other) => panic!("the stream ended: {other:?}"),
+            Err(_) => panic!("no `{name}` event as wanted within {secs} s"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn open_pages_see_the_leaderboard_and_the_jackpots_move_live() {
+    for backend in backends() {
+        let app = spawn(backend).await;
+        let prizes = json!([{"rank_from": 1, "rank_to": 1, "kind": "money", "amount": 100}]);
+        let (_, created) =
+            admin(&app, reqwest::Method::POST, "/admin/tournaments", tournament("stake", "automatic", 600, prizes))
+                .await;
+        let id = created["data"]["id"].as_i64().unwrap();
+        pool(
+            &app,
+            json!({"title_en": "Live Pot", "title_fr": "Pot en direct", "currency": "USD", "seed": 5_000,
+                   "contribution_bps": 500, "trigger": "must_drop", "must_drop_before": 1_000_000}),
+        )
+        .await;
+        let frank = funded(&app, "frank@example.com", 100_000).await;
+        let token = launch(&app, &frank, "dice", "play").await.1["token"].as_str().unwrap().to_owned();
+
+        let mut board = frank.get(app.url(&format!("/live/tournaments/{id}?locale=fr"))).send().await.unwrap();
+        assert_eq!(board.status(), StatusCode::OK);
+        assert!(board.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+        let mut pots = reqwest::Client::new().get(app.url("/live/jackpots")).send().await.unwrap();
+        let (mut board_buf, mut pots_buf) = (String::new(), String::new());
+        let first = next_event(&mut board, &mut board_buf, "leaderboard", 5, |_| true).await;
+        assert_eq!((first["total"].as_i64(), &first["me"]), (Some(0), &Value::Null), "{first}");
+        let pot = next_event(&mut pots, &mut pots_buf, "jackpots", 5, |_| true).await;
+        assert_eq!(pot[0]["amount_minor"], 5_000);
+
+        dice(&app, &token, "20.00", "50.00").await;
+        let moved = next_event(&mut board, &mut board_buf, "leaderboard", 5, |b| b["total"] == 1).await;
+        assert_eq!((moved["me"]["rank"].as_i64(), moved["me"]["score"].as_i64()), (Some(1), Some(2_000)), "{moved}");
+        let grown = next_event(&mut pots, &mut pots_buf, "jackpots", 5, |p| p[0]["amount_minor"] != 5_000).await;
+        assert_eq!(grown[0]["amount_minor"], 5_100, "5 % of 20.00");
+
+        let (status, body) = read_json(reqwest::get(app.url("/live/tournaments/999")).await.unwrap()).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+        drop(board);
+        drop(pots);
+        app.finish().await;
+    }
+}

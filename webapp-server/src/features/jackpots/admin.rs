@@ -178,7 +178,9 @@ pub async fn act(state: &AppState, id: i64, action: &str) -> Result<String, ApiE
         ("resume", _) => "active",
         ("close", _) => "closed",
         _ => {
-            return Err(ApiError::field("action", FieldCode::Unsupported).with_status(axum::http::StatusCode::NOT_FOUND));
+            return Err(
+                ApiError::field("action", FieldCode::Unsupported).with_status(axum::http::StatusCode::NOT_FOUND)
+            );
         }
     };
     if next == "closed" && amount > 0 {
@@ -211,21 +213,28 @@ pub async fn act(state: &AppState, id: i64, action: &str) -> Result<String, ApiE
 
 /// Every pool, as operators see them (never the hidden trigger of the running cycle).
 pub async fn list(state: &AppState) -> Result<Vec<serde_json::Value>, ApiError> {
-    let rows: Vec<(i64, String, String, i64, i64, String, i64, String, i64, i64, String)> = sqlx::query_as(
+    #[derive(sqlx::FromRow, Serialize)]
+    struct Listed {
+        id: i64,
+        title_en: String,
+        currency: String,
+        seed: i64,
+        contribution_bps: i64,
+        #[serde(rename = "trigger")]
+        trigger_kind: String,
+        must_drop_before: i64,
+        status: String,
+        cycle: i64,
+        amount: i64,
+        trigger_hash: String,
+    }
+    let rows: Vec<Listed> = sqlx::query_as(
         "SELECT id, title_en, currency, seed, contribution_bps, trigger_kind, must_drop_before, status, cycle, amount, trigger_hash \
          FROM jackpot_pools ORDER BY id",
     )
     .fetch_all(state.db().pool())
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| {
-            json!({
-                "id": r.0, "title_en": r.1, "currency": r.2, "seed": r.3, "contribution_bps": r.4, "trigger": r.5,
-                "must_drop_before": r.6, "status": r.7, "cycle": r.8, "amount": r.9, "trigger_hash": r.10,
-            })
-        })
-        .collect())
+    Ok(rows.iter().map(|r| json!(r)).collect())
 }
 
 /// A pool's figures: contributions, seeds, drops paid, money returned, what it holds.

@@ -87,21 +87,11 @@ fn ledger_error(e: LedgerError) -> sqlx::Error {
     }
 }
 
-/// Posts `amount` between two house accounts (or to a player) for pool money.
-async fn move_pool_money(
-    conn: &mut AnyConnection,
-    key: &str,
-    kind: &str,
-    currency: Currency,
-    from: Account,
-    to: Account,
-    amount: i64,
-    player: Option<i64>,
-) -> Result<(), sqlx::Error> {
-    if amount <= 0 {
+/// Posts a movement of pool money (`amount` from one account to another), when there is any.
+async fn move_pool_money(conn: &mut AnyConnection, entry: Entry<'_>) -> Result<(), sqlx::Error> {
+    if entry.postings.iter().all(|p| p.amount <= 0) {
         return Ok(());
     }
-    let entry = Entry::transfer(key, kind, currency, from, to, amount).by(player);
     ledger::post(conn, &entry).await.map(|_| ()).map_err(ledger_error)
 }
 
@@ -116,13 +106,15 @@ pub async fn fund_seed(
 ) -> Result<(), sqlx::Error> {
     move_pool_money(
         conn,
-        &format!("jackpot:{pool}:seed:{cycle}"),
-        "jackpot_seed",
-        currency,
-        Account::House(HouseAccount::GameSettlement),
-        Account::House(HouseAccount::JackpotPool),
-        seed,
-        player,
+        Entry::transfer(
+            &format!("jackpot:{pool}:seed:{cycle}"),
+            "jackpot_seed",
+            currency,
+            Account::House(HouseAccount::GameSettlement),
+            Account::House(HouseAccount::JackpotPool),
+            seed,
+        )
+        .by(player),
     )
     .await
 }
@@ -154,13 +146,15 @@ pub async fn on_bet(
         }
         move_pool_money(
             conn,
-            &format!("jackpot:{pool}:{}", bet.key),
-            "jackpot_contribution",
-            currency,
-            Account::House(HouseAccount::GameSettlement),
-            Account::House(HouseAccount::JackpotPool),
-            share,
-            Some(session.user_id),
+            Entry::transfer(
+                &format!("jackpot:{pool}:{}", bet.key),
+                "jackpot_contribution",
+                currency,
+                Account::House(HouseAccount::GameSettlement),
+                Account::House(HouseAccount::JackpotPool),
+                share,
+            )
+            .by(Some(session.user_id)),
         )
         .await?;
         let after: Option<(i64, i64)> = sqlx::query_as(
@@ -216,13 +210,15 @@ async fn drop_pool(
     let reference = format!("{pool}:{}", c.cycle);
     move_pool_money(
         conn,
-        &format!("jackpot:{pool}:win:{}", c.cycle),
-        "jackpot_win",
-        currency,
-        Account::House(HouseAccount::JackpotPool),
-        Account::main(user),
-        c.amount,
-        Some(user),
+        Entry::transfer(
+            &format!("jackpot:{pool}:win:{}", c.cycle),
+            "jackpot_win",
+            currency,
+            Account::House(HouseAccount::JackpotPool),
+            Account::main(user),
+            c.amount,
+        )
+        .by(Some(user)),
     )
     .await?;
     sqlx::query(
