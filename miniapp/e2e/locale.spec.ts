@@ -9,7 +9,7 @@ test('French lives under /fr, with the i18n_locale cookie for a year', async ({ 
 
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   await expect(page.getByRole('heading', { level: 1, name: 'Tournois' })).toBeVisible();
-  await expect(page.getByText('Cette section est en construction et ouvre bientôt.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'En cours' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: 'Connexion' })).toBeVisible();
   const cookie = await localeCookie(page);
   expect(cookie?.value).toBe('fr');
@@ -21,7 +21,7 @@ test('French lives under /fr, with the i18n_locale cookie for a year', async ({ 
   await page.getByRole('link', { name: 'English' }).click();
   await expect(page).toHaveURL('/tournaments');
   expect((await changed).postData()).toContain('en');
-  await expect(page.getByText('This section is being built and opens soon.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Running' })).toHaveAttribute('aria-pressed', 'true');
   expect((await localeCookie(page))?.value).toBe('en');
 });
 

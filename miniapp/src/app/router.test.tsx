@@ -82,15 +82,15 @@ describe('route table (SPEC §2)', () => {
   it('matches paths case-insensitively', async () => {
     mockApi({ 'account.getInfo': player(), 'account.getprofileinfo': { contacts: [] } });
     renderApp('/FR/Jackpots/ABC');
-    expect((await screen.findByTestId('coming-soon')).dataset.route).toBe('jackpots-id');
+    expect((await screen.findByTestId('jackpot-page')).dataset.route).toBe('jackpots-id');
     expect(await screen.findByRole('heading', { level: 1, name: 'Jackpots' })).toBeVisible();
   });
 
   it('shows placeholders in the language of the path', async () => {
     mockApi();
-    renderApp('/fr/tournaments');
+    renderApp('/fr/betting');
     expect(await screen.findByText('Cette section est en construction et ouvre bientôt.')).toBeVisible();
-    renderApp('/tournaments');
+    renderApp('/betting');
     expect(await screen.findByText('This section is being built and opens soon.')).toBeVisible();
   });
 

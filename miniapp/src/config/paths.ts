@@ -53,3 +53,23 @@ export function gamePlayPath(game: string | { customId: string | number }, mode:
     typeof game === 'string' ? encodeURIComponent(game) : `custom/${encodeURIComponent(String(game.customId))}`;
   return `/platform/game/${target}/${mode}`;
 }
+
+/** SPEC §2 /tournaments/{id}. */
+export function tournamentPath(id: number | string): string {
+  return `${paths.tournaments}/${encodeURIComponent(String(id))}`;
+}
+
+/** SPEC §2 /tournaments/{id}/gamehall: the tournament's qualifying games. */
+export function tournamentGamehallPath(id: number | string): string {
+  return `${tournamentPath(id)}/gamehall`;
+}
+
+/** SPEC §2 /jackpots/{id}. */
+export function jackpotPath(id: number | string): string {
+  return `${paths.jackpots}/${encodeURIComponent(String(id))}`;
+}
+
+/** A route's numeric `:id`, or NaN for anything but a positive whole number (then nothing is asked of the server). */
+export function routeId(param: string | undefined): number {
+  return param !== undefined && /^\d{1,15}$/.test(param) && Number(param) > 0 ? Number(param) : Number.NaN;
+}

@@ -6,7 +6,7 @@
 //   value   = 1*( ALPHA / DIGIT / "__" / "_h" )   ; "__" is "_", "_h" is "-"
 //   kinds: p promo, g game, t tournament, o offer, v page, r referral, xt/xp/xg/xe/xl tracking
 
-import { gamePath } from '@/config/paths';
+import { gamePath, tournamentPath } from '@/config/paths';
 import type { TrackingParam } from '@/lib/entry-params';
 
 export const STARTAPP_MAX_LEN = 512;
@@ -102,7 +102,7 @@ export function deepLinkPath(target: DeepLinkTarget): string {
     case 'game':
       return gamePath(target.value);
     case 'tournament':
-      return `/tournaments/${encodeURIComponent(target.value)}`;
+      return tournamentPath(target.value);
     case 'offer':
       return `/offers/${encodeURIComponent(target.value)}`;
     case 'page':

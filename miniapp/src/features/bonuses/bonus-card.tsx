@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import screens from '@/components/screens.module.css';
 import { paths } from '@/config/paths';
+import { formatCountdown, secondsLeft, useNow } from '@/lib/countdown';
 import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { i18n, useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
@@ -11,7 +12,6 @@ import { formatMessage } from '@/lib/validation';
 import { useChangeBonus, type BonusAction } from './api/change-bonus';
 import type { Bonus } from './api/get-bonuses';
 import { openConfirm } from './confirm-dialog';
-import { formatCountdown, secondsLeft, useNow } from './countdown';
 import { bonusErrorText } from './errors';
 import styles from './bonuses.module.css';
 

@@ -4,7 +4,6 @@ import { i18n } from '@/lib/i18n';
 import { bonus, offer } from '@/test/bonus-fixtures';
 import { choosableDepositOffers, findOffer } from './api/get-offers';
 import { showsWagering } from './bonus-card';
-import { formatCountdown, secondsLeft } from './countdown';
 import { depositOfferChoices, depositOfferValue, NO_BONUS } from './deposit-offers';
 import { bonusErrorText, burnConfirmationOf, isPromoCodeNotFound, promoCodeErrorText } from './errors';
 import { offerButton } from './offers-page';
@@ -54,19 +53,6 @@ describe('bonus errors', () => {
     const burn = new ApiError('BonusBurnConfirmationRequiredException', '', 409, {}, { data: { bonuses: 2, amount: '12.50' } });
     expect(burnConfirmationOf(burn)).toEqual({ bonuses: 2, amount: '12.50' });
     expect(burnConfirmationOf(new ApiError('WithdrawalDeclinedException', '', 409))).toBeNull();
-  });
-});
-
-describe('countdown', () => {
-  it('counts the seconds left, never below zero', () => {
-    expect(secondsLeft(1000, 990_500)).toBe(9);
-    expect(secondsLeft(1000, 2_000_000)).toBe(0);
-  });
-
-  it('shows hh:mm:ss, with the days in front', () => {
-    expect(formatCountdown(t, 3 * 3600 + 4 * 60 + 5)).toBe('03:04:05');
-    expect(formatCountdown(t, 2 * 86_400 + 59)).toBe('2 d 00:00:59');
-    expect(formatCountdown(t, 0)).toBe('00:00:00');
   });
 });
 

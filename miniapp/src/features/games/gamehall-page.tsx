@@ -1,20 +1,15 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useRouteHandle } from '@/lib/route-handle';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAccount } from '@/features/account';
-import { GAME_TYPES, gameKeys, getGames, useCategories, useProviders, type GameOptions, type GameType } from '@/features/games/api';
-import { GameGrid } from '@/features/games/game-grid';
+import { GAME_TYPES, useCategories, useProviders, type GameOptions, type GameType } from '@/features/games/api';
+import { GameList } from '@/features/games/game-list';
 import { openGamesSearch } from '@/features/games/search-dialog';
 import screens from '@/components/screens.module.css';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
-
-export const GAMEHALL_PAGE_SIZE = 48;
 
 function isGameType(value: string | null): value is GameType {
   return GAME_TYPES.some((type) => type === value);
@@ -35,32 +30,7 @@ export function GamehallPage() {
   const { data: categories } = useCategories();
   const { data: providerList } = useProviders();
 
-  const options: GameOptions = { category, providers, type, favourites, limit: GAMEHALL_PAGE_SIZE };
-  const list = useInfiniteQuery({
-    queryKey: [...gameKeys.list(options), 'pages'],
-    queryFn: ({ pageParam, signal }) => getGames({ ...options, offset: pageParam }, { signal }),
-    initialPageParam: 0,
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
-      return loaded < last.total && last.items.length > 0 ? loaded : undefined;
-    },
-  });
-  const games = list.data?.pages.flatMap((page) => page.items) ?? [];
-  const total = list.data?.pages[0]?.total ?? 0;
-
-  const sentinel = useRef<HTMLDivElement>(null);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!element || !hasNextPage) return undefined;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    });
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-    };
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const options: GameOptions = { category, providers, type, favourites };
 
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -113,22 +83,7 @@ export function GamehallPage() {
           </Link>
         )}
       </div>
-      <p className={screens.muted} data-testid="gamehall-total">
-        {t('lobby.gamesFound', { count: total })}
-      </p>
-      {list.isPending ? (
-        <Spinner label={t('app.loading')} />
-      ) : games.length === 0 ? (
-        <p className={screens.notice}>{favourites ? t('lobby.noFavourites') : t('lobby.nothingFound')}</p>
-      ) : (
-        <GameGrid games={games} />
-      )}
-      <div ref={sentinel} />
-      {hasNextPage && (
-        <Button variant="secondary" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
-          {t('lobby.more')}
-        </Button>
-      )}
+      <GameList options={options} empty={favourites ? t('lobby.noFavourites') : t('lobby.nothingFound')} />
     </div>
   );
 }

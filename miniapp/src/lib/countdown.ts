@@ -1,6 +1,5 @@
 import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
-import { formatMessage } from '@/lib/validation';
 
 const pad2 = (value: number) => String(value).padStart(2, '0');
 
@@ -13,7 +12,7 @@ export function secondsLeft(until: number, nowMs: number): number {
 export function formatCountdown(t: TFunction, seconds: number): string {
   const days = Math.floor(seconds / 86_400);
   const time = `${pad2(Math.floor((seconds % 86_400) / 3600))}:${pad2(Math.floor((seconds % 3600) / 60))}:${pad2(seconds % 60)}`;
-  return days > 0 ? formatMessage(t('bonuses.countdownDays'), { days, time }) : time;
+  return days > 0 ? t('time.countdownDays', { days, time }) : time;
 }
 
 /** The clock, re-read every second while the caller shows a countdown. */
