@@ -143,6 +143,9 @@ impl App {
         features::loyalty::admin::seed_demo(&db).await.context("demo loyalty programme")?;
         let oauth = Arc::new(OAuth::new(&config.oauth_providers).context("social sign-in")?);
         let platform = AppState::new(config, db, coord).await?;
+        features::tournaments::admin::seed_demo(&platform)
+            .await
+            .map_err(|e| anyhow::anyhow!("demo tournament: {e:?}"))?;
         let content = Arc::new(Cache::default());
         let mut api = api::Registry::default();
         // The catalogue's index belongs to the methods that read it (`games.get`).

@@ -23,6 +23,8 @@ CREATE TABLE tournaments (
     games TEXT NOT NULL,
     prizes TEXT NOT NULL,
     status TEXT NOT NULL,
+    -- Days after which the next edition starts (0: none); the close schedules it.
+    repeat_days BIGINT NOT NULL DEFAULT 0,
     board_version BIGINT NOT NULL DEFAULT 0,
     created_at BIGINT NOT NULL,
     updated_at BIGINT NOT NULL,

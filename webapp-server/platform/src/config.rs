@@ -168,6 +168,12 @@ pub const VARIABLES: &[Variable] = &[
         "Pause between two prizes of a tournament's payout, to spread its load on the database.",
     ),
     var(
+        "CROUPIER_DEMO_TOURNAMENT",
+        Some("true"),
+        false,
+        "true: a fresh installation (no tournament yet) gets the weekly tournament the demo content advertises.",
+    ),
+    var(
         "CROUPIER_BIG_WIN_MULTIPLIER",
         Some("10"),
         false,
@@ -459,6 +465,8 @@ pub struct Config {
     pub tournament_payout_pause: std::time::Duration,
     /// `CROUPIER_BIG_WIN_MULTIPLIER`.
     pub big_win_multiplier: i64,
+    /// `CROUPIER_DEMO_TOURNAMENT`.
+    pub demo_tournament: bool,
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
     pub oauth_providers: Vec<OAuthProvider>,
@@ -907,6 +915,7 @@ impl Config {
                 }
                 n
             },
+            demo_tournament: raw.flag("CROUPIER_DEMO_TOURNAMENT")?,
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,
             oauth_providers,

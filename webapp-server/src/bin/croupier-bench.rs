@@ -42,6 +42,9 @@ struct Options {
     /// `--only wallet`: just the wallet's real path (house rounds and an aggregator's signed
     /// bet + win pairs) on SQLite and, when a PostgreSQL URL is set, on PostgreSQL (issue 23).
     only_wallet: bool,
+    /// `--only competition`: just the tournament rows (score updates into a Redis board, and
+    /// `leaderboard.get` with 100 000 participants on Redis and on the database) (issue 19).
+    only_competition: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -54,6 +57,7 @@ fn options() -> anyhow::Result<Options> {
         only_loyalty: false,
         only_assets: false,
         only_wallet: false,
+        only_competition: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -67,9 +71,10 @@ fn options() -> anyhow::Result<Options> {
             "--only" if value == "loyalty" => o.only_loyalty = true,
             "--only" if value == "assets" => o.only_assets = true,
             "--only" if value == "wallet" => o.only_wallet = true,
+            "--only" if value == "competition" => o.only_competition = true,
             _ => {
                 bail!(
-                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet)"
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition)"
                 )
             }
         }
@@ -111,8 +116,17 @@ async fn start_server(o: &Options) -> anyhow::Result<Server> {
 
 /// The server on a fresh SQLite database, or on `database_url` when given.
 async fn start_server_on(o: &Options, database_url: Option<&str>) -> anyhow::Result<Server> {
-    let dir =
-        TempDir(std::env::temp_dir().join(format!("croupier-bench-{}-{}", std::process::id(), database_url.is_some())));
+    start_server_with(o, database_url, &[]).await
+}
+
+/// [`start_server_on`] with more environment (e.g. `REDIS_URL`).
+async fn start_server_with(o: &Options, database_url: Option<&str>, env: &[(&str, &str)]) -> anyhow::Result<Server> {
+    let dir = TempDir(std::env::temp_dir().join(format!(
+        "croupier-bench-{}-{}-{}",
+        std::process::id(),
+        database_url.is_some(),
+        env.len()
+    )));
     std::fs::create_dir_all(&dir.0)?;
     let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let db_url = database_url.map_or_else(|| format!("sqlite://{}/bench.db", dir.0.display()), str::to_owned);
@@ -127,6 +141,9 @@ async fn start_server_on(o: &Options, database_url: Option<&str>) -> anyhow::Res
         .env("CROUPIER_LOG", "warn")
         .env_remove("REDIS_URL")
         .env_remove("CROUPIER_CONFIG")
+        // The wallet rows measure the wallet's own path: no tournament covers the games.
+        .env("CROUPIER_DEMO_TOURNAMENT", "false")
+        .envs(env.iter().copied())
         .stdout(Stdio::null())
         .spawn()
         .with_context(|| format!("cannot start {} (run `make bench`, which builds it)", o.server))?;
@@ -299,6 +316,10 @@ async fn main() -> anyhow::Result<()> {
         print_ledger(&o, &ledger_rows(&o).await?);
         return Ok(());
     }
+    if o.only_competition {
+        print_competition(&competition_rows(&o).await?);
+        return Ok(());
+    }
     let server = start_server(&o).await?;
     if o.only_loyalty {
         let db = croupier_server::db::Db::connect(&server.db_url, 1).await?;
@@ -351,6 +372,7 @@ async fn main() -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&dir);
     let close_row = close_row?;
     let ledger_rows = ledger_rows(&o).await?;
+    let competition = competition_rows(&o).await?;
     let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
     println!();
     println!(
@@ -384,6 +406,7 @@ async fn main() -> anyhow::Result<()> {
     print_games(&house_row, &bonus_row, &rows, ceiling, &games_all);
     print_loyalty(&house_row, &no_loyalty_row, accrual_added, Some(&close_row));
     print_wallet(&wallet);
+    print_competition(&competition);
     let n = &notify_row;
     println!();
     println!(
@@ -1190,5 +1213,200 @@ fn print_wallet(rows: &[WalletRows]) {
         println!(
             "PostgreSQL: not measured (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a server whose user may create databases)"
         );
+    }
+}
+
+/// Issue 19's rows: score updates per second into a Redis board, and `leaderboard.get` p99 with
+/// 100 000 participants (Redis, and the database without Redis).
+struct CompetitionRows {
+    /// Why the Redis rows are missing (no Redis reachable), if they are.
+    no_redis: Option<String>,
+    updates_per_second: f64,
+    boards: Vec<Row>,
+}
+
+/// Participants of the leaderboard rows.
+const BOARD_PARTICIPANTS: i64 = 100_000;
+
+async fn competition_rows(o: &Options) -> anyhow::Result<CompetitionRows> {
+    use croupier_server::coord::redis_impl::RedisCoord;
+    let redis_url = std::env::var("CROUPIER_BENCH_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let prefix = format!("croupier-bench-{}:", std::process::id());
+    let redis = match RedisCoord::connect(&redis_url, &prefix).await {
+        Ok(redis) => Some(redis),
+        Err(e) => {
+            eprintln!("competition: no Redis at {redis_url} ({e}); its rows are skipped");
+            None
+        }
+    };
+    // Score updates: what the board syncer writes (versioned puts, pipelines of 500), 4 writers.
+    let mut updates_per_second = 0.0;
+    if let Some(redis) = &redis {
+        let deadline = Instant::now() + o.duration;
+        let started = Instant::now();
+        let writers = (0..4_i64).map(|w| {
+            let redis = redis.clone();
+            tokio::spawn(async move {
+                let mut written = 0_u64;
+                let mut seq = 0_i64;
+                let mut state = 0x9e37_79b9_u64 ^ u64::try_from(w).unwrap_or(0);
+                while Instant::now() < deadline {
+                    seq += 1;
+                    let rows: Vec<(i64, i64, i64, i64)> = (0..500)
+                        .map(|_| {
+                            state ^= state << 13;
+                            state ^= state >> 7;
+                            state ^= state << 17;
+                            let user = i64::try_from(state % 100_000).unwrap_or(0) + 1;
+                            (user, i64::try_from(state % 1_000_000).unwrap_or(0), 1_000 + seq, seq * 4 + w)
+                        })
+                        .collect();
+                    if redis.board_put("bench-updates", &rows).await.is_err() {
+                        break;
+                    }
+                    written += 500;
+                }
+                written
+            })
+        });
+        let mut total = 0_u64;
+        for writer in writers {
+            total += writer.await.unwrap_or(0);
+        }
+        updates_per_second = total as f64 / started.elapsed().as_secs_f64();
+        let _ = redis.board_drop("bench-updates").await;
+    }
+    // leaderboard.get: a running tournament with 100 000 participants, the bench player among them.
+    let db_server = start_server_with(o, None, &[("CROUPIER_ADMIN_TOKEN", "bench-admin-token")]).await?;
+    let http = reqwest::Client::new();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs();
+    let created: serde_json::Value = http
+        .post(format!("http://127.0.0.1:{}/admin/tournaments", db_server.port))
+        .bearer_auth("bench-admin-token")
+        .json(&serde_json::json!({
+            "title_en": "Bench", "title_fr": "Banc", "starts_at": now - 60, "ends_at": now + 86_400,
+            "currencies": ["USD"], "scoring": "stake", "participation": "automatic",
+            "prizes": [{"rank_from": 1, "rank_to": 100, "kind": "money", "amount": 1_000}],
+        }))
+        .send()
+        .await?
+        .json()
+        .await?;
+    let id = created["data"]["id"].as_i64().with_context(|| format!("tournament not created: {created}"))?;
+    let cookie = register_player(db_server.port).await?;
+    let db = croupier_server::db::Db::connect(&db_server.db_url, 1).await?;
+    let mut tx = db.begin().await?;
+    for chunk in (1..=BOARD_PARTICIPANTS).collect::<Vec<_>>().chunks(500) {
+        let values: Vec<String> = chunk
+            .iter()
+            .map(|i| format!("({id}, {}, {}, {}, 1, 0, 0)", 1_000_000 + i, (i * 7_919) % 1_000_000, i % 5_000))
+            .collect();
+        // Generated numbers only.
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO tournament_scores (tournament_id, user_id, score, reached_at, seq, notify_rank, joined_at) VALUES {}",
+            values.join(",")
+        )))
+        .execute(&mut *tx)
+        .await?;
+    }
+    // The bench player, somewhere in the middle.
+    let me: i64 = sqlx::query_scalar("SELECT MAX(id) FROM users").fetch_one(&mut *tx).await?;
+    sqlx::query("INSERT INTO tournament_scores (tournament_id, user_id, score, reached_at, seq, notify_rank, joined_at) VALUES ($1, $2, 500000, 0, 1, 0, 0)")
+        .bind(id)
+        .bind(me)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    db.close().await;
+    let path = format!("/api/leaderboard.get?tournament_id={id}&count=10&locale=en&v=2.34");
+    let mut boards = Vec::new();
+    boards.push(
+        load_with(
+            db_server.port,
+            "leaderboard.get, 100k participants, database",
+            &path,
+            None,
+            Some(&cookie),
+            HOT_CONNECTIONS,
+            o,
+        )
+        .await?,
+    );
+    let mut no_redis = None;
+    match &redis {
+        Some(redis) => {
+            // A second server on the same database with Redis: it rebuilds the board there when it
+            // takes the competition lease.
+            let redis_server = start_server_with(
+                o,
+                Some(&db_server.db_url),
+                &[("REDIS_URL", redis_url.as_str()), ("CROUPIER_REDIS_PREFIX", prefix.as_str())],
+            )
+            .await?;
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while redis.board_len(&format!("t{id}")).await.unwrap_or(0) < BOARD_PARTICIPANTS + 1 {
+                anyhow::ensure!(Instant::now() < deadline, "the Redis board was not rebuilt");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            boards.push(
+                load_with(
+                    redis_server.port,
+                    "leaderboard.get, 100k participants, Redis",
+                    &path,
+                    None,
+                    Some(&cookie),
+                    HOT_CONNECTIONS,
+                    o,
+                )
+                .await?,
+            );
+            let _ = redis.board_drop(&format!("t{id}")).await;
+        }
+        None => no_redis = Some(format!("no Redis at {redis_url}")),
+    }
+    Ok(CompetitionRows { no_redis, updates_per_second, boards })
+}
+
+#[allow(clippy::print_stdout)]
+fn print_competition(c: &CompetitionRows) {
+    println!();
+    println!(
+        "Tournaments (issue 19): score updates into a Redis board, and leaderboard.get (top 10 + the player's rank) with {BOARD_PARTICIPANTS} participants, {HOT_CONNECTIONS} connections"
+    );
+    println!();
+    println!("| row | figure | p50 ms | p99 ms | errors | goal |");
+    println!("|---|---:|---:|---:|---:|---|");
+    match &c.no_redis {
+        Some(why) if c.updates_per_second == 0.0 => {
+            println!("| score updates/s, Redis | skipped: {why} | | | | ≥ 10,000/s |")
+        }
+        _ => println!(
+            "| score updates/s, Redis | {:.0} | | | 0 | ≥ 10,000/s: {} |",
+            c.updates_per_second,
+            if c.updates_per_second >= 10_000.0 { "met" } else { "NOT met" }
+        ),
+    }
+    for row in &c.boards {
+        let redis = row.name.ends_with("Redis");
+        let goal = if redis {
+            format!(
+                "p99 ≤ 5 ms: {}",
+                if row.p99 <= Duration::from_millis(5) && row.errors == 0 { "met" } else { "NOT met" }
+            )
+        } else {
+            "(reference, no Redis)".to_owned()
+        };
+        println!(
+            "| {} | {:.0} req/s | {} | {} | {} | {goal} |",
+            row.name,
+            row.rps,
+            ms(row.p50),
+            ms(row.p99),
+            row.errors
+        );
+    }
+    if let Some(why) = &c.no_redis {
+        println!();
+        println!("The Redis rows need a Redis server ({why}; set CROUPIER_BENCH_REDIS_URL).");
     }
 }

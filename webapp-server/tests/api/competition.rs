@@ -757,3 +757,61 @@ async fn open_pages_see_the_leaderboard_and_the_jackpots_move_live() {
         app.finish().await;
     }
 }
+
+#[tokio::test]
+async fn the_advertised_weekly_tournament_runs_on_a_fresh_site_and_a_repeating_one_schedules_its_next_edition() {
+    for backend in backends() {
+        let app = TestApp::spawn_with(
+            backend,
+            &[("CROUPIER_DEMO_TOURNAMENT", "true"), ("CROUPIER_ADMIN_TOKEN", TOKEN)],
+            |_| {},
+        )
+        .await;
+        let (_, running) = app.api_get("tournaments.get", &[("status", "running")]).await;
+        assert_eq!(running["data"]["total"], 1, "{running}");
+        let weekly = &running["data"]["items"][0];
+        assert_eq!(
+            (weekly["title"].as_str(), weekly["participation"].as_str()),
+            (Some("Weekly tournament"), Some("opt_in"))
+        );
+        assert_eq!(weekly["ends_at"].as_i64().unwrap() - weekly["starts_at"].as_i64().unwrap(), 7 * 86_400);
+        assert_eq!(weekly["prize_pool"], json!({"amount": "175.00", "currency": "USD"}));
+        let (_, french) =
+            read_json(reqwest::get(app.api_url("tournaments.get", "fr", &[("status", "running")])).await.unwrap())
+                .await;
+        assert_eq!(french["data"]["items"][0]["title"], "Tournoi de la semaine");
+
+        // A daily tournament ending now: its close schedules tomorrow's edition, once.
+        let mut daily =
+            tournament("stake", "opt_in", 1, json!([{"rank_from": 1, "rank_to": 1, "kind": "points", "points": 10}]));
+        daily["games"] = json!({});
+        daily["repeat_days"] = json!(1);
+        let (status, created) = admin(&app, reqwest::Method::POST, "/admin/tournaments", daily.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{created}");
+        let id = created["data"]["id"].as_i64().unwrap();
+        daily["repeat_days"] = json!(400);
+        let (status, body) = admin(&app, reqwest::Method::POST, "/admin/tournaments", daily).await;
+        expect_error(status, &body, 422, "InvalidParameterException");
+        until(20, "the daily tournament to close", || async {
+            let status: String = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
+                .bind(id)
+                .fetch_one(app.state.db().pool())
+                .await
+                .unwrap();
+            status == "closed"
+        })
+        .await;
+        croupier_server::features::tournaments::close::run(app.state.platform()).await.unwrap();
+        let next: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT n.starts_at - o.starts_at, n.ends_at - o.ends_at FROM tournaments n JOIN tournaments o ON o.id = $1 WHERE n.id > $1",
+        )
+        .bind(id)
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        assert_eq!(next, vec![(86_400_000, 86_400_000)], "exactly one next edition, a day later");
+        let (_, upcoming) = app.api_get("tournaments.get", &[("status", "upcoming")]).await;
+        assert_eq!(upcoming["data"]["items"][0]["game_sysnames"], json!([]), "{upcoming}");
+        app.finish().await;
+    }
+}

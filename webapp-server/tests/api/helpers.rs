@@ -164,6 +164,8 @@ impl TestApp {
             ("CROUPIER_DB_MAX_CONNECTIONS".into(), "5".into()),
             ("CROUPIER_WEB_DIR".into(), web_dir),
             ("CROUPIER_PUBLIC_URL".into(), "http://localhost:8080".into()),
+            // Tests make the tournaments they need (`competition.rs` checks the demo one).
+            ("CROUPIER_DEMO_TOURNAMENT".into(), "false".into()),
         ]);
         for (k, v) in env {
             vars.insert((*k).to_owned(), (*v).to_owned());

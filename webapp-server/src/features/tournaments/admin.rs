@@ -90,6 +90,10 @@ pub struct TournamentInput {
     #[serde(default)]
     pub games: games::GameSelector,
     pub prizes: Vec<PrizeTier>,
+    /// Days after which the next edition starts (0 or absent: none). The close schedules the
+    /// next edition, with the same settings, when it freezes this one.
+    #[serde(default)]
+    pub repeat_days: Option<i64>,
 }
 
 fn time_zone_ok(tz: &str) -> bool {
@@ -163,6 +167,12 @@ impl TournamentInput {
         if !matches!(self.participation.as_str(), "opt_in" | "automatic") {
             errors.add("participation", FieldCode::Unsupported);
         }
+        if let Some(days) = self.repeat_days
+            && days != 0
+            && (!(1..=365).contains(&days) || days * 86_400 < self.ends_at - self.starts_at)
+        {
+            errors.add_with("repeat_days", FieldCode::MinValue, vec![("min", "the window's length in days".into())]);
+        }
         if self.min_bet.is_some_and(|m| m < 0) {
             errors.add_with("min_bet", FieldCode::MinValue, vec![("min", "0".into())]);
         }
@@ -227,37 +237,7 @@ async fn check_spin_games(conn: &mut sqlx::AnyConnection, prizes: &[PrizeTier]) 
 
 /// Creates a tournament; answers its id.
 pub async fn create(state: &AppState, input: &TournamentInput) -> Result<i64, ApiError> {
-    let now = now_ms();
-    let currencies = input.check(state, now)?;
-    let mut tx = state.db().begin().await?;
-    check_spin_games(&mut tx, &input.prizes).await?;
-    let covered = games::resolve(&mut tx, &input.games).await?;
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO tournaments (title_en, title_fr, description_en, description_fr, image, starts_at, ends_at, time_zone, currencies, rates, \
-         scoring, participation, min_bet, games, prizes, status, board_version, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'scheduled', 0, $16, $16) RETURNING id",
-    )
-    .bind(input.title_en.trim())
-    .bind(input.title_fr.trim())
-    .bind(input.description_en.trim())
-    .bind(input.description_fr.trim())
-    .bind(&input.image)
-    .bind(input.starts_at * 1000)
-    .bind(input.ends_at * 1000)
-    .bind(input.time_zone.as_deref().unwrap_or("UTC"))
-    .bind(currencies.iter().map(|c| c.code()).collect::<Vec<_>>().join(","))
-    .bind(serde_json::to_string(&rates(state, &currencies)).unwrap_or_default())
-    .bind(&input.scoring)
-    .bind(&input.participation)
-    .bind(input.min_bet)
-    .bind(serde_json::to_string(&input.games).unwrap_or_default())
-    .bind(serde_json::to_string(&input.prizes).unwrap_or_default())
-    .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
-    games::cover(&mut tx, "tournament", id, &covered, input.ends_at * 1000).await?;
-    tx.commit().await?;
-    Ok(id)
+    save(state, None, input).await
 }
 
 fn not_found() -> ApiError {
@@ -266,46 +246,63 @@ fn not_found() -> ApiError {
 
 /// Replaces a tournament that has not started yet.
 pub async fn update(state: &AppState, id: i64, input: &TournamentInput) -> Result<(), ApiError> {
+    save(state, Some(id), input).await.map(|_| ())
+}
+
+/// Writes a new tournament (`id` none) or replaces one that has not started, with what it covers.
+async fn save(state: &AppState, id: Option<i64>, input: &TournamentInput) -> Result<i64, ApiError> {
     let now = now_ms();
     let currencies = input.check(state, now)?;
     let mut tx = state.db().begin().await?;
-    let current: Option<(String, i64)> = sqlx::query_as("SELECT status, starts_at FROM tournaments WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let Some((status, starts_at)) = current else { return Err(not_found()) };
-    if status != "scheduled" || starts_at <= now {
-        return Err(ApiError::field("starts_at", FieldCode::Invalid).with_status(axum::http::StatusCode::CONFLICT));
+    if let Some(id) = id {
+        let current: Option<(String, i64)> = sqlx::query_as("SELECT status, starts_at FROM tournaments WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some((status, starts_at)) = current else { return Err(not_found()) };
+        if status != "scheduled" || starts_at <= now {
+            return Err(ApiError::field("starts_at", FieldCode::Invalid).with_status(axum::http::StatusCode::CONFLICT));
+        }
     }
     check_spin_games(&mut tx, &input.prizes).await?;
     let covered = games::resolve(&mut tx, &input.games).await?;
-    sqlx::query(
-        "UPDATE tournaments SET title_en = $1, title_fr = $2, description_en = $3, description_fr = $4, image = $5, starts_at = $6, \
-         ends_at = $7, time_zone = $8, currencies = $9, rates = $10, scoring = $11, participation = $12, min_bet = $13, games = $14, \
-         prizes = $15, updated_at = $16 WHERE id = $17",
-    )
-    .bind(input.title_en.trim())
-    .bind(input.title_fr.trim())
-    .bind(input.description_en.trim())
-    .bind(input.description_fr.trim())
-    .bind(&input.image)
-    .bind(input.starts_at * 1000)
-    .bind(input.ends_at * 1000)
-    .bind(input.time_zone.as_deref().unwrap_or("UTC"))
-    .bind(currencies.iter().map(|c| c.code()).collect::<Vec<_>>().join(","))
-    .bind(serde_json::to_string(&rates(state, &currencies)).unwrap_or_default())
-    .bind(&input.scoring)
-    .bind(&input.participation)
-    .bind(input.min_bet)
-    .bind(serde_json::to_string(&input.games).unwrap_or_default())
-    .bind(serde_json::to_string(&input.prizes).unwrap_or_default())
-    .bind(now)
-    .bind(id)
-    .execute(&mut *tx)
-    .await?;
+    let statement = match id {
+        None => {
+            "INSERT INTO tournaments (title_en, title_fr, description_en, description_fr, image, starts_at, ends_at, time_zone, currencies, rates, \
+             scoring, participation, min_bet, games, prizes, updated_at, repeat_days, created_at, status, board_version) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16, 'scheduled', 0) RETURNING id"
+        }
+        Some(_) => {
+            "UPDATE tournaments SET title_en = $1, title_fr = $2, description_en = $3, description_fr = $4, image = $5, starts_at = $6, \
+             ends_at = $7, time_zone = $8, currencies = $9, rates = $10, scoring = $11, participation = $12, min_bet = $13, games = $14, \
+             prizes = $15, updated_at = $16, repeat_days = $17 WHERE id = $18 RETURNING id"
+        }
+    };
+    let mut query = sqlx::query_scalar(statement)
+        .bind(input.title_en.trim())
+        .bind(input.title_fr.trim())
+        .bind(input.description_en.trim())
+        .bind(input.description_fr.trim())
+        .bind(&input.image)
+        .bind(input.starts_at * 1000)
+        .bind(input.ends_at * 1000)
+        .bind(input.time_zone.as_deref().unwrap_or("UTC"))
+        .bind(currencies.iter().map(|c| c.code()).collect::<Vec<_>>().join(","))
+        .bind(serde_json::to_string(&rates(state, &currencies)).unwrap_or_default())
+        .bind(&input.scoring)
+        .bind(&input.participation)
+        .bind(input.min_bet)
+        .bind(serde_json::to_string(&input.games).unwrap_or_default())
+        .bind(serde_json::to_string(&input.prizes).unwrap_or_default())
+        .bind(now)
+        .bind(input.repeat_days.unwrap_or(0));
+    if let Some(id) = id {
+        query = query.bind(id);
+    }
+    let id: i64 = query.fetch_one(&mut *tx).await?;
     games::cover(&mut tx, "tournament", id, &covered, input.ends_at * 1000).await?;
     tx.commit().await?;
-    Ok(())
+    Ok(id)
 }
 
 /// Cancels a tournament that has not closed: scores stop, no prize is paid. Answers the status
@@ -420,4 +417,60 @@ async fn cancel_route(State(state): State<AppState>, _: Operator, Path(id): Path
 
 async fn report_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>) -> Response {
     answer(report(&state, id).await)
+}
+
+/// The weekly tournament the demo content advertises ("Weekly tournament", `/tournaments`):
+/// made once, when there has never been a tournament and `CROUPIER_DEMO_TOURNAMENT` is on. It runs
+/// from the last Monday 00:00 UTC for a week and repeats every week; players join it
+/// (`tournaments.participate`), their stakes on every game count, and the top three win
+/// 100.00 / 50.00 / 25.00 of the site's currency, places 4 to 10 500 loyalty points.
+pub async fn seed_demo(state: &AppState) -> Result<bool, ApiError> {
+    if !state.config().demo_tournament {
+        return Ok(false);
+    }
+    let any: i64 =
+        sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM tournaments").fetch_one(state.db().pool()).await?;
+    if any > 0 {
+        return Ok(false);
+    }
+    let now = now_ms() / 1000;
+    // 1970-01-01 was a Thursday: Mondays fall 4 days after a multiple of 7 days.
+    let week = 7 * 86_400;
+    let monday = (now - 4 * 86_400).div_euclid(week) * week + 4 * 86_400;
+    let currency = state.config().default_currency.code().to_owned();
+    let prize = |from: i64, to: i64, kind: &str, amount: Option<i64>, points: Option<i64>| PrizeTier {
+        rank_from: from,
+        rank_to: to,
+        kind: kind.to_owned(),
+        amount,
+        wager_multiplier: None,
+        wager_days: None,
+        points,
+        freespins: None,
+    };
+    let scale = state.config().default_currency.scale();
+    let input = TournamentInput {
+        title_en: "Weekly tournament".into(),
+        title_fr: "Tournoi de la semaine".into(),
+        description_en: "Join, play any game and climb the leaderboard: every stake counts. The top three share the prizes every Monday.".into(),
+        description_fr: "Inscrivez-vous, jouez à n'importe quel jeu et grimpez au classement : chaque mise compte. Les trois premiers se partagent les prix chaque lundi.".into(),
+        image: Some("/uploads/banner-tournament.svg".into()),
+        starts_at: monday,
+        ends_at: monday + week,
+        time_zone: Some("UTC".into()),
+        currencies: vec![currency],
+        scoring: "stake".into(),
+        participation: "opt_in".into(),
+        min_bet: None,
+        games: games::GameSelector::default(),
+        prizes: vec![
+            prize(1, 1, "money", Some(100 * scale), None),
+            prize(2, 2, "money", Some(50 * scale), None),
+            prize(3, 3, "money", Some(25 * scale), None),
+            prize(4, 10, "points", None, Some(500)),
+        ],
+        repeat_days: Some(7),
+    };
+    create(state, &input).await?;
+    Ok(true)
 }

@@ -50,30 +50,7 @@ pub async fn add(
     now: i64,
     automatic: bool,
 ) -> Result<bool, sqlx::Error> {
-    let written = if automatic {
-        sqlx::query(
-            "INSERT INTO tournament_scores (tournament_id, user_id, score, reached_at, seq, notify_rank, joined_at) \
-             VALUES ($1, $2, $3, $4, 1, 0, $4) ON CONFLICT (tournament_id, user_id) DO UPDATE \
-             SET score = tournament_scores.score + excluded.score, reached_at = excluded.reached_at, seq = tournament_scores.seq + 1",
-        )
-    } else {
-        sqlx::query(
-            "UPDATE tournament_scores SET score = score + $3, reached_at = $4, seq = seq + 1 \
-             WHERE tournament_id = $1 AND user_id = $2",
-        )
-    }
-    .bind(tournament)
-    .bind(user)
-    .bind(delta)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected()
-        > 0;
-    if written {
-        changed(conn, tournament, user).await?;
-    }
-    Ok(written)
+    write(conn, tournament, user, delta, now, automatic, false).await
 }
 
 /// Keeps the better of a participant's score and `value` (the multiplier rule).
@@ -85,26 +62,48 @@ pub async fn best(
     now: i64,
     automatic: bool,
 ) -> Result<bool, sqlx::Error> {
-    let written = if automatic {
-        sqlx::query(
+    write(conn, tournament, user, value, now, automatic, true).await
+}
+
+/// [`add`] (`best` false) or [`best`]: one statement, and the change queued for the syncer.
+async fn write(
+    conn: &mut AnyConnection,
+    tournament: i64,
+    user: i64,
+    value: i64,
+    now: i64,
+    automatic: bool,
+    best: bool,
+) -> Result<bool, sqlx::Error> {
+    let statement = match (automatic, best) {
+        (true, false) => {
+            "INSERT INTO tournament_scores (tournament_id, user_id, score, reached_at, seq, notify_rank, joined_at) \
+             VALUES ($1, $2, $3, $4, 1, 0, $4) ON CONFLICT (tournament_id, user_id) DO UPDATE \
+             SET score = tournament_scores.score + excluded.score, reached_at = excluded.reached_at, seq = tournament_scores.seq + 1"
+        }
+        (true, true) => {
             "INSERT INTO tournament_scores (tournament_id, user_id, score, reached_at, seq, notify_rank, joined_at) \
              VALUES ($1, $2, $3, $4, 1, 0, $4) ON CONFLICT (tournament_id, user_id) DO UPDATE \
              SET score = excluded.score, reached_at = excluded.reached_at, seq = tournament_scores.seq + 1 \
-             WHERE tournament_scores.score < excluded.score",
-        )
-    } else {
-        sqlx::query(
+             WHERE tournament_scores.score < excluded.score"
+        }
+        (false, false) => {
+            "UPDATE tournament_scores SET score = score + $3, reached_at = $4, seq = seq + 1 \
+             WHERE tournament_id = $1 AND user_id = $2"
+        }
+        (false, true) => {
             "UPDATE tournament_scores SET score = $3, reached_at = $4, seq = seq + 1 \
-             WHERE tournament_id = $1 AND user_id = $2 AND score < $3",
-        )
-    }
-    .bind(tournament)
-    .bind(user)
-    .bind(value)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected()
+             WHERE tournament_id = $1 AND user_id = $2 AND score < $3"
+        }
+    };
+    let written = sqlx::query(statement)
+        .bind(tournament)
+        .bind(user)
+        .bind(value)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?
+        .rows_affected()
         > 0;
     if written {
         changed(conn, tournament, user).await?;

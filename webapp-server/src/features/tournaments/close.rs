@@ -153,7 +153,33 @@ pub async fn freeze(state: &AppState, id: i64) -> anyhow::Result<()> {
             notify::enqueue(&mut tx, user, &format!("tournament:{id}:rank:{user}"), &notice).await?;
         }
     }
+    if row.repeat_days > 0 {
+        next_edition(&mut tx, &row).await?;
+    }
     tx.commit().await?;
+    Ok(())
+}
+
+/// Schedules the next edition of a repeating tournament: the same settings, its window moved by
+/// `repeat_days` (in the freeze's transaction, so exactly one next edition exists).
+async fn next_edition(conn: &mut sqlx::AnyConnection, row: &Row) -> anyhow::Result<()> {
+    let shift = row.repeat_days * 86_400_000;
+    let now = now_ms();
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO tournaments (title_en, title_fr, description_en, description_fr, image, starts_at, ends_at, time_zone, currencies, rates, \
+         scoring, participation, min_bet, games, prizes, status, repeat_days, board_version, created_at, updated_at) \
+         SELECT title_en, title_fr, description_en, description_fr, image, starts_at + $1, ends_at + $1, time_zone, currencies, rates, \
+         scoring, participation, min_bet, games, prizes, 'scheduled', repeat_days, 0, $2, $2 FROM tournaments WHERE id = $3 RETURNING id",
+    )
+    .bind(shift)
+    .bind(now)
+    .bind(row.id)
+    .fetch_one(&mut *conn)
+    .await?;
+    let selector: super::games::GameSelector = serde_json::from_str(&row.games).unwrap_or_default();
+    let covered =
+        super::games::resolve(conn, &selector).await.map_err(|e| anyhow::anyhow!("tournament {id}: {e:?}"))?;
+    super::games::cover(conn, "tournament", id, &covered, row.ends_at + shift).await?;
     Ok(())
 }
 

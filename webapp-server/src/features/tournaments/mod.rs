@@ -166,10 +166,11 @@ pub struct Row {
     pub prizes: String,
     pub status: String,
     pub board_version: i64,
+    pub repeat_days: i64,
 }
 
 pub const COLUMNS: &str = "id, title_en, title_fr, description_en, description_fr, image, starts_at, ends_at, time_zone, \
-     currencies, rates, scoring, participation, min_bet, games, prizes, status, board_version";
+     currencies, rates, scoring, participation, min_bet, games, prizes, status, board_version, repeat_days";
 
 impl Row {
     pub fn first_currency(&self) -> &str {
