@@ -224,9 +224,11 @@ impl<'a> Source<'a> {
                 .fetch_optional(db.pool())
                 .await?;
                 let Some((score, reached_at)) = mine else { return Ok(None) };
+                // Two range counts on the board's index (one OR over both would scan the board).
                 let ahead: i64 = sqlx::query_scalar(
-                    "SELECT CAST(COUNT(*) AS BIGINT) FROM tournament_scores WHERE tournament_id = $1 AND (score > $2 \
-                     OR (score = $2 AND (reached_at < $3 OR (reached_at = $3 AND user_id < $4))))",
+                    "SELECT CAST((SELECT COUNT(*) FROM tournament_scores WHERE tournament_id = $1 AND score > $2) + \
+                     (SELECT COUNT(*) FROM tournament_scores WHERE tournament_id = $1 AND score = $2 \
+                     AND (reached_at < $3 OR (reached_at = $3 AND user_id < $4))) AS BIGINT)",
                 )
                 .bind(tournament)
                 .bind(score)
