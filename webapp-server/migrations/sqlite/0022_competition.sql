@@ -34,12 +34,15 @@ CREATE TABLE tournaments (
 CREATE INDEX tournaments_by_window ON tournaments (status, ends_at);
 
 -- Which games each running competition covers, read with the game session on every bet (one
--- indexed lookup): game_id 0 stands for every game. kind: tournament | jackpot.
+-- indexed lookup): game_id 0 stands for every game. kind: tournament | jackpot. weight: a jackpot's
+-- contribution for that game in basis points, when it differs from the pool's (0: the game pays
+-- nothing in).
 CREATE TABLE competition_games (
     kind TEXT NOT NULL,
     ref_id BIGINT NOT NULL,
     game_id BIGINT NOT NULL,
     ends_at BIGINT NOT NULL,
+    weight BIGINT NULL,
     PRIMARY KEY (kind, ref_id, game_id)
 );
 CREATE INDEX competition_games_by_game ON competition_games (game_id, ends_at);

@@ -347,6 +347,14 @@ async fn automatic_tournaments_count_wins_and_multipliers_and_cancel_pays_nothin
         assert_eq!(board(win_id).await["score"], 1_650, "a cancelled tournament scores nothing more");
         let (_, listed) = app.api_get("tournaments.get", &[]).await;
         assert_eq!(listed["data"]["total"], 1, "cancelled ones are not listed: {listed}");
+        // The operator CLI does the same through the same functions.
+        let out = app.cli(&["admin", "tournaments", "list"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && text.contains("\"cancelled\"") && text.lines().count() == 2, "{text}");
+        let out = app.cli(&["admin", "tournaments", "report", &mult_id.to_string()]);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("\"participants\":1"), "{out:?}");
+        let out = app.cli(&["admin", "tournaments", "cancel", "999", "no such tournament"]);
+        assert!(!out.status.success(), "{out:?}");
         ledger_clean(&app).await;
         app.finish().await;
     }
@@ -728,9 +736,24 @@ async fn open_pages_see_the_leaderboard_and_the_jackpots_move_live() {
         pool(
             &app,
             json!({"title_en": "Live Pot", "title_fr": "Pot en direct", "currency": "USD", "seed": 5_000,
-                   "contribution_bps": 500, "trigger": "must_drop", "must_drop_before": 1_000_000}),
+                   "contribution_bps": 100, "game_contributions": {"dice": 500}, "trigger": "must_drop", "must_drop_before": 1_000_000}),
         )
         .await;
+        let (_, shown) = app.api_get("Jackpots.get", &[]).await;
+        assert_eq!(shown["data"][0]["game_sysnames"], json!([]), "every game: {shown}");
+        assert_eq!(shown["data"][0]["game_contributions"], json!([{"sysname": "dice", "percent": "5.00"}]));
+        let (status, body) = admin(
+            &app,
+            reqwest::Method::POST,
+            "/admin/jackpots",
+            json!({"title_en": "X", "title_fr": "X", "currency": "USD", "seed": 0, "contribution_bps": 100,
+                   "game_contributions": {"no-such-game": 10}, "trigger": "must_drop", "must_drop_before": 100}),
+        )
+        .await;
+        let error = expect_error(status, &body, 422, "InvalidParameterException");
+        assert!(error["error_data"]["game_contributions"].is_array(), "{body}");
+        let (_, still_one) = app.api_get("Jackpots.get", &[]).await;
+        assert_eq!(still_one["data"].as_array().unwrap().len(), 1, "a refused pool leaves nothing");
         let frank = funded(&app, "frank@example.com", 100_000).await;
         let token = launch(&app, &frank, "dice", "play").await.1["token"].as_str().unwrap().to_owned();
 
@@ -748,7 +771,7 @@ async fn open_pages_see_the_leaderboard_and_the_jackpots_move_live() {
         let moved = next_event(&mut board, &mut board_buf, "leaderboard", 5, |b| b["total"] == 1).await;
         assert_eq!((moved["me"]["rank"].as_i64(), moved["me"]["score"].as_i64()), (Some(1), Some(2_000)), "{moved}");
         let grown = next_event(&mut pots, &mut pots_buf, "jackpots", 5, |p| p[0]["amount_minor"] != 5_000).await;
-        assert_eq!(grown[0]["amount_minor"], 5_100, "5 % of 20.00");
+        assert_eq!(grown[0]["amount_minor"], 5_100, "dice's own 5 % of 20.00");
 
         let (status, body) = read_json(reqwest::get(app.url("/live/tournaments/999")).await.unwrap()).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{body}");

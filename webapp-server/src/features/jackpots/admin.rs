@@ -46,6 +46,10 @@ pub struct PoolInput {
     pub must_drop_before: i64,
     #[serde(default)]
     pub games: GameSelector,
+    /// Per-game contributions that differ from `contribution_bps`: sysname → basis points
+    /// (0 to 2000; 0: the game pays nothing in). Each game must be one the pool covers.
+    #[serde(default)]
+    pub game_contributions: std::collections::BTreeMap<String, i64>,
 }
 
 impl PoolInput {
@@ -65,6 +69,10 @@ impl PoolInput {
         }
         if !(1..=2_000).contains(&self.contribution_bps) {
             errors.add_with("contribution_bps", FieldCode::MaxValue, vec![("min", "1".into()), ("max", "2000".into())]);
+        }
+        if self.game_contributions.len() > 500 || self.game_contributions.values().any(|bps| !(0..=2_000).contains(bps))
+        {
+            errors.add_with("game_contributions", FieldCode::MaxValue, vec![("max", "2000".into())]);
         }
         if !matches!(self.trigger.as_str(), "must_drop" | "hidden") {
             errors.add("trigger", FieldCode::Unsupported);
@@ -113,6 +121,7 @@ pub async fn create(state: &AppState, input: &PoolInput) -> Result<i64, ApiError
     .await?;
     fund_seed(&mut tx, id, 1, currency, input.seed, None).await?;
     games::cover(&mut tx, "jackpot", id, &covered, i64::MAX).await?;
+    weigh(&mut tx, id, &covered, &input.game_contributions, i64::MAX).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -152,8 +161,41 @@ pub async fn update(state: &AppState, id: i64, input: &PoolInput) -> Result<(), 
     .bind(id)
     .execute(&mut *tx)
     .await?;
-    games::cover(&mut tx, "jackpot", id, &covered, if status == "active" { i64::MAX } else { 0 }).await?;
+    let ends_at = if status == "active" { i64::MAX } else { 0 };
+    games::cover(&mut tx, "jackpot", id, &covered, ends_at).await?;
+    weigh(&mut tx, id, &covered, &input.game_contributions, ends_at).await?;
     tx.commit().await?;
+    Ok(())
+}
+
+/// Writes the per-game contributions of pool `id` (which covers `covered`, `[0]`: every game).
+async fn weigh(
+    conn: &mut sqlx::AnyConnection,
+    id: i64,
+    covered: &[i64],
+    weights: &std::collections::BTreeMap<String, i64>,
+    ends_at: i64,
+) -> Result<(), ApiError> {
+    for (sysname, bps) in weights {
+        let game: Option<i64> = sqlx::query_scalar("SELECT id FROM games WHERE sysname = $1")
+            .bind(sysname)
+            .fetch_optional(&mut *conn)
+            .await?;
+        let Some(game) = game.filter(|g| covered == [0] || covered.contains(g)) else {
+            return Err(ApiError::field("game_contributions", FieldCode::NotFound));
+        };
+        // A pool of every game covers it through its game-0 row: the game gets a row of its own.
+        sqlx::query(
+            "INSERT INTO competition_games (kind, ref_id, game_id, ends_at, weight) VALUES ('jackpot', $1, $2, $3, $4) \
+             ON CONFLICT (kind, ref_id, game_id) DO UPDATE SET weight = excluded.weight",
+        )
+        .bind(id)
+        .bind(game)
+        .bind(ends_at)
+        .bind(bps)
+        .execute(&mut *conn)
+        .await?;
+    }
     Ok(())
 }
 

@@ -2,7 +2,8 @@
 //!
 //! # Pools
 //! A pool has a currency, the games it covers (by game, category or provider; none: every game),
-//! a contribution in basis points of each real-money stake on those games, a seed the house puts
+//! a contribution in basis points of each real-money stake on those games (per game where the
+//! operator sets one: `game_contributions`, e.g. 0 for a low-edge table game), a seed the house puts
 //! in when a cycle starts, and a trigger:
 //! - `must_drop`: it drops on the bet that takes it to `must_drop_before`, which everyone sees;
 //! - `hidden`: when a cycle starts, a trigger amount is drawn from the operating system's CSPRNG
@@ -130,7 +131,8 @@ pub async fn on_bet(
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     let pools: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT p.id, p.contribution_bps FROM jackpot_pools p WHERE p.status = 'active' AND p.currency = $1 \
+        "SELECT p.id, CAST(COALESCE((SELECT c.weight FROM competition_games c WHERE c.kind = 'jackpot' AND c.ref_id = p.id \
+         AND c.game_id = $2), p.contribution_bps) AS BIGINT) FROM jackpot_pools p WHERE p.status = 'active' AND p.currency = $1 \
          AND EXISTS (SELECT 1 FROM competition_games c WHERE c.kind = 'jackpot' AND c.ref_id = p.id AND c.game_id IN ($2, 0)) \
          ORDER BY p.id",
     )
@@ -325,6 +327,17 @@ pub struct LastWin {
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GameContribution {
+    pub sysname: String,
+    /// e.g. "0.50".
+    pub percent: String,
+}
+
+fn percent(bps: i64) -> String {
+    format!("{}.{:02}", bps / 100, bps % 100)
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Pool {
     pub id: i64,
     pub title: String,
@@ -346,6 +359,8 @@ pub struct Pool {
     pub contribution_percent: String,
     /// The games it covers (empty: every game).
     pub game_sysnames: Vec<String>,
+    /// Games whose contribution differs from `contribution_percent`.
+    pub game_contributions: Vec<GameContribution>,
     pub cycle: i64,
     pub updated_at_ms: i64,
     pub last_win: Option<LastWin>,
@@ -398,13 +413,27 @@ pub async fn pools(state: &AppState, locale: Locale, id: Option<i64>) -> Result<
     let mut out = Vec::with_capacity(rows.len());
     let mut conn = pool.acquire().await?;
     for r in rows {
-        let games: Vec<String> = sqlx::query_scalar(
-            "SELECT g.sysname FROM competition_games c JOIN games g ON g.id = c.game_id \
+        let covered: Vec<(String, Option<i64>)> = sqlx::query_as(
+            "SELECT g.sysname, c.weight FROM competition_games c JOIN games g ON g.id = c.game_id \
              WHERE c.kind = 'jackpot' AND c.ref_id = $1 ORDER BY g.sysname",
         )
         .bind(r.id)
         .fetch_all(&mut *conn)
         .await?;
+        let every_game: bool = sqlx::query_scalar::<_, i64>(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM competition_games WHERE kind = 'jackpot' AND ref_id = $1 AND game_id = 0",
+        )
+        .bind(r.id)
+        .fetch_one(&mut *conn)
+        .await?
+            > 0;
+        let game_contributions = covered
+            .iter()
+            .filter_map(|(sysname, weight)| {
+                weight.map(|w| GameContribution { sysname: sysname.clone(), percent: percent(w) })
+            })
+            .collect();
+        let games: Vec<String> = if every_game { Vec::new() } else { covered.into_iter().map(|(s, _)| s).collect() };
         let last: Option<(i64, i64, String)> = sqlx::query_as(
             "SELECT user_id, amount, won_at FROM jackpot_wins WHERE pool_id = $1 ORDER BY cycle DESC LIMIT 1",
         )
@@ -437,9 +466,10 @@ pub async fn pools(state: &AppState, locale: Locale, id: Option<i64>) -> Result<
             must_drop_before: (!hidden).then(|| Amount::of(r.must_drop_before, &r.currency)),
             trigger_hash: hidden.then_some(r.trigger_hash),
             trigger: r.trigger_kind,
-            contribution_percent: format!("{}.{:02}", r.contribution_bps / 100, r.contribution_bps % 100),
+            contribution_percent: percent(r.contribution_bps),
             currency: r.currency,
             game_sysnames: games,
+            game_contributions,
             cycle: r.cycle,
             updated_at_ms: r.updated_at,
             last_win,
