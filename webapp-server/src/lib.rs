@@ -34,7 +34,7 @@ use croupier_shared::ErrorType;
 use features::auth::oauth::OAuth;
 use features::content::Cache;
 use features::games::index::Index;
-use std::future::Future;
+use std::future::{Future, IntoFuture as _};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tower::ServiceBuilder;
@@ -333,8 +333,33 @@ pub async fn serve(
     let competition = features::tournaments::close::spawn(state.clone());
     let telegram = features::notify::spawn(&state);
     let relay = hot::spawn_relay(state.coord());
+    let live = Arc::clone(&app.inner.live);
+    let grace = state.config().shutdown_grace;
     let service = self::app(app).into_make_service_with_connect_info::<SocketAddr>();
-    let result = axum::serve(listener, service).with_graceful_shutdown(shutdown).await;
+    // On the signal: stop accepting, end the live streams (they never end by themselves), let
+    // the requests in flight finish — their group-committer batches with them — for at most the
+    // grace period.
+    let (fired, signalled) = tokio::sync::oneshot::channel::<()>();
+    let signal = async move {
+        shutdown.await;
+        live.close();
+        let _ = fired.send(());
+    };
+    let deadline = async move {
+        if signalled.await.is_ok() {
+            tokio::time::sleep(grace).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    let server = axum::serve(listener, service).with_graceful_shutdown(signal);
+    let result = tokio::select! {
+        result = server.into_future() => result,
+        () = deadline => {
+            tracing::warn!(seconds = grace.as_secs(), "grace period over: stopping with requests still in flight");
+            Ok(())
+        }
+    };
     jobs.abort();
     competition.abort();
     for task in telegram.into_iter().chain(relay) {

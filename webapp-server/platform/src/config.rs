@@ -168,6 +168,12 @@ pub const VARIABLES: &[Variable] = &[
         "Pause between two prizes of a tournament's payout, to spread its load on the database.",
     ),
     var(
+        "CROUPIER_SHUTDOWN_GRACE_SECONDS",
+        Some("20"),
+        false,
+        "On SIGTERM: how long in-flight requests may take to finish before the server exits anyway (1 to 600).",
+    ),
+    var(
         "CROUPIER_DEMO_TOURNAMENT",
         Some("true"),
         false,
@@ -467,6 +473,8 @@ pub struct Config {
     pub big_win_multiplier: i64,
     /// `CROUPIER_DEMO_TOURNAMENT`.
     pub demo_tournament: bool,
+    /// `CROUPIER_SHUTDOWN_GRACE_SECONDS`.
+    pub shutdown_grace: std::time::Duration,
     pub game_history_export: bool,
     pub secret_key: Option<Secret>,
     pub oauth_providers: Vec<OAuthProvider>,
@@ -916,6 +924,13 @@ impl Config {
                 n
             },
             demo_tournament: raw.flag("CROUPIER_DEMO_TOURNAMENT")?,
+            shutdown_grace: {
+                let n: u64 = raw.parse("CROUPIER_SHUTDOWN_GRACE_SECONDS", "a whole number of seconds")?;
+                if !(1..=600).contains(&n) {
+                    return Err(raw.invalid("CROUPIER_SHUTDOWN_GRACE_SECONDS", "must be 1 to 600"));
+                }
+                std::time::Duration::from_secs(n)
+            },
             game_history_export: raw.flag("CROUPIER_GAME_HISTORY_EXPORT")?,
             secret_key,
             oauth_providers,

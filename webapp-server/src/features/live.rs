@@ -28,14 +28,34 @@ pub const FRESH: Duration = Duration::from_millis(500);
 /// How often each connection looks at its version.
 pub const TICK: Duration = Duration::from_millis(500);
 
-/// Versions (and what was computed for them) shared by a replica's connections.
-#[derive(Default)]
+/// Versions (and what was computed for them) shared by a replica's connections, and the
+/// replica's closing: a stream never ends by itself, so a graceful shutdown ends them all.
 pub struct Live {
     versions: Mutex<HashMap<String, (Instant, i64)>>,
     values: Mutex<HashMap<String, (i64, Arc<serde_json::Value>)>>,
+    closing: tokio::sync::watch::Sender<bool>,
+}
+
+impl Default for Live {
+    fn default() -> Live {
+        Live { versions: Mutex::default(), values: Mutex::default(), closing: tokio::sync::watch::channel(false).0 }
+    }
 }
 
 impl Live {
+    /// Ends every stream (the server is shutting down); new ones end at once.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves when [`Live::close`] was called.
+    fn closed(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut closing = self.closing.subscribe();
+        async move {
+            let _ = closing.wait_for(|closed| *closed).await;
+        }
+    }
+
     /// The version of `topic`, read with `read` at most once per [`FRESH`].
     pub async fn version<F>(&self, topic: &str, read: F) -> Result<i64, sqlx::Error>
     where
@@ -91,8 +111,8 @@ pub fn event(name: &str, data: &serde_json::Value) -> Event {
 
 /// A server-sent event stream: `step` runs at once and then every [`TICK`], taking its state and
 /// answering it with the events to send (often none). A failing step sends nothing; the page
-/// keeps what it has and the next tick tries again.
-pub fn stream<S, F, Fut>(state: S, step: F) -> Response
+/// keeps what it has and the next tick tries again. It ends when `live` closes.
+pub fn stream<S, F, Fut>(live: &Live, state: S, step: F) -> Response
 where
     S: Send + 'static,
     F: FnMut(S) -> Fut + Send + 'static,
@@ -105,7 +125,8 @@ where
         let (state, events) = step(state).await;
         Some((futures::stream::iter(events.into_iter().map(Ok::<Event, Infallible>)), (state, step, interval)))
     })
-    .flatten();
+    .flatten()
+    .take_until(live.closed());
     let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
     // Proxies must pass each event on as it comes (nginx buffers otherwise).
     response.headers_mut().insert("x-accel-buffering", axum::http::HeaderValue::from_static("no"));

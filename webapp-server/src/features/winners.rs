@@ -385,7 +385,7 @@ async fn live_winners(
         .fetch_one(state.db().pool())
         .await
         .unwrap_or(0);
-    live::stream((state, live, start), move |(state, live, seen)| async move {
+    live::stream(&Arc::clone(&live), (state, live, start), move |(state, live, seen)| async move {
         let pool = state.db().pool().clone();
         let newest = live
             .version("winners", async move {

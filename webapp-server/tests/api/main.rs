@@ -34,6 +34,7 @@ mod process;
 mod profile;
 mod protection;
 mod seo;
+mod shutdown;
 mod social;
 mod storage;
 mod telegram;

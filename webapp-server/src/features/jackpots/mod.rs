@@ -613,7 +613,7 @@ async fn live_jackpots(
     Query(query): Query<winners::LiveQuery>,
 ) -> Response {
     let locale = query.locale.as_deref().and_then(Locale::parse).unwrap_or(Locale::En);
-    live::stream((state, live, -1_i64), move |(state, live, seen)| async move {
+    live::stream(&Arc::clone(&live), (state, live, -1_i64), move |(state, live, seen)| async move {
         let pool = state.db().pool().clone();
         let version = live
             .version("jackpots", async move {

@@ -548,7 +548,7 @@ async fn live_board(
         Err(e) => return ApiError::from(e).into_response(),
     }
     let viewer = user.id();
-    live::stream((state, live, -1_i64), move |(state, live, seen)| async move {
+    live::stream(&Arc::clone(&live), (state, live, -1_i64), move |(state, live, seen)| async move {
         let pool = state.db().pool().clone();
         let version = live
             .version(&format!("t:{id}"), async move {
