@@ -3,14 +3,14 @@
 use croupier_server::{App, Config};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: croupier-server [serve | ledger check | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON | admin tournaments list | admin tournaments create|update [ID] FILE.json | admin tournaments cancel ID REASON | admin tournaments report ID | admin jackpots list | admin jackpots create|update [ID] FILE.json | admin jackpots pause|resume|close ID | admin jackpots report ID]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | backup FILE | restore FILE | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON | admin tournaments list | admin tournaments create|update [ID] FILE.json | admin tournaments cancel ID REASON | admin tournaments report ID | admin jackpots list | admin jackpots create|update [ID] FILE.json | admin jackpots pause|resume|close ID | admin jackpots report ID]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let command: Vec<&str> = args.iter().map(String::as_str).collect();
     match command.as_slice() {
-        [] | ["serve"] | ["ledger", "check"] => {}
+        [] | ["serve"] | ["ledger", "check"] | ["backup" | "restore", _] => {}
         ["content", "export" | "import", _] => {}
         ["admin", "withdrawals", "list"] | ["admin", "withdrawals", "list", _] => {}
         ["admin", "withdrawals", "approve" | "reject", _] => {}
@@ -51,6 +51,9 @@ async fn main() -> ExitCode {
     croupier_server::telemetry::init(&config);
     if command.as_slice() == ["ledger", "check"] {
         return ledger_check(config).await;
+    }
+    if let [action @ ("backup" | "restore"), file] = command.as_slice() {
+        return report(if *action == "backup" { backup(&config, file).await } else { restore(&config, file).await });
     }
     if let ["content", action, dir] = command.as_slice() {
         return content(config, action, dir).await;
@@ -465,4 +468,107 @@ async fn competition_admin(config: Config, area: &str, args: &[&str]) -> ExitCod
     }
     .await;
     report(result)
+}
+
+/// Opens the SQLite file `path` (it must exist), checks it is whole and its ledger holds;
+/// answers its ledger's transaction count. (Opening it sets the WAL journal, as the server does.)
+async fn verify_sqlite(path: &std::path::Path) -> Result<i64, String> {
+    use croupier_server::db::Db;
+    if !path.is_file() {
+        return Err(format!("{}: no such file", path.display()));
+    }
+    let url = format!("sqlite://{}?mode=rw", path.display());
+    let db = Db::connect(&url, 1).await.map_err(|e| format!("{}: not a SQLite database ({e})", path.display()))?;
+    let result = async {
+        let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_one(db.pool())
+            .await
+            .map_err(|e| format!("{}: not a SQLite database ({e})", path.display()))?;
+        if integrity != "ok" {
+            return Err(format!("{}: damaged ({integrity})", path.display()));
+        }
+        let migrated: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
+            .fetch_one(db.pool())
+            .await
+            .map_err(|_| format!("{}: not a Croupier database (no migrations)", path.display()))?;
+        if migrated == 0 {
+            return Err(format!("{}: not a Croupier database (no migrations)", path.display()));
+        }
+        let report = croupier_server::ledger::check(&db).await.map_err(|e| format!("{}: {e}", path.display()))?;
+        if !report.violations.is_empty() {
+            return Err(format!("{}: the ledger does not hold: {:?}", path.display(), report.violations));
+        }
+        Ok(report.transactions)
+    }
+    .await;
+    db.close().await;
+    result
+}
+
+/// `croupier-server backup FILE`: a consistent copy of the running SQLite database, taken online
+/// (`VACUUM INTO` reads one snapshot while the server goes on writing), then checked (integrity
+/// and the ledger). It never overwrites a file. PostgreSQL is backed up with its own tools
+/// (`pg_dump`, or base backups and WAL archiving for point-in-time recovery: deploy/README.md).
+async fn backup(config: &Config, file: &str) -> Result<String, String> {
+    let url = config.database_url.expose();
+    if croupier_server::db::sqlite_path(url).is_none() {
+        return Err("backup copies a SQLite database; back PostgreSQL up with pg_dump or WAL archiving (deploy/README.md, \"Backups\")".into());
+    }
+    let target = std::path::Path::new(file);
+    if target.exists() {
+        return Err(format!("{file} exists: a backup never overwrites a file"));
+    }
+    let db = croupier_server::db::Db::connect(url, 1).await.map_err(|e| format!("cannot open the database: {e}"))?;
+    let copied = sqlx::query("VACUUM INTO $1").bind(file).execute(db.pool()).await;
+    db.close().await;
+    copied.map_err(|e| format!("backup failed: {e}"))?;
+    let transactions = verify_sqlite(target).await?;
+    let bytes = std::fs::metadata(target).map(|m| m.len()).unwrap_or(0);
+    Ok(format!("backup written to {file}: {bytes} bytes, {transactions} ledger transactions, integrity and ledger ok"))
+}
+
+/// `croupier-server restore FILE`: puts a backup in place of the SQLite database of
+/// `DATABASE_URL`, with the server stopped. The backup is checked first (integrity, migrations,
+/// ledger); the database it replaces is kept beside it as `….replaced-<unix time>` (with its WAL
+/// files), never deleted.
+async fn restore(config: &Config, file: &str) -> Result<String, String> {
+    let url = config.database_url.expose();
+    let Some(target) = croupier_server::db::sqlite_path(url) else {
+        return Err(
+            "restore replaces a SQLite database; restore PostgreSQL with pg_restore (deploy/README.md, \"Backups\")"
+                .into(),
+        );
+    };
+    let source = std::path::Path::new(file);
+    if !source.is_file() {
+        return Err(format!("{file}: no such backup"));
+    }
+    if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    // The copy is checked, not the backup itself (which stays as it was).
+    let staged = target.with_extension("restoring");
+    std::fs::copy(source, &staged).map_err(|e| format!("cannot copy {file}: {e}"))?;
+    let transactions = match verify_sqlite(&staged).await {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = std::fs::remove_file(&staged);
+            return Err(e);
+        }
+    };
+    std::fs::File::open(&staged).and_then(|f| f.sync_all()).map_err(|e| format!("{}: {e}", staged.display()))?;
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let mut kept = Vec::new();
+    for suffix in ["", "-wal", "-shm"] {
+        let current = std::path::PathBuf::from(format!("{}{suffix}", target.display()));
+        if current.exists() {
+            let aside = std::path::PathBuf::from(format!("{}{suffix}.replaced-{stamp}", target.display()));
+            std::fs::rename(&current, &aside).map_err(|e| format!("{}: {e}", current.display()))?;
+            kept.push(aside.display().to_string());
+        }
+    }
+    std::fs::rename(&staged, &target).map_err(|e| format!("{}: {e}", target.display()))?;
+    let kept =
+        if kept.is_empty() { String::new() } else { format!("; the replaced files are kept: {}", kept.join(", ")) };
+    Ok(format!("restored {file} into {} ({transactions} ledger transactions){kept}", target.display()))
 }

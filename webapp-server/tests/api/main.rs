@@ -6,6 +6,7 @@
 mod helpers;
 
 mod accounts;
+mod backup;
 mod bad_input;
 mod bonus_model;
 mod bonuses;

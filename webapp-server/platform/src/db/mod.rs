@@ -204,6 +204,17 @@ impl Db {
     }
 }
 
+/// The file of a SQLite URL (`sqlite://data/x.db?…` → `data/x.db`); none for PostgreSQL or an
+/// in-memory database.
+pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    if Backend::of_url(url) != Backend::Sqlite {
+        return None;
+    }
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+    let path = rest.split_once('?').map_or(rest, |(p, _)| p);
+    (path != ":memory:" && !path.is_empty()).then(|| std::path::PathBuf::from(path))
+}
+
 /// Adds `mode=rwc` (create when missing) and creates the database file's folder.
 fn sqlite_url(url: &str) -> Result<String, sqlx::Error> {
     let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
