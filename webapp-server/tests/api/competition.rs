@@ -804,14 +804,30 @@ async fn the_advertised_weekly_tournament_runs_on_a_fresh_site_and_a_repeating_o
                 .await;
         assert_eq!(french["data"]["items"][0]["title"], "Tournoi de la semaine");
 
-        // A daily tournament ending now: its close schedules tomorrow's edition, once.
-        let mut daily =
-            tournament("stake", "opt_in", 1, json!([{"rank_from": 1, "rank_to": 1, "kind": "points", "points": 10}]));
+        // A daily tournament ending soon, whose prize is bonus money: its close pays it as a
+        // wagering bonus, tells the Telegram-linked winner through the bot (and her final rank,
+        // which she asked for), and schedules tomorrow's edition, once.
+        let mut daily = tournament(
+            "stake",
+            "opt_in",
+            4,
+            json!([{"rank_from": 1, "rank_to": 1, "kind": "bonus", "amount": 2_500, "wager_multiplier": 10}]),
+        );
         daily["games"] = json!({});
         daily["repeat_days"] = json!(1);
         let (status, created) = admin(&app, reqwest::Method::POST, "/admin/tournaments", daily.clone()).await;
         assert_eq!(status, StatusCode::OK, "{created}");
         let id = created["data"]["id"].as_i64().unwrap();
+        let gina = funded(&app, "gina@example.com", 10_000).await;
+        let gina_id = uid(&app, &gina).await;
+        sqlx::query("INSERT INTO social_identities (provider, subject, user_id, created_at) VALUES ('telegram', '424242', $1, 0)")
+            .bind(gina_id)
+            .execute(app.state.db().pool())
+            .await
+            .unwrap();
+        app.post_as(&gina, "tournaments.participate", &[("tournament_id", &id.to_string()), ("notify", "1")]).await;
+        let token = launch(&app, &gina, "dice", "play").await.1["token"].as_str().unwrap().to_owned();
+        dice(&app, &token, "1.00", "50.00").await;
         daily["repeat_days"] = json!(400);
         let (status, body) = admin(&app, reqwest::Method::POST, "/admin/tournaments", daily).await;
         expect_error(status, &body, 422, "InvalidParameterException");
@@ -825,6 +841,25 @@ async fn the_advertised_weekly_tournament_runs_on_a_fresh_site_and_a_repeating_o
         })
         .await;
         croupier_server::features::tournaments::close::run(app.state.platform()).await.unwrap();
+        let (_, bonuses) = app.get_as(&gina, "bonuses.get", &[]).await;
+        let bonus = bonuses["data"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b.to_string().contains("prize for rank 1"))
+            .cloned();
+        let bonus = bonus.unwrap_or_else(|| panic!("the prize is a bonus: {bonuses}"));
+        assert!(bonus.to_string().contains("25.00"), "{bonus}");
+        let told: Vec<String> =
+            sqlx::query_scalar("SELECT kind FROM notification_outbox WHERE user_id = $1 ORDER BY kind")
+                .bind(gina_id)
+                .fetch_all(app.state.db().pool())
+                .await
+                .unwrap();
+        assert!(
+            told.contains(&"tournament_prize".to_owned()) && told.contains(&"tournament_rank".to_owned()),
+            "{told:?}"
+        );
         let next: Vec<(i64, i64)> = sqlx::query_as(
             "SELECT n.starts_at - o.starts_at, n.ends_at - o.ends_at FROM tournaments n JOIN tournaments o ON o.id = $1 WHERE n.id > $1",
         )

@@ -97,15 +97,8 @@ async fn shutdown_under_load(backend: Backend) {
     assert!(exit.success(), "a graceful stop exits 0: {exit:?}");
     assert!(took < Duration::from_secs(8), "the open live page did not hold the stop to the grace period: {took:?}");
     // The stream ended with the server (no hang).
-    let ended = tokio::time::timeout(Duration::from_secs(5), async {
-        loop {
-            match live.chunk().await {
-                Ok(Some(_)) => {}
-                _ => break,
-            }
-        }
-    })
-    .await;
+    let ended =
+        tokio::time::timeout(Duration::from_secs(5), async { while let Ok(Some(_)) = live.chunk().await {} }).await;
     assert!(ended.is_ok(), "the live stream ended");
 
     let db = croupier_server::db::Db::connect(&database.url, 2).await.unwrap();
