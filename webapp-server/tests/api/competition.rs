@@ -136,7 +136,7 @@ async fn a_tournament_scores_real_play_once_ranks_it_and_pays_every_prize_once()
             {"rank_from": 3, "rank_to": 3, "kind": "points", "points": 300},
         ]);
         let (status, created) =
-            admin(&app, reqwest::Method::POST, "/admin/tournaments", tournament("stake", "opt_in", 8, prizes)).await;
+            admin(&app, reqwest::Method::POST, "/admin/tournaments", tournament("stake", "opt_in", 15, prizes)).await;
         assert_eq!(status, StatusCode::OK, "{created}");
         let id = created["data"]["id"].as_i64().unwrap();
         let id_text = id.to_string();
@@ -219,7 +219,7 @@ async fn a_tournament_scores_real_play_once_ranks_it_and_pays_every_prize_once()
 
         // The close: frozen, every prize paid once, told through the winners feed.
         let before = (main_balance(&app, alice_id).await, main_balance(&app, bob_id).await);
-        until(20, "the tournament to close", || async {
+        until(30, "the tournament to close", || async {
             let (_, t) = app.api_get("tournaments.get", &[("id", &id_text)]).await;
             let status: String = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
                 .bind(id)
@@ -810,7 +810,7 @@ async fn the_advertised_weekly_tournament_runs_on_a_fresh_site_and_a_repeating_o
         let mut daily = tournament(
             "stake",
             "opt_in",
-            4,
+            10,
             json!([{"rank_from": 1, "rank_to": 1, "kind": "bonus", "amount": 2_500, "wager_multiplier": 10}]),
         );
         daily["games"] = json!({});
@@ -831,7 +831,7 @@ async fn the_advertised_weekly_tournament_runs_on_a_fresh_site_and_a_repeating_o
         daily["repeat_days"] = json!(400);
         let (status, body) = admin(&app, reqwest::Method::POST, "/admin/tournaments", daily).await;
         expect_error(status, &body, 422, "InvalidParameterException");
-        until(20, "the daily tournament to close", || async {
+        until(30, "the daily tournament to close", || async {
             let status: String = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
                 .bind(id)
                 .fetch_one(app.state.db().pool())
