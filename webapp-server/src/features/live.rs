@@ -17,6 +17,7 @@
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
+use std::any::Any;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
@@ -32,7 +33,7 @@ pub const TICK: Duration = Duration::from_millis(500);
 /// replica's closing: a stream never ends by itself, so a graceful shutdown ends them all.
 pub struct Live {
     versions: Mutex<HashMap<String, (Instant, i64)>>,
-    values: Mutex<HashMap<String, (i64, Arc<serde_json::Value>)>>,
+    values: Mutex<HashMap<String, (i64, Arc<dyn Any + Send + Sync>)>>,
     closing: tokio::sync::watch::Sender<bool>,
 }
 
@@ -71,27 +72,26 @@ impl Live {
         Ok(version)
     }
 
-    /// What `compute` gives for `topic` at `version`, computed once per version.
-    pub async fn value<F>(
-        &self,
-        topic: &str,
-        version: i64,
-        compute: F,
-    ) -> Result<Arc<serde_json::Value>, crate::api::ApiError>
+    /// What `compute` gives for `topic` at `version`, computed once per version for every
+    /// connection of the replica.
+    pub async fn value<T, F>(&self, topic: &str, version: i64, compute: F) -> Result<Arc<T>, crate::api::ApiError>
     where
-        F: Future<Output = Result<serde_json::Value, crate::api::ApiError>>,
+        T: Any + Send + Sync,
+        F: Future<Output = Result<T, crate::api::ApiError>>,
     {
-        if let Some((v, value)) = self.values.lock().unwrap_or_else(|p| p.into_inner()).get(topic)
-            && *v == version
+        let kept = self.values.lock().unwrap_or_else(|p| p.into_inner()).get(topic).cloned();
+        if let Some((v, value)) = kept
+            && v == version
+            && let Ok(value) = value.downcast::<T>()
         {
-            return Ok(Arc::clone(value));
+            return Ok(value);
         }
         let value = Arc::new(compute.await?);
         let mut values = self.values.lock().unwrap_or_else(|p| p.into_inner());
         if values.len() > 10_000 {
             values.clear();
         }
-        values.insert(topic.to_owned(), (version, Arc::clone(&value)));
+        values.insert(topic.to_owned(), (version, Arc::clone(&value) as Arc<dyn Any + Send + Sync>));
         Ok(value)
     }
 

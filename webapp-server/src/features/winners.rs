@@ -14,12 +14,13 @@
 use crate::AppState;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, MaybeUser, Registry};
 use crate::db::now_ms;
+pub use crate::features::account::MoneyView;
 use crate::features::games::wallet::GameSession;
 use crate::features::live::{self, Live};
 use crate::features::tournaments::competition::Win;
 use axum::extract::{Query, State};
 use axum::response::Response;
-use croupier_shared::{Currency, FieldCode, Locale, Money};
+use croupier_shared::{Currency, FieldCode, Locale};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;
@@ -43,24 +44,6 @@ pub fn routes() -> axum::Router<crate::App> {
     axum::Router::new().route("/live/winners", axum::routing::get(live_winners))
 }
 
-/// An amount with its currency, as the account's balances are written.
-#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq, Eq)]
-pub struct Amount {
-    /// Decimal, e.g. "12.50".
-    pub amount: String,
-    pub currency: String,
-}
-
-impl Amount {
-    pub fn of(minor: i64, currency: &str) -> Amount {
-        let amount = match Currency::parse(currency) {
-            Some(c) => Money::from_minor(minor, c).to_decimal_string(),
-            None => minor.to_string(),
-        };
-        Amount { amount, currency: currency.to_owned() }
-    }
-}
-
 /// The ways a player may appear.
 pub const DISPLAYS: [&str; 3] = ["nickname", "masked", "hidden"];
 
@@ -73,9 +56,16 @@ pub struct Named {
     pub login: Option<String>,
 }
 
+/// The player's login (their login contact, else their first one), for a query over `users u`.
+macro_rules! login_column {
+    () => {
+        "(SELECT c.contact FROM contacts c WHERE c.user_id = u.id ORDER BY c.is_login DESC, c.id LIMIT 1) AS login"
+    };
+}
+pub(crate) use login_column;
+
 /// The columns of [`Named`] for a query over `users u`.
-pub const NAMED: &str = "u.id, u.fakename, u.winners_display, \
-     (SELECT c.contact FROM contacts c WHERE c.user_id = u.id ORDER BY c.is_login DESC, c.id LIMIT 1) AS login";
+pub const NAMED: &str = concat!("u.id, u.fakename, u.winners_display, ", login_column!());
 
 /// How `player` appears in a public list in `locale`.
 pub fn name(player: &Named, locale: Locale) -> String {
@@ -236,7 +226,7 @@ pub struct Winner {
     pub kind: String,
     pub name: String,
     pub game: Option<GameRef>,
-    pub amount: Amount,
+    pub amount: MoneyView,
     /// The round's win ÷ its bet, e.g. "125.00" (game wins).
     pub multiplier: Option<String>,
     /// Unix seconds.
@@ -270,11 +260,13 @@ struct FeedRow {
     login: Option<String>,
 }
 
-const FEED: &str = "SELECT w.id, w.kind, w.user_id, w.amount, w.currency, w.multiplier_x100, w.tournament_id, w.pool_id, w.created_at, \
-     g.sysname, g.name_en, g.name_fr, u.fakename, u.winners_display, \
-     (SELECT c.contact FROM contacts c WHERE c.user_id = u.id ORDER BY c.is_login DESC, c.id LIMIT 1) AS login \
-     FROM winners_feed w JOIN users u ON u.id = w.user_id LEFT JOIN games g ON g.id = w.game_id \
-     WHERE u.winners_display <> 'hidden'";
+const FEED: &str = concat!(
+    "SELECT w.id, w.kind, w.user_id, w.amount, w.currency, w.multiplier_x100, w.tournament_id, w.pool_id, w.created_at, \
+     g.sysname, g.name_en, g.name_fr, u.fakename, u.winners_display, ",
+    login_column!(),
+    " FROM winners_feed w JOIN users u ON u.id = w.user_id LEFT JOIN games g ON g.id = w.game_id \
+     WHERE u.winners_display <> 'hidden'"
+);
 
 fn winner(row: FeedRow, locale: Locale) -> Winner {
     let named =
@@ -287,7 +279,7 @@ fn winner(row: FeedRow, locale: Locale) -> Winner {
             sysname,
             title: if locale == Locale::Fr { row.name_fr } else { row.name_en }.unwrap_or_default(),
         }),
-        amount: Amount::of(row.amount, &row.currency),
+        amount: MoneyView::of(row.amount, &row.currency),
         multiplier: row.multiplier_x100.map(|m| format!("{}.{:02}", m / 100, m % 100)),
         at: row.created_at / 1000,
         tournament_id: row.tournament_id,

@@ -11,8 +11,7 @@ import { localizePath } from '@/lib/i18n/locale-path';
 import { useRouteHandle } from '@/lib/route-handle';
 import { useJackpotWinners, type JackpotWin } from './api/get-jackpot-winners';
 import { useJackpot, useLiveJackpots, type Pool } from './api/get-jackpots';
-import { JackpotAmount } from './jackpot-amount';
-import { JackpotWinItem, PoolImage, PoolLastWin, PoolTrigger } from './jackpot-parts';
+import { JackpotWinItem, PoolAmount, PoolImage, PoolLastWin, PoolTrigger } from './jackpot-parts';
 import { commitment } from './fairness';
 import styles from './jackpots.module.css';
 
@@ -90,15 +89,7 @@ export function JackpotPage() {
           <div className={styles.detail} data-pool-id={pool.id} data-status={pool.status}>
             <section className={`${screens.card} ${styles.hero}`} aria-label={pool.title}>
               <PoolImage image={pool.image} />
-              <p className={styles.amountLine}>
-                <span className={styles.amountLabel}>{t('jackpots.amount')}</span>
-                <JackpotAmount pool={pool}/>
-              </p>
-              {pool.status !== 'active' && (
-                <span className={screens.status} data-status={pool.status}>
-                  {t(`jackpots.status.${pool.status}`)}
-                </span>
-              )}
+              <PoolAmount pool={pool} />
               {pool.description && <p className={styles.description}>{pool.description}</p>}
               <PoolTrigger pool={pool} />
               <p data-testid="jackpot-contribution">{t('jackpots.contribution', { percent: pool.contribution_percent })}</p>

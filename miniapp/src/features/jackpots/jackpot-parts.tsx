@@ -9,6 +9,7 @@ import { localizePath } from '@/lib/i18n/locale-path';
 import { formatTimeAgo } from '@/lib/time-format';
 import type { JackpotWin } from './api/get-jackpot-winners';
 import type { Pool } from './api/get-jackpots';
+import { JackpotAmount } from './jackpot-amount';
 import { useDropCheck } from './fairness';
 import styles from './jackpots.module.css';
 
@@ -18,6 +19,24 @@ export function PoolImage({ image }: { image: string | null }) {
     <div className={styles.imageFrame}>
       {image && <img className={styles.image} src={image} alt="" width={640} height={360} loading="lazy" />}
     </div>
+  );
+}
+
+/** The live amount, and the pool's status when it is not active. */
+export function PoolAmount({ pool }: { pool: Pool }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className={styles.amountLine}>
+        <span className={styles.amountLabel}>{t('jackpots.amount')}</span>
+        <JackpotAmount pool={pool} />
+      </p>
+      {pool.status !== 'active' && (
+        <span className={screens.status} data-status={pool.status}>
+          {t(`jackpots.status.${pool.status}`)}
+        </span>
+      )}
+    </>
   );
 }
 

@@ -7,8 +7,7 @@ import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { useRouteHandle } from '@/lib/route-handle';
 import { useJackpots, useLiveJackpots, type Pool } from './api/get-jackpots';
-import { JackpotAmount } from './jackpot-amount';
-import { PoolImage, PoolLastWin, PoolTrigger } from './jackpot-parts';
+import { PoolAmount, PoolImage, PoolLastWin, PoolTrigger } from './jackpot-parts';
 import styles from './jackpots.module.css';
 
 function PoolCard({ pool }: { pool: Pool }) {
@@ -21,15 +20,7 @@ function PoolCard({ pool }: { pool: Pool }) {
       <h2 className={screens.cardTitle}>
         <Link to={to}>{pool.title}</Link>
       </h2>
-      <p className={styles.amountLine}>
-        <span className={styles.amountLabel}>{t('jackpots.amount')}</span>
-        <JackpotAmount pool={pool}/>
-      </p>
-      {pool.status !== 'active' && (
-        <span className={screens.status} data-status={pool.status}>
-          {t(`jackpots.status.${pool.status}`)}
-        </span>
-      )}
+      <PoolAmount pool={pool} />
       <PoolTrigger pool={pool} />
       <PoolLastWin pool={pool} />
       <Link to={to} className={buttonClassName('secondary')} aria-label={`${t('jackpots.more')}: ${pool.title}`}>

@@ -36,6 +36,17 @@ pub struct MoneyView {
     pub currency: String,
 }
 
+impl MoneyView {
+    /// `minor` units of the currency coded `currency` (a code the database stored); an unknown
+    /// code shows the bare minor units.
+    pub fn of(minor: i64, currency: &str) -> MoneyView {
+        match croupier_shared::Currency::parse(currency) {
+            Some(c) => Money::from_minor(minor, c).into(),
+            None => MoneyView { amount: minor.to_string(), currency: currency.to_owned() },
+        }
+    }
+}
+
 impl From<Money> for MoneyView {
     fn from(m: Money) -> MoneyView {
         MoneyView { amount: m.to_decimal_string(), currency: m.currency().code().to_owned() }

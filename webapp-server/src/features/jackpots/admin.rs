@@ -4,7 +4,9 @@ use super::{draw, fund_seed, trigger_hash};
 use crate::AppState;
 use crate::api::{ApiError, FieldErrors, Operator};
 use crate::db::now_ms;
-use crate::features::tournaments::admin::{answer, body, check_image, check_text};
+use crate::features::bonuses::admin::{answer, body};
+use crate::features::loyalty::admin::image_check;
+use crate::features::tournaments::admin::check_text;
 use crate::features::tournaments::games::{self, GameSelector};
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use axum::body::Bytes;
@@ -59,7 +61,7 @@ impl PoolInput {
         check_text(&mut errors, "title_fr", &self.title_fr, 1, 200);
         check_text(&mut errors, "description_en", &self.description_en, 0, 5_000);
         check_text(&mut errors, "description_fr", &self.description_fr, 0, 5_000);
-        check_image(&mut errors, self.image.as_deref());
+        image_check(&mut errors, self.image.as_deref());
         let currency = Currency::parse(&self.currency).filter(|c| state.config().currencies.contains(c));
         if currency.is_none() {
             errors.add("currency", FieldCode::Unsupported);

@@ -43,7 +43,7 @@ use crate::features::games::wallet::GameSession;
 use crate::features::live::{self, Live};
 use crate::features::notify::{self, Notice};
 use crate::features::tournaments::competition::Bet;
-use crate::features::winners::{self, Amount, GameRef};
+use crate::features::winners::{self, GameRef, MoneyView};
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
 use axum::extract::{Query, State};
 use axum::response::Response;
@@ -321,7 +321,7 @@ impl Input for PoolsQuery {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct LastWin {
     pub name: String,
-    pub amount: Amount,
+    pub amount: MoneyView,
     /// Unix seconds.
     pub at: i64,
 }
@@ -345,14 +345,14 @@ pub struct Pool {
     pub image: Option<String>,
     /// active, paused or closed.
     pub status: String,
-    pub amount: Amount,
+    pub amount: MoneyView,
     pub amount_minor: i64,
     pub currency: String,
-    pub seed: Amount,
+    pub seed: MoneyView,
     /// must_drop or hidden.
     pub trigger: String,
     /// The public cap (must_drop pools).
-    pub must_drop_before: Option<Amount>,
+    pub must_drop_before: Option<MoneyView>,
     /// hex SHA-256 of "{trigger}:{salt}" (hidden pools).
     pub trigger_hash: Option<String>,
     /// e.g. "1.50".
@@ -413,43 +413,34 @@ pub async fn pools(state: &AppState, locale: Locale, id: Option<i64>) -> Result<
     let mut out = Vec::with_capacity(rows.len());
     let mut conn = pool.acquire().await?;
     for r in rows {
-        let covered: Vec<(String, Option<i64>)> = sqlx::query_as(
-            "SELECT g.sysname, c.weight FROM competition_games c JOIN games g ON g.id = c.game_id \
+        // What it covers: game 0 (no sysname) is every game; a weight is a game's own rate.
+        let covered: Vec<(Option<String>, Option<i64>)> = sqlx::query_as(
+            "SELECT g.sysname, c.weight FROM competition_games c LEFT JOIN games g ON g.id = c.game_id \
              WHERE c.kind = 'jackpot' AND c.ref_id = $1 ORDER BY g.sysname",
         )
         .bind(r.id)
         .fetch_all(&mut *conn)
         .await?;
-        let every_game: bool = sqlx::query_scalar::<_, i64>(
-            "SELECT CAST(COUNT(*) AS BIGINT) FROM competition_games WHERE kind = 'jackpot' AND ref_id = $1 AND game_id = 0",
-        )
-        .bind(r.id)
-        .fetch_one(&mut *conn)
-        .await?
-            > 0;
+        let every_game = covered.iter().any(|(sysname, _)| sysname.is_none());
         let game_contributions = covered
             .iter()
             .filter_map(|(sysname, weight)| {
-                weight.map(|w| GameContribution { sysname: sysname.clone(), percent: percent(w) })
+                Some(GameContribution { sysname: sysname.clone()?, percent: percent((*weight)?) })
             })
             .collect();
-        let games: Vec<String> = if every_game { Vec::new() } else { covered.into_iter().map(|(s, _)| s).collect() };
-        let last: Option<(i64, i64, String)> = sqlx::query_as(
+        let games: Vec<String> =
+            if every_game { Vec::new() } else { covered.into_iter().filter_map(|(sysname, _)| sysname).collect() };
+        let last: Option<(i64, i64, i64)> = sqlx::query_as(
             "SELECT user_id, amount, won_at FROM jackpot_wins WHERE pool_id = $1 ORDER BY cycle DESC LIMIT 1",
         )
         .bind(r.id)
         .fetch_optional(&mut *conn)
-        .await
-        .map(|row: Option<(i64, i64, i64)>| row.map(|(u, a, w)| (u, a, w.to_string())))?;
+        .await?;
         let last_win = match last {
             Some((user, amount, at)) => {
                 let named = winners::named(&mut conn, &[user]).await?;
                 let name = named.first().map(|n| winners::name(n, locale)).unwrap_or_default();
-                Some(LastWin {
-                    name,
-                    amount: Amount::of(amount, &r.currency),
-                    at: at.parse::<i64>().unwrap_or(0) / 1000,
-                })
+                Some(LastWin { name, amount: MoneyView::of(amount, &r.currency), at: at / 1000 })
             }
             None => None,
         };
@@ -460,10 +451,10 @@ pub async fn pools(state: &AppState, locale: Locale, id: Option<i64>) -> Result<
             description: if locale == Locale::Fr { r.description_fr } else { r.description_en },
             image: r.image,
             status: r.status,
-            amount: Amount::of(r.amount, &r.currency),
+            amount: MoneyView::of(r.amount, &r.currency),
             amount_minor: r.amount,
-            seed: Amount::of(r.seed, &r.currency),
-            must_drop_before: (!hidden).then(|| Amount::of(r.must_drop_before, &r.currency)),
+            seed: MoneyView::of(r.seed, &r.currency),
+            must_drop_before: (!hidden).then(|| MoneyView::of(r.must_drop_before, &r.currency)),
             trigger_hash: hidden.then_some(r.trigger_hash),
             trigger: r.trigger_kind,
             contribution_percent: percent(r.contribution_bps),
@@ -510,7 +501,7 @@ pub struct JackpotWinner {
     pub pool_id: i64,
     pub pool_title: String,
     pub name: String,
-    pub amount: Amount,
+    pub amount: MoneyView,
     pub game: Option<GameRef>,
     /// Unix seconds.
     pub at: i64,
@@ -555,10 +546,10 @@ async fn get_winners(ctx: Ctx, input: WinnersQuery) -> Result<JackpotWinners, Ap
     let filter = if input.id.is_some() { " AND w.pool_id = $3" } else { "" };
     let mut query = sqlx::query_as::<_, WinRow>(sqlx::AssertSqlSafe(format!(
         "SELECT w.id, w.pool_id, p.title_en, p.title_fr, w.user_id, w.amount, w.currency, g.sysname, g.name_en, g.name_fr, \
-         w.won_at, w.cycle, w.trigger_kind, w.trigger_amount, w.salt, w.trigger_hash, u.fakename, u.winners_display, \
-         (SELECT c.contact FROM contacts c WHERE c.user_id = u.id ORDER BY c.is_login DESC, c.id LIMIT 1) AS login \
+         w.won_at, w.cycle, w.trigger_kind, w.trigger_amount, w.salt, w.trigger_hash, u.fakename, u.winners_display, {} \
          FROM jackpot_wins w JOIN jackpot_pools p ON p.id = w.pool_id JOIN users u ON u.id = w.user_id \
-         LEFT JOIN games g ON g.id = w.game_id WHERE u.winners_display <> 'hidden'{filter} ORDER BY w.id DESC LIMIT $1 OFFSET $2"
+         LEFT JOIN games g ON g.id = w.game_id WHERE u.winners_display <> 'hidden'{filter} ORDER BY w.id DESC LIMIT $1 OFFSET $2",
+        winners::login_column!()
     )))
     .bind(input.count.unwrap_or(20))
     .bind(input.offset.unwrap_or(0));
@@ -590,7 +581,7 @@ async fn get_winners(ctx: Ctx, input: WinnersQuery) -> Result<JackpotWinners, Ap
                 pool_id: r.pool_id,
                 pool_title: if fr { r.title_fr } else { r.title_en },
                 name: winners::name(&named, ctx.locale),
-                amount: Amount::of(r.amount, &r.currency),
+                amount: MoneyView::of(r.amount, &r.currency),
                 game: r.sysname.map(|sysname| GameRef {
                     sysname,
                     title: if fr { r.name_fr } else { r.name_en }.unwrap_or_default(),
@@ -632,10 +623,9 @@ async fn live_jackpots(
         }
         let topic = format!("jackpots:{}", locale.code());
         let owned = state.clone();
-        let value =
-            live.value(&topic, version, async move { Ok(serde_json::json!(pools(&owned, locale, None).await?)) }).await;
+        let value = live.value(&topic, version, async move { pools(&owned, locale, None).await }).await;
         match value {
-            Ok(value) => ((state, live, version), vec![live::event("jackpots", &value)]),
+            Ok(value) => ((state, live, version), vec![live::event("jackpots", &serde_json::json!(*value))]),
             Err(_) => ((state, live, seen), Vec::new()),
         }
     })

@@ -50,7 +50,7 @@ fn text_checks(e: &mut FieldErrors, fields: &[(&str, &str, usize)]) {
     }
 }
 
-fn image_check(e: &mut FieldErrors, image: Option<&str>) {
+pub(crate) fn image_check(e: &mut FieldErrors, image: Option<&str>) {
     if let Some(i) = image
         && (i.chars().count() > 500 || !(i.starts_with('/') || i.starts_with("https://")))
     {

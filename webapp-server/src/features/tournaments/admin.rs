@@ -9,10 +9,11 @@ use super::{PrizeTier, board, games};
 use crate::AppState;
 use crate::api::{ApiError, FieldErrors, Operator};
 use crate::db::now_ms;
-use axum::Json;
+use crate::features::bonuses::admin::{answer, body};
+use crate::features::loyalty::admin::image_check;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use croupier_shared::{Currency, FieldCode};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -27,33 +28,12 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/admin/tournaments/{id}/cancel", post(cancel_route))
 }
 
-pub(crate) fn answer(result: Result<serde_json::Value, ApiError>) -> Response {
-    match result {
-        Ok(data) => Json(json!({ "status": "ok", "data": data })).into_response(),
-        Err(e) => e.into_response(),
-    }
-}
-
-pub(crate) fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes).map_err(|_| ApiError::bad_request(Some(("body", FieldCode::Invalid))))
-}
-
 pub(crate) fn check_text(errors: &mut FieldErrors, field: &str, text: &str, min: usize, max: usize) {
     let n = text.trim().chars().count();
     if n < min {
         errors.add(field, FieldCode::Required);
     } else if n > max {
         errors.add_with(field, FieldCode::MaxLength, vec![("max", max.to_string())]);
-    }
-}
-
-pub(crate) fn check_image(errors: &mut FieldErrors, image: Option<&str>) {
-    if let Some(image) = image
-        && (image.len() > 500
-            || !(image.starts_with('/') || image.starts_with("https://"))
-            || image.contains(['"', '<', '>', ' ']))
-    {
-        errors.add("image", FieldCode::Invalid);
     }
 }
 
@@ -138,7 +118,7 @@ impl TournamentInput {
         check_text(&mut errors, "title_fr", &self.title_fr, 1, 200);
         check_text(&mut errors, "description_en", &self.description_en, 0, 5_000);
         check_text(&mut errors, "description_fr", &self.description_fr, 0, 5_000);
-        check_image(&mut errors, self.image.as_deref());
+        image_check(&mut errors, self.image.as_deref());
         if self.starts_at <= 0 {
             errors.add("starts_at", FieldCode::Invalid);
         }

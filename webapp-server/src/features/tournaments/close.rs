@@ -263,7 +263,7 @@ async fn pay(state: &AppState, id: i64, rank: i64, user: i64) -> Result<(), ApiE
                     let currency = player_currency
                         .as_deref()
                         .and_then(Currency::parse)
-                        .filter(|c| competition::convert(1, &rates, *c).is_some())
+                        .filter(|c| competition::rate(&rates, *c).is_some())
                         .or(first)
                         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("tournament {id}: no currency")))?;
                     let to_player = |amount: i64| back(amount, &rates, currency);
@@ -387,7 +387,7 @@ async fn pay(state: &AppState, id: i64, rank: i64, user: i64) -> Result<(), ApiE
 
 /// An amount of the first currency in `currency` (rounded down).
 fn back(amount: i64, rates: &str, currency: Currency) -> i64 {
-    match competition::convert(1_000_000, rates, currency) {
+    match competition::rate(rates, currency) {
         Some(factor) if factor > 0 => {
             i64::try_from(i128::from(amount) * 1_000_000 / i128::from(factor)).unwrap_or(amount)
         }

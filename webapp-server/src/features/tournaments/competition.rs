@@ -37,12 +37,33 @@ pub struct Win<'a> {
 }
 
 #[derive(Debug, sqlx::FromRow)]
-struct Running {
+struct Row {
     id: i64,
     scoring: String,
     participation: String,
     min_bet: Option<i64>,
     rates: String,
+}
+
+/// A running tournament that counts the bet's currency, with that currency's rate (read once).
+struct Running {
+    id: i64,
+    scoring: String,
+    participation: String,
+    min_bet: Option<i64>,
+    /// Millionths of the first currency per minor unit of the bet's currency.
+    factor: i64,
+}
+
+impl Running {
+    /// `amount` of the bet's currency in the tournament's first currency (rounded down).
+    fn convert(&self, amount: i64) -> i64 {
+        scale(amount, self.factor)
+    }
+}
+
+fn scale(amount: i64, factor: i64) -> i64 {
+    i64::try_from(i128::from(amount) * i128::from(factor) / 1_000_000).unwrap_or(i64::MAX)
 }
 
 /// The tournaments running now that cover `game_id` and count bets in `currency`.
@@ -52,7 +73,7 @@ async fn running(
     currency: Currency,
     now: i64,
 ) -> Result<Vec<Running>, sqlx::Error> {
-    let rows: Vec<Running> = sqlx::query_as(
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT t.id, t.scoring, t.participation, t.min_bet, t.rates FROM tournaments t \
          WHERE t.status = 'scheduled' AND t.starts_at <= $1 AND t.ends_at > $1 AND EXISTS (SELECT 1 FROM competition_games c \
          WHERE c.kind = 'tournament' AND c.ref_id = t.id AND c.game_id IN ($2, 0))",
@@ -61,19 +82,24 @@ async fn running(
     .bind(game_id)
     .fetch_all(conn)
     .await?;
-    Ok(rows.into_iter().filter(|t| rate(&t.rates, currency).is_some()).collect())
+    Ok(rows
+        .into_iter()
+        .filter_map(|t| {
+            let factor = rate(&t.rates, currency)?;
+            Some(Running { id: t.id, scoring: t.scoring, participation: t.participation, min_bet: t.min_bet, factor })
+        })
+        .collect())
 }
 
 /// The factor (millionths) turning minor units of `currency` into minor units of the
 /// tournament's first currency; none when the tournament does not count that currency.
-fn rate(rates: &str, currency: Currency) -> Option<i64> {
+pub fn rate(rates: &str, currency: Currency) -> Option<i64> {
     serde_json::from_str::<BTreeMap<String, i64>>(rates).ok()?.get(currency.code()).copied()
 }
 
 /// `amount` of `currency` in the tournament's first currency (rounded down).
 pub fn convert(amount: i64, rates: &str, currency: Currency) -> Option<i64> {
-    let factor = rate(rates, currency)?;
-    i64::try_from(i128::from(amount) * i128::from(factor) / 1_000_000).ok()
+    Some(scale(amount, rate(rates, currency)?))
 }
 
 /// The share of a stake of `sysname` that counts for "points" tournaments, in percent: the
@@ -103,7 +129,7 @@ pub async fn on_bet(
         if !matches!(t.scoring.as_str(), "stake" | "points") {
             continue;
         }
-        let Some(value) = convert(bet.amount, &t.rates, currency) else { continue };
+        let value = t.convert(bet.amount);
         if t.min_bet.is_some_and(|min| value < min) {
             continue;
         }
@@ -138,11 +164,7 @@ pub async fn on_win(
     let now = now_ms();
     for t in running(conn, session.game_id, currency, now).await? {
         let automatic = t.participation == "automatic";
-        let (Some(bet), Some(won)) =
-            (convert(win.round_bet, &t.rates, currency), convert(win.amount, &t.rates, currency))
-        else {
-            continue;
-        };
+        let (bet, won) = (t.convert(win.round_bet), t.convert(win.amount));
         if bet <= 0 || t.min_bet.is_some_and(|min| bet < min) {
             continue;
         }

@@ -42,7 +42,7 @@ use crate::AppState;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, MaybeUser, Registry};
 use crate::db::now_ms;
 use crate::features::live::{self, Live};
-use crate::features::winners::{self, Amount};
+use crate::features::winners::{self, MoneyView};
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use board::{Source, Standing};
@@ -116,7 +116,7 @@ impl PrizeTier {
 pub struct SpinsView {
     pub count: i64,
     pub game: String,
-    pub bet: Amount,
+    pub bet: MoneyView,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -125,7 +125,7 @@ pub struct Prize {
     pub rank_to: i64,
     /// money, bonus, freespins or points.
     pub kind: String,
-    pub amount: Option<Amount>,
+    pub amount: Option<MoneyView>,
     pub points: Option<i64>,
     pub freespins: Option<SpinsView>,
 }
@@ -135,12 +135,12 @@ fn prize_view(tier: &PrizeTier, currency: &str) -> Prize {
         rank_from: tier.rank_from,
         rank_to: tier.rank_to,
         kind: tier.kind.clone(),
-        amount: tier.amount.map(|a| Amount::of(a, currency)),
+        amount: tier.amount.map(|a| MoneyView::of(a, currency)),
         points: tier.points,
         freespins: tier.freespins.as_ref().map(|s| SpinsView {
             count: s.count,
             game: s.game.clone(),
-            bet: Amount::of(s.bet, currency),
+            bet: MoneyView::of(s.bet, currency),
         }),
     }
 }
@@ -234,13 +234,13 @@ pub struct Tournament {
     pub scoring: String,
     /// opt_in or automatic.
     pub participation: String,
-    pub min_bet: Option<Amount>,
+    pub min_bet: Option<MoneyView>,
     pub currencies: Vec<String>,
     /// The games it covers (empty: every game).
     pub game_sysnames: Vec<String>,
     pub prizes: Vec<Prize>,
     /// What the money and bonus prizes add up to.
-    pub prize_pool: Option<Amount>,
+    pub prize_pool: Option<MoneyView>,
     pub participants: i64,
     pub joined: bool,
     pub my: Option<Mine>,
@@ -280,11 +280,11 @@ async fn view(
         time_zone: row.time_zone.clone(),
         scoring: row.scoring.clone(),
         participation: row.participation.clone(),
-        min_bet: row.min_bet.map(|m| Amount::of(m, &currency)),
+        min_bet: row.min_bet.map(|m| MoneyView::of(m, &currency)),
         currencies: row.currencies.split(',').map(str::to_owned).collect(),
         game_sysnames,
         prizes: tiers.iter().map(|t| prize_view(t, &currency)).collect(),
-        prize_pool: (pool > 0).then(|| Amount::of(pool, &currency)),
+        prize_pool: (pool > 0).then(|| MoneyView::of(pool, &currency)),
         participants,
         joined: my.is_some(),
         my: my.map(|s| Mine { rank: s.rank, score: s.score }),
@@ -508,17 +508,22 @@ pub async fn board_of(
     locale: Locale,
     user: Option<i64>,
 ) -> Result<Leaderboard, ApiError> {
-    let (mut items, total) = top(state, row, count, locale).await?;
-    let me = match user {
-        Some(user) => mine(state, row, user).await?,
-        None => None,
-    };
+    let (items, total) = top(state, row, count, locale).await?;
+    let mut board = Leaderboard { tournament_id: row.id, total, items, me: None, version: row.board_version };
+    if let Some(user) = user {
+        with_me(&mut board, mine(state, row, user).await?);
+    }
+    Ok(board)
+}
+
+/// Puts the player's standing on a board (the top is the same for everyone).
+fn with_me(board: &mut Leaderboard, me: Option<MyStanding>) {
     if let Some(my) = &me {
-        for item in &mut items {
+        for item in &mut board.items {
             item.is_me = Some(item.rank) == my.rank;
         }
     }
-    Ok(Leaderboard { tournament_id: row.id, total, items, me, version: row.board_version })
+    board.me = me;
 }
 
 async fn leaderboard(ctx: Ctx, user: MaybeUser, input: LeaderboardQuery) -> Result<Leaderboard, ApiError> {
@@ -566,9 +571,27 @@ async fn live_board(
         if version == seen {
             return ((state, live, seen), Vec::new());
         }
-        let board = match load(&state, id).await {
-            Ok(Some(row)) => board_of(&state, &row, 10, locale, viewer).await.ok(),
-            _ => None,
+        // The top is computed once per version for every page open on this replica; only a
+        // signed-in viewer's own standing is read per connection.
+        let shared = {
+            let state = state.clone();
+            live.value(&format!("t:{id}:{}", locale.code()), version, async move {
+                let row = load(&state, id).await?.ok_or_else(|| ApiError::field("id", FieldCode::NotFound))?;
+                Ok((board_of(&state, &row, 10, locale, None).await?, row))
+            })
+            .await
+        };
+        let board = match (shared, viewer) {
+            (Ok(shared), None) => Some(shared.0.clone()),
+            (Ok(shared), Some(user)) => match mine(&state, &shared.1, user).await {
+                Ok(me) => {
+                    let mut board = shared.0.clone();
+                    with_me(&mut board, me);
+                    Some(board)
+                }
+                Err(_) => None,
+            },
+            (Err(_), _) => None,
         };
         match board {
             Some(board) => ((state, live, version), vec![live::event("leaderboard", &serde_json::json!(board))]),
