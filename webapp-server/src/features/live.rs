@@ -29,11 +29,14 @@ pub const FRESH: Duration = Duration::from_millis(500);
 /// How often each connection looks at its version.
 pub const TICK: Duration = Duration::from_millis(500);
 
+/// A value computed for a version, of the type its topic keeps.
+type Shared = Arc<dyn Any + Send + Sync>;
+
 /// Versions (and what was computed for them) shared by a replica's connections, and the
 /// replica's closing: a stream never ends by itself, so a graceful shutdown ends them all.
 pub struct Live {
     versions: Mutex<HashMap<String, (Instant, i64)>>,
-    values: Mutex<HashMap<String, (i64, Arc<dyn Any + Send + Sync>)>>,
+    values: Mutex<HashMap<String, (i64, Shared)>>,
     closing: tokio::sync::watch::Sender<bool>,
 }
 
@@ -91,7 +94,7 @@ impl Live {
         if values.len() > 10_000 {
             values.clear();
         }
-        values.insert(topic.to_owned(), (version, Arc::clone(&value) as Arc<dyn Any + Send + Sync>));
+        values.insert(topic.to_owned(), (version, Arc::clone(&value) as Shared));
         Ok(value)
     }
 
