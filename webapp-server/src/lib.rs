@@ -22,7 +22,7 @@ pub mod web;
 pub use croupier_platform::ports::{kyc, messaging, payments};
 pub use croupier_platform::{AppState, Config};
 pub use croupier_platform::{
-    api, config, coord, db, hot, keys, ledger, metrics, ops, password, session, switches, telemetry,
+    api, audit, config, coord, db, hot, keys, ledger, metrics, ops, password, session, switches, telemetry,
 };
 
 use anyhow::Context as _;
@@ -139,6 +139,7 @@ impl App {
         let web = Arc::new(WebAssets::load(&config));
         features::games::catalogue::seed(&db, &config.game_providers).await.context("game catalogue")?;
         features::content::store::seed_demo(&db).await.context("demo content")?;
+        features::bonuses::campaigns::rekey_promo_codes(&db).await.context("promo code keys")?;
         features::bonuses::seed_demo(&db).await.context("demo campaigns")?;
         features::loyalty::admin::seed_demo(&db).await.context("demo loyalty programme")?;
         let oauth = Arc::new(OAuth::new(&config.oauth_providers).context("social sign-in")?);

@@ -9,6 +9,8 @@
 //! - [`keys`], [`metrics`], [`telemetry`], [`ops`]: secrets, Prometheus, logs, health.
 //! - [`api`]: the `/api` framework — registry, envelope, [`api::ApiError`], parameters, OpenAPI,
 //!   and the [`api::extract`] extractors (`AuthUser`, `MaybeUser`, `Operator`).
+//! - [`audit`]: the append-only trail of refused guesses (passwords, codes, promo codes, rate
+//!   limits tripping).
 //! - [`session`]: players' sessions (the cookie and its row), which the extractors read.
 //! - [`ports`]: the external parties (payments, mail, SMS), each behind a trait with a real and a
 //!   sandbox adapter.
@@ -21,6 +23,7 @@
 //! - [`http`]: helpers several features need (HTML escaping, cookies).
 
 pub mod api;
+pub mod audit;
 pub mod config;
 pub mod coord;
 pub mod crypto;

@@ -23,6 +23,7 @@ mod fixtures;
 mod games;
 mod games_freespins;
 mod games_house;
+mod guessing;
 mod hot;
 mod ledger;
 mod loyalty;

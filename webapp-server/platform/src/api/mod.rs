@@ -65,9 +65,24 @@ impl Ctx {
     }
 
     /// Counts one attempt of `action` by `key`; over `max` in `window` → `TooManyRequestsException`.
+    /// The limit tripping is recorded in the refusals trail ([`crate::audit`]).
     pub async fn limit(&self, action: &str, key: &str, window: Duration, max: u64) -> Result<(), ApiError> {
         let decision = self.state.coord().hit(&format!("{action}:{key}"), window, max).await?;
-        if decision.allowed { Ok(()) } else { Err(ApiError::too_many_requests(decision.retry_after)) }
+        if decision.allowed {
+            return Ok(());
+        }
+        if crate::audit::trips(decision.count, max) {
+            let user_id = self.session.as_ref().map(|s| s.user_id);
+            self.refused(action, "rate_limited", Some(key), user_id).await;
+        }
+        Err(ApiError::too_many_requests(decision.retry_after))
+    }
+
+    /// Records a refused guess of this call (a wrong password, code or promo code) with the
+    /// caller's address: see [`crate::audit`].
+    pub async fn refused(&self, action: &str, reason: &str, subject: Option<&str>, user_id: Option<i64>) {
+        let refusal = crate::audit::Refusal { action, reason, subject, user_id, ip: self.ip };
+        crate::audit::record(self.state.db(), refusal).await;
     }
 
     /// Counts one attempt per caller address (when known) and per `key`.

@@ -4,7 +4,7 @@
 //! resend time has passed (SPEC §8's two-factor messages map onto [`CodeError`]).
 
 use crate::AppState;
-use crate::api::{ApiError, FieldErrors};
+use crate::api::{ApiError, Ctx, FieldErrors};
 use crate::db::now_ms;
 use crate::features::notify::Notice;
 use crate::messaging::{Channel, Outgoing};
@@ -161,13 +161,31 @@ struct CodeRow {
     expires_at: i64,
 }
 
-/// Checks `code` against the live code of `subject` and uses it up when it matches.
+/// Checks `code` against the live code of `subject` and uses it up when it matches. Every
+/// refusal is recorded in the refusals trail (action `code_<purpose>`), naming the subject and,
+/// when the code was sent to a player, that player.
 pub async fn check(
-    state: &AppState,
+    ctx: &Ctx,
     purpose: Purpose,
     subject: &str,
     code: &str,
 ) -> Result<Result<Checked, CodeError>, ApiError> {
+    let outcome = compare(&ctx.state, purpose, subject, code).await?;
+    if let Err((error, user_id)) = &outcome {
+        let reason = if *error == CodeError::Expired { "code_expired" } else { "code_invalid" };
+        let user_id = user_id.or(ctx.session.as_ref().map(|s| s.user_id));
+        ctx.refused(&format!("code_{}", purpose.name()), reason, Some(subject), user_id).await;
+    }
+    Ok(outcome.map_err(|(error, _)| error))
+}
+
+/// The comparison itself: a refusal comes with the player the live code was sent to, if any.
+async fn compare(
+    state: &AppState,
+    purpose: Purpose,
+    subject: &str,
+    code: &str,
+) -> Result<Result<Checked, (CodeError, Option<i64>)>, ApiError> {
     let row: Option<CodeRow> = sqlx::query_as(
         "SELECT id, code_mac, user_id, payload, attempts, expires_at FROM verification_codes \
          WHERE purpose = $1 AND subject = $2 AND consumed_at IS NULL ORDER BY id DESC LIMIT 1",
@@ -177,18 +195,18 @@ pub async fn check(
     .fetch_optional(state.db().pool())
     .await?;
     let Some(CodeRow { id, code_mac: mac, user_id, payload, attempts, expires_at }) = row else {
-        return Ok(Err(CodeError::Expired));
+        return Ok(Err((CodeError::Expired, None)));
     };
     let now = now_ms();
     if expires_at < now || attempts >= MAX_ATTEMPTS {
-        return Ok(Err(CodeError::Expired));
+        return Ok(Err((CodeError::Expired, user_id)));
     }
     if !state.keys().verify("code", &[purpose.name(), subject, code], &mac) {
         sqlx::query("UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1")
             .bind(id)
             .execute(state.db().pool())
             .await?;
-        return Ok(Err(CodeError::Invalid));
+        return Ok(Err((CodeError::Invalid, user_id)));
     }
     // The condition makes a code usable once even when two requests race with it.
     let used = sqlx::query("UPDATE verification_codes SET consumed_at = $1 WHERE id = $2 AND consumed_at IS NULL")
@@ -197,7 +215,7 @@ pub async fn check(
         .execute(state.db().pool())
         .await?;
     if used.rows_affected() != 1 {
-        return Ok(Err(CodeError::Expired));
+        return Ok(Err((CodeError::Expired, user_id)));
     }
     Ok(Ok(Checked { user_id, payload }))
 }

@@ -176,8 +176,8 @@ async fn confirm_contact(ctx: Ctx, user: AuthUser, input: ConfirmInput) -> Resul
         ContactInput { contact: input.contact.clone(), phone_country_code: input.phone_country_code.clone() };
     let contact = owned_contact(&ctx, user_id, &as_contact).await?;
     let subject = contact.login().subject();
-    ctx.limit("contact-confirm", &subject, std::time::Duration::from_secs(900), 20).await?;
-    let checked = codes::check(&ctx.state, Purpose::Contact, &subject, input.code.trim()).await?;
+    ctx.limit_ip_and("contact-confirm", &subject, std::time::Duration::from_secs(900), 60, 20).await?;
+    let checked = codes::check(&ctx, Purpose::Contact, &subject, input.code.trim()).await?;
     match checked {
         Ok(c) if c.user_id == Some(user_id) => {
             sqlx::query("UPDATE contacts SET is_confirmed = 1 WHERE id = $1")
@@ -186,7 +186,10 @@ async fn confirm_contact(ctx: Ctx, user: AuthUser, input: ConfirmInput) -> Resul
                 .await?;
             Ok(One)
         }
-        Ok(_) => Err(codes::CodeError::Invalid.into_api("code")),
+        Ok(_) => {
+            ctx.refused("code_contact", "other_player", Some(&subject), Some(user_id)).await;
+            Err(codes::CodeError::Invalid.into_api("code"))
+        }
         Err(e) => Err(e.into_api("code")),
     }
 }
@@ -225,7 +228,7 @@ impl Input for ConfirmLinkInput {
 async fn confirm_contact_link(ctx: Ctx, _: MaybeUser, input: ConfirmLinkInput) -> Result<One, ApiError> {
     let Some((kind, value)) = input.kind_and_value() else { return Err(field_error("contact", FieldCode::Invalid)) };
     ctx.limit_ip_and("contact-link", &input.contact, std::time::Duration::from_secs(900), 60, 20).await?;
-    let checked = codes::check(&ctx.state, Purpose::Contact, &input.contact, input.code.trim()).await?;
+    let checked = codes::check(&ctx, Purpose::Contact, &input.contact, input.code.trim()).await?;
     let user_id = match checked {
         Ok(codes::Checked { user_id: Some(user_id), .. }) => user_id,
         Ok(_) => return Err(codes::CodeError::Invalid.into_api("code")),

@@ -57,6 +57,7 @@ async fn change_password(ctx: Ctx, user: AuthUser, input: ChangePasswordInput) -
     ctx.limit("change-password", &user_id.to_string(), Duration::from_secs(900), 10).await?;
     let user = store::load(ctx.state.db(), user_id).await?;
     if !password::verify(&input.old_password, user.password_hash.as_deref()).await? {
+        ctx.refused("change_password", "wrong_password", None, Some(user_id)).await;
         return Err(field_error("old_password", FieldCode::Password));
     }
     let hash = password::hash(&input.new_password).await?;
@@ -256,7 +257,8 @@ impl Input for ConfirmTwoFactorInput {
 async fn confirm_two_factor(ctx: Ctx, user: AuthUser, input: ConfirmTwoFactorInput) -> Result<One, ApiError> {
     let user_id = user.id;
     let subject = format!("user:{user_id}");
-    let checked = codes::check(&ctx.state, Purpose::ToggleTwoFactor, &subject, input.code.trim())
+    ctx.limit_ip_and("toggle-2fa-confirm", &subject, Duration::from_secs(900), 60, 20).await?;
+    let checked = codes::check(&ctx, Purpose::ToggleTwoFactor, &subject, input.code.trim())
         .await?
         .map_err(|e| e.into_api("code"))?;
     let enable = checked.payload.as_deref() == Some("1");

@@ -197,7 +197,11 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<AccountInfo, ApiError> {
     ctx.limit_ip_and("login", &login.subject(), FIFTEEN_MINUTES, 50, 10).await?;
     let found = store::find_by_login(ctx.state.db(), &login).await?;
     let matches = password::verify(&input.password, found.as_ref().and_then(|u| u.password_hash.as_deref())).await?;
-    let Some(user) = found.filter(|_| matches) else { return Err(wrong_credentials()) };
+    let found_id = found.as_ref().map(|u| u.id);
+    let Some(user) = found.filter(|_| matches) else {
+        ctx.refused("login", "wrong_credentials", Some(&login.subject()), found_id).await;
+        return Err(wrong_credentials());
+    };
     store::refuse_unless_active(&user)?;
     if user.two_factor_auth != 0 {
         let subject = format!("user:{}", user.id);
@@ -212,7 +216,7 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<AccountInfo, ApiError> {
             let err = ApiError::field("code", FieldCode::TwoFactorRequired);
             return Err(err.with_data("resend_time", codes::RESEND_MS / 1000));
         }
-        if let Err(e) = codes::check(&ctx.state, Purpose::Login, &subject, code).await? {
+        if let Err(e) = codes::check(&ctx, Purpose::Login, &subject, code).await? {
             return Err(e.into_api("code"));
         }
     }
@@ -289,8 +293,11 @@ async fn restore(ctx: Ctx, input: RestoreInput) -> Result<One, ApiError> {
         return Ok(One);
     }
     ctx.limit_ip_and("restore-check", &login.subject(), FIFTEEN_MINUTES, 30, 10).await?;
-    let Some(user) = found.filter(|u| u.status == "active") else { return Err(CodeError::Invalid.into_api("code")) };
-    if let Err(e) = codes::check(&ctx.state, Purpose::Restore, &format!("user:{}", user.id), code).await? {
+    let Some(user) = found.filter(|u| u.status == "active") else {
+        ctx.refused("code_restore", "no_account", Some(&login.subject()), None).await;
+        return Err(CodeError::Invalid.into_api("code"));
+    };
+    if let Err(e) = codes::check(&ctx, Purpose::Restore, &format!("user:{}", user.id), code).await? {
         return Err(e.into_api("code"));
     }
     let password_hash = password::hash(&input.password).await?;

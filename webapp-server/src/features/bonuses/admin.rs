@@ -534,7 +534,7 @@ pub async fn create_promo_code(state: &AppState, input: &CodeInput) -> Result<St
         Some("promo_code") => {}
         Some(_) => return Err(ApiError::field("campaign_id", FieldCode::Invalid)),
     }
-    let key = code.to_uppercase();
+    let key = super::campaigns::code_key(code);
     let exists: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM promo_codes WHERE code_key = $1")
         .bind(&key)
         .fetch_one(&mut *tx)
@@ -553,7 +553,7 @@ pub async fn create_promo_code(state: &AppState, input: &CodeInput) -> Result<St
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(key)
+    Ok(code.to_uppercase())
 }
 
 async fn create_code(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
@@ -578,7 +578,7 @@ async fn code_status(
         };
         let changed = sqlx::query("UPDATE promo_codes SET status = $1 WHERE code_key = $2")
             .bind(to)
-            .bind(code.trim().to_uppercase())
+            .bind(super::campaigns::code_key(&code))
             .execute(state.db().pool())
             .await?
             .rows_affected();

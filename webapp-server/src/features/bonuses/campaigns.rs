@@ -267,12 +267,44 @@ pub async fn take(
     }
 }
 
+/// The key a promo code is stored and found under: SHA-256 of the code upper-cased, in hex.
+///
+/// Finding a code is then an equality on a digest, not on the code: whatever the index lookup's
+/// timing tells a guesser is about digests, which says nothing about which codes exist (the
+/// constant-time comparison that codes, passwords and signatures get elsewhere).
+pub fn code_key(code: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(code.trim().to_uppercase().as_bytes()))
+}
+
+/// Installs made before [`code_key`] stored the upper-cased code itself: re-key those rows once,
+/// at start (a digest is 64 lower-case hex digits; an upper-cased code never is).
+pub async fn rekey_promo_codes(db: &crate::db::Db) -> Result<u64, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT code_key, code FROM promo_codes").fetch_all(&mut *tx).await?;
+    let mut rekeyed = 0;
+    for (key, code) in rows {
+        let is_digest = key.len() == 64 && key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if !is_digest {
+            rekeyed += sqlx::query("UPDATE promo_codes SET code_key = $1 WHERE code_key = $2")
+                .bind(code_key(&code))
+                .bind(&key)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        }
+    }
+    tx.commit().await?;
+    Ok(rekeyed)
+}
+
 /// A promo code's campaign, by the code in any case.
 pub async fn by_code(
     conn: &mut AnyConnection,
     code: &str,
 ) -> Result<Option<(CampaignRow, String, Option<i64>, i64)>, sqlx::Error> {
-    let key = code.trim().to_uppercase();
+    let key = code_key(code);
     let row: Option<(i64, String, Option<i64>, i64)> =
         sqlx::query_as("SELECT campaign_id, status, max_uses, uses FROM promo_codes WHERE code_key = $1")
             .bind(&key)
@@ -326,7 +358,7 @@ pub async fn apply_code(
         Err(refusal) => return Ok(Err(refusal)),
     };
     sqlx::query("UPDATE promo_codes SET uses = uses + 1 WHERE code_key = $1")
-        .bind(code.trim().to_uppercase())
+        .bind(code_key(code))
         .execute(&mut *conn)
         .await?;
     let bonus = take(conn, rules, &campaign, &amounts, player.id, &format!("promo code {}", code.trim())).await?;

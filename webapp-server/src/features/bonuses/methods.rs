@@ -612,18 +612,18 @@ pub const CODE_TRIES_PER_ADDRESS: u64 = 30;
 const CODE_WINDOW: Duration = Duration::from_secs(600);
 
 async fn limit_code_tries(ctx: &Ctx, user_id: i64) -> Result<(), ApiError> {
-    let coord = ctx.state.coord();
-    let mut keys = vec![(format!("promo:user:{user_id}"), CODE_TRIES)];
-    if let Some(ip) = ctx.ip {
-        keys.push((format!("promo:ip:{ip}"), CODE_TRIES_PER_ADDRESS));
+    ctx.limit_ip_and("promo", &format!("user:{user_id}"), CODE_WINDOW, CODE_TRIES_PER_ADDRESS, CODE_TRIES).await
+}
+
+/// Records a refused promo code in the refusals trail (the code tried is kept: promo codes are
+/// marketing, not credentials, and the codes being tried are what an operator wants to see).
+async fn audit_code<T>(ctx: &Ctx, user_id: i64, code: &str, result: Result<T, ApiError>) -> Result<T, ApiError> {
+    if let Err(e) = &result
+        && let Some(refused) = e.fields().iter().find(|f| f.field == "promo_code")
+    {
+        ctx.refused("promo_code", refused.code.code(), Some(code.trim()), Some(user_id)).await;
     }
-    for (key, max) in keys {
-        let decision = coord.hit(&key, CODE_WINDOW, max).await.map_err(ApiError::internal)?;
-        if !decision.allowed {
-            return Err(ApiError::too_many_requests(decision.retry_after));
-        }
-    }
-    Ok(())
+    result
 }
 
 fn code_refusal(r: CodeRefusal) -> ApiError {
@@ -647,10 +647,11 @@ async fn check_promocode(ctx: Ctx, user: AuthUser, input: PromoInput) -> Result<
     limit_code_tries(&ctx, user.id).await?;
     let mut conn = ctx.state.db().pool().acquire().await?;
     let player = player_of(&mut conn, user.id).await?;
-    match campaigns::check_code(&mut conn, &input.promo_code, &player).await? {
+    let checked = match campaigns::check_code(&mut conn, &input.promo_code, &player).await? {
         Ok((campaign, amounts)) => Ok(offer_view(&campaign, Some(&amounts), ctx.locale, true, None)),
         Err(r) => Err(code_refusal(r)),
-    }
+    };
+    audit_code(&ctx, user.id, &input.promo_code, checked).await
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -665,7 +666,8 @@ async fn activate_offer(ctx: Ctx, user: AuthUser, input: PromoInput) -> Result<T
     let (user_id, rules, locale) = (user.id, Rules::of(&ctx.state), ctx.locale);
     let code = Arc::new(input.promo_code.trim().to_owned());
     let db = ctx.state.db().clone();
-    on_lane(&ctx, user_id, move |conn| {
+    let tried = Arc::clone(&code);
+    let taken = on_lane(&ctx, user_id, move |conn| {
         let (db, code) = (db.clone(), Arc::clone(&code));
         Box::pin(async move {
             db.lock_user(conn, user_id).await?;
@@ -683,7 +685,8 @@ async fn activate_offer(ctx: Ctx, user: AuthUser, input: PromoInput) -> Result<T
             }
         })
     })
-    .await
+    .await;
+    audit_code(&ctx, user_id, &tried, taken).await
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -175,8 +175,9 @@ pub async fn seed_demo(db: &crate::db::Db) -> anyhow::Result<bool> {
     admin::write_campaign(&mut tx, &welcome).await?;
     let weekend_id = admin::write_campaign(&mut tx, &weekend).await?;
     sqlx::query(
-        "INSERT INTO promo_codes (code_key, code, campaign_id, status, max_uses, uses, created_at) VALUES ('WEEKEND', 'WEEKEND', $1, 'active', NULL, 0, $2)",
+        "INSERT INTO promo_codes (code_key, code, campaign_id, status, max_uses, uses, created_at) VALUES ($1, 'WEEKEND', $2, 'active', NULL, 0, $3)",
     )
+    .bind(campaigns::code_key("WEEKEND"))
     .bind(weekend_id)
     .bind(crate::db::now_ms())
     .execute(&mut *tx)

@@ -181,9 +181,37 @@ async fn user_by_email(db: &Db, email: &str) -> Result<Option<CmsUser>, sqlx::Er
     sqlx::query_as(select_user!("email = $1")).bind(email).fetch_optional(db.pool()).await
 }
 
-async fn limit(state: &AppState, action: &str, key: &str, window: Duration, max: u64) -> Result<(), Refusal> {
+/// Counts one attempt; the limit tripping is recorded in the refusals trail as `cms_<action>`.
+async fn limit(
+    state: &AppState,
+    ip: Option<IpAddr>,
+    action: &str,
+    key: &str,
+    window: Duration,
+    max: u64,
+) -> Result<(), Refusal> {
     let decision = state.coord().hit(&format!("cms:{action}:{key}"), window, max).await.map_err(internal)?;
-    if decision.allowed { Ok(()) } else { Err(too_many(decision.retry_after)) }
+    if decision.allowed {
+        return Ok(());
+    }
+    if crate::audit::trips(decision.count, max) {
+        refused(state, ip, action, "rate_limited", Some(key), None).await;
+    }
+    Err(too_many(decision.retry_after))
+}
+
+/// Records a refused guess at the content service's sign-in in the refusals trail.
+async fn refused(
+    state: &AppState,
+    ip: Option<IpAddr>,
+    action: &str,
+    reason: &str,
+    subject: Option<&str>,
+    user_id: Option<i64>,
+) {
+    let action = format!("cms_{action}");
+    let refusal = crate::audit::Refusal { action: &action, reason, subject, user_id, ip };
+    crate::audit::record(state.db(), refusal).await;
 }
 
 async fn limit_ip(
@@ -194,7 +222,7 @@ async fn limit_ip(
     max: u64,
 ) -> Result<(), Refusal> {
     match ip {
-        Some(ip) => limit(state, action, &format!("ip:{ip}"), window, max).await,
+        Some(ip) => limit(state, Some(ip), action, &format!("ip:{ip}"), window, max).await,
         None => Ok(()),
     }
 }
@@ -314,7 +342,7 @@ pub async fn login(State(state): State<AppState>, request: Request) -> Response 
         let body = body(&state, request).await?;
         let identifier = field(&body, "identifier")?.trim().to_lowercase();
         let password = field(&body, "password")?;
-        limit(&state, "login", &identifier, QUARTER, 10).await?;
+        limit(&state, ip, "login", &identifier, QUARTER, 10).await?;
         let user: Option<CmsUser> =
             sqlx::query_as(select_user!("(email = $1 OR username_key = $1) AND provider = 'local'"))
                 .bind(&identifier)
@@ -326,7 +354,11 @@ pub async fn login(State(state): State<AppState>, request: Request) -> Response 
             .map_err(|e| internal(format!("{e:?}")))?;
         let user = match user {
             Some(user) if matches => user,
-            _ => return Err(validation("Invalid identifier or password")),
+            other => {
+                let user_id = other.map(|u| u.id);
+                refused(&state, ip, "login", "wrong_credentials", Some(&identifier), user_id).await;
+                return Err(validation("Invalid identifier or password"));
+            }
         };
         if user.confirmed == 0 {
             return Err(application_error("Your account email is not confirmed"));
@@ -397,7 +429,7 @@ pub async fn forgot_password(State(state): State<AppState>, request: Request) ->
         limit_ip(&state, ip, "forgot", HOUR, 10).await?;
         let body = body(&state, request).await?;
         let email = rules::normalize_email(field(&body, "email")?);
-        limit(&state, "forgot", &email, HOUR, 3).await?;
+        limit(&state, ip, "forgot", &email, HOUR, 3).await?;
         if let Some(user) = user_by_email(state.db(), &email).await.map_err(internal)?.filter(|u| u.provider == "local")
             && user.blocked == 0
         {
@@ -437,7 +469,10 @@ pub async fn reset_password(State(state): State<AppState>, request: Request) -> 
         let password = field(&body, "password")?;
         check_password(password, Some(field(&body, "passwordConfirmation")?))?;
         let user_id = take_code(state.db(), code, "reset").await.map_err(internal)?;
-        let Some(user_id) = user_id else { return Err(validation("Incorrect code provided")) };
+        let Some(user_id) = user_id else {
+            refused(&state, ip, "reset", "code_invalid", None, None).await;
+            return Err(validation("Incorrect code provided"));
+        };
         // Resetting through a mailed code proves the address, as confirming it would.
         set_password(state.db(), user_id, password, true).await?;
         let user = user_by_id(state.db(), user_id).await.map_err(internal)?.ok_or_else(not_found)?;
@@ -450,9 +485,11 @@ pub async fn reset_password(State(state): State<AppState>, request: Request) -> 
 /// `POST /cms/api/auth/change-password` (signed in): `{currentPassword, password,
 /// passwordConfirmation}` → `{jwt, user}`; older tokens stop working.
 pub async fn change_password(State(state): State<AppState>, request: Request) -> Response {
+    let ip = crate::api::request_ip(&state, &request);
     async move {
         let Actor::User(user) = actor(&state, request.headers()).await? else { return Err(unauthorized()) };
-        limit(&state, "change", &user.id.to_string(), HOUR, 10).await?;
+        limit_ip(&state, ip, "change", HOUR, 30).await?;
+        limit(&state, ip, "change", &user.id.to_string(), HOUR, 10).await?;
         let body = body(&state, request).await?;
         let current = field(&body, "currentPassword")?;
         let password = field(&body, "password")?;
@@ -460,6 +497,7 @@ pub async fn change_password(State(state): State<AppState>, request: Request) ->
         let valid =
             password::verify(current, user.password_hash.as_deref()).await.map_err(|e| internal(format!("{e:?}")))?;
         if !valid {
+            refused(&state, ip, "change", "wrong_password", None, Some(user.id)).await;
             return Err(validation("The provided current password is invalid"));
         }
         if current == password {
@@ -481,7 +519,7 @@ pub async fn send_email_confirmation(State(state): State<AppState>, request: Req
         limit_ip(&state, ip, "confirm", HOUR, 10).await?;
         let body = body(&state, request).await?;
         let email = rules::normalize_email(field(&body, "email")?);
-        limit(&state, "confirm", &email, HOUR, 3).await?;
+        limit(&state, ip, "confirm", &email, HOUR, 3).await?;
         if let Some(user) = user_by_email(state.db(), &email).await.map_err(internal)?.filter(|u| u.provider == "local")
             && user.confirmed == 0
             && user.blocked == 0
@@ -501,7 +539,15 @@ pub struct ConfirmationQuery {
 
 /// `GET /cms/api/auth/email-confirmation?confirmation=…`: confirms the address and sends the
 /// browser to the site.
-pub async fn email_confirmation(State(state): State<AppState>, Query(query): Query<ConfirmationQuery>) -> Response {
+pub async fn email_confirmation(
+    State(state): State<AppState>,
+    Query(query): Query<ConfirmationQuery>,
+    request: Request,
+) -> Response {
+    let ip = crate::api::request_ip(&state, &request);
+    if let Err(refusal) = limit_ip(&state, ip, "confirmation", HOUR, 60).await {
+        return refusal.into_response();
+    }
     let Some(code) = query.confirmation.filter(|c| !c.is_empty()) else {
         return validation("Invalid token").into_response();
     };
@@ -517,7 +563,10 @@ pub async fn email_confirmation(State(state): State<AppState>, Query(query): Que
                 Err(e) => internal(e).into_response(),
             }
         }
-        Ok(None) => validation("Invalid token").into_response(),
+        Ok(None) => {
+            refused(&state, ip, "confirmation", "code_invalid", None, None).await;
+            validation("Invalid token").into_response()
+        }
         Err(e) => internal(e).into_response(),
     }
 }
