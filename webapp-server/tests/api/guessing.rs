@@ -11,8 +11,11 @@ use crate::helpers::{Backend, TestApp, backends, expect_error, read_json};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+const ADMIN: &str = "guessing-admin-token-0123456789";
+
 async fn spawn(backend: Backend) -> TestApp {
-    TestApp::spawn_with(backend, &[("CROUPIER_TRUST_PROXY", "true"), ("CROUPIER_CMS_TOKENS", TOKEN)], |_| {}).await
+    let env = [("CROUPIER_TRUST_PROXY", "true"), ("CROUPIER_CMS_TOKENS", TOKEN), ("CROUPIER_ADMIN_TOKEN", ADMIN)];
+    TestApp::spawn_with(backend, &env, |_| {}).await
 }
 
 /// A call of `method` from `ip` with `client`'s cookies.
@@ -129,6 +132,24 @@ async fn wrong_passwords_are_limited_per_account_and_per_address_and_each_is_aud
         assert!(sqlx::query("UPDATE security_refusals SET reason = 'x'").execute(app.state.db().pool()).await.is_err());
         assert!(sqlx::query("DELETE FROM security_refusals").execute(app.state.db().pool()).await.is_err());
         assert_eq!(trail(&app, "login").await.len(), 61);
+
+        // Operators read the trail, newest first, filtered by player, address or action.
+        let admin = |query: &str| {
+            let url = app.url(&format!("/admin/security/refusals?{query}"));
+            async move { read_json(reqwest::Client::new().get(url).bearer_auth(ADMIN).send().await.unwrap()).await }
+        };
+        let (status, body) = admin(&format!("user_id={uid}&count=3")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let items = body["data"]["items"].as_array().unwrap();
+        let ips: Vec<_> = items.iter().map(|i| i["ip"].as_str().unwrap()).collect();
+        assert_eq!(ips, ["198.51.100.9", "198.51.100.8", "198.51.100.7"]);
+        let (_, body) = admin("ip=192.0.2.77&action=login:ip").await;
+        assert_eq!(body["data"]["items"].as_array().map(Vec::len), Some(1), "{body}");
+        assert_eq!(body["data"]["items"][0]["reason"], "rate_limited");
+        let (status, body) = admin("ip=not-an-address").await;
+        expect_error(status, &body, 422, "InvalidParameterException");
+        let anonymous = reqwest::get(app.url("/admin/security/refusals")).await.unwrap();
+        assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
         app.finish().await;
     }
 }

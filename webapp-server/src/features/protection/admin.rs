@@ -12,6 +12,8 @@
 //!   verification state (`none`, `pending`, `verified`, `retry`, `rejected`) and the KYC block.
 //! - `GET|POST /admin/maintenance` `{"on", "reason"}`: the maintenance switch.
 //! - `GET /admin/support/feedback?offset&count`: support messages, newest first.
+//! - `GET /admin/security/refusals?offset&count&user_id&ip&action`: the refusals trail
+//!   ([`crate::audit`]: wrong passwords, codes and promo codes, limits tripping), newest first.
 //!
 //! The CLI (`croupier-server admin players ban|unban …`, `admin maintenance on|off …`) calls the
 //! same functions.
@@ -37,6 +39,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/admin/players/{id}/verification", post(verification_route))
         .route("/admin/maintenance", get(maintenance_get).post(maintenance_set))
         .route("/admin/support/feedback", get(feedback_route))
+        .route("/admin/security/refusals", get(refusals_route))
 }
 
 fn reason_of(reason: &str) -> Result<String, ApiError> {
@@ -343,6 +346,85 @@ async fn feedback_route(State(state): State<AppState>, _: Operator, Query(paging
             .map(|f| {
                 json!({ "id": f.id, "user_id": f.user_id, "email": f.email, "name": f.name, "message": f.message, "locale": f.locale,
                         "created_at": f.created_at / 1000, "emailed_at": f.emailed_at.map(|ms| ms / 1000) })
+            })
+            .collect();
+        Ok(json!({ "items": items }))
+    }
+    .await;
+    answer(result)
+}
+
+#[derive(Deserialize)]
+struct RefusalFilter {
+    #[serde(default)]
+    offset: Option<i64>,
+    #[serde(default)]
+    count: Option<i64>,
+    #[serde(default)]
+    user_id: Option<i64>,
+    #[serde(default)]
+    ip: Option<String>,
+    #[serde(default)]
+    action: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct RefusalRow {
+    id: i64,
+    action: String,
+    reason: String,
+    subject: Option<String>,
+    user_id: Option<i64>,
+    ip: Option<String>,
+    created_at: i64,
+}
+
+async fn refusals_route(State(state): State<AppState>, _: Operator, Query(filter): Query<RefusalFilter>) -> Response {
+    let result = async {
+        let offset = filter.offset.unwrap_or(0).max(0);
+        let count = filter.count.unwrap_or(50).clamp(1, 500);
+        let ip = filter.ip.as_deref().map(str::trim).filter(|ip| !ip.is_empty());
+        if ip.is_some_and(|ip| ip.parse::<std::net::IpAddr>().is_err()) {
+            return Err(ApiError::field("ip", FieldCode::Invalid));
+        }
+        let action = filter.action.as_deref().map(str::trim).filter(|a| !a.is_empty());
+        // Only the filters given become conditions, each bound in order.
+        let mut conditions = Vec::new();
+        if filter.user_id.is_some() {
+            conditions.push(format!("user_id = ${}", conditions.len() + 1));
+        }
+        if ip.is_some() {
+            conditions.push(format!("ip = ${}", conditions.len() + 1));
+        }
+        if action.is_some() {
+            conditions.push(format!("action = ${}", conditions.len() + 1));
+        }
+        let filter_sql =
+            if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+        let n = conditions.len();
+        let sql = format!(
+            "SELECT id, action, reason, subject, user_id, ip, created_at FROM security_refusals {filter_sql} \
+             ORDER BY id DESC LIMIT ${} OFFSET ${}",
+            n + 1,
+            n + 2
+        );
+        // Only fixed condition texts and placeholders are spliced in; every value is bound.
+        let mut query = sqlx::query_as::<_, RefusalRow>(sqlx::AssertSqlSafe(sql));
+        if let Some(user_id) = filter.user_id {
+            query = query.bind(user_id);
+        }
+        if let Some(ip) = ip {
+            query = query.bind(ip);
+        }
+        if let Some(action) = action {
+            query = query.bind(action);
+        }
+        let rows = query.bind(count).bind(offset).fetch_all(state.db().pool()).await?;
+        let items: Vec<_> = rows
+            .into_iter()
+            .map(|r| {
+                json!({ "id": r.id, "action": r.action, "reason": r.reason, "subject": r.subject, "user_id": r.user_id,
+                        "ip": r.ip, "created_at": r.created_at / 1000 })
             })
             .collect();
         Ok(json!({ "items": items }))
