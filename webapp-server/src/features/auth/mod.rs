@@ -290,8 +290,10 @@ async fn restore(ctx: Ctx, input: RestoreInput) -> Result<One, ApiError> {
     }
     ctx.limit_ip_and("restore-check", &login.subject(), FIFTEEN_MINUTES, 30, 10).await?;
     let Some(user) = found.filter(|u| u.status == "active") else { return Err(CodeError::Invalid.into_api("code")) };
-    if let Err(e) = codes::check(&ctx.state, Purpose::Restore, &format!("user:{}", user.id), code).await? {
-        return Err(e.into_api("code"));
+    // Every refusal is the unknown login's: "expired" (no live code) would tell that the account
+    // exists, since only a real one can have had a code.
+    if codes::check(&ctx.state, Purpose::Restore, &format!("user:{}", user.id), code).await?.is_err() {
+        return Err(CodeError::Invalid.into_api("code"));
     }
     let password_hash = password::hash(&input.password).await?;
     let mut tx = ctx.state.db().begin().await?;
