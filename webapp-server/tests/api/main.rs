@@ -24,6 +24,7 @@ mod games;
 mod games_freespins;
 mod games_house;
 mod hot;
+mod isolation;
 mod ledger;
 mod loyalty;
 mod mail;
