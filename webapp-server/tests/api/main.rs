@@ -25,6 +25,7 @@ mod games_freespins;
 mod games_house;
 mod guessing;
 mod hot;
+mod isolation;
 mod ledger;
 mod loyalty;
 mod mail;

@@ -229,10 +229,11 @@ async fn confirm_contact_link(ctx: Ctx, _: MaybeUser, input: ConfirmLinkInput) -
     let Some((kind, value)) = input.kind_and_value() else { return Err(field_error("contact", FieldCode::Invalid)) };
     ctx.limit_ip_and("contact-link", &input.contact, std::time::Duration::from_secs(900), 60, 20).await?;
     let checked = codes::check(&ctx, Purpose::Contact, &input.contact, input.code.trim()).await?;
-    let user_id = match checked {
-        Ok(codes::Checked { user_id: Some(user_id), .. }) => user_id,
-        Ok(_) => return Err(codes::CodeError::Invalid.into_api("code")),
-        Err(e) => return Err(e.into_api("code")),
+    // One refusal whatever the cause: "invalid" (a live code exists) against "expired" (none) would
+    // tell anyone, signed in or not, which contacts are waiting for a confirmation. A link's code
+    // is right as sent, so its usual failure is the expired one.
+    let Ok(codes::Checked { user_id: Some(user_id), .. }) = checked else {
+        return Err(codes::CodeError::Expired.into_api("code"));
     };
     let confirmed =
         sqlx::query("UPDATE contacts SET is_confirmed = 1 WHERE user_id = $1 AND kind = $2 AND contact = $3")

@@ -297,8 +297,10 @@ async fn restore(ctx: Ctx, input: RestoreInput) -> Result<One, ApiError> {
         ctx.refused("code_restore", "no_account", Some(&login.subject()), None).await;
         return Err(CodeError::Invalid.into_api("code"));
     };
-    if let Err(e) = codes::check(&ctx, Purpose::Restore, &format!("user:{}", user.id), code).await? {
-        return Err(e.into_api("code"));
+    // Every refusal is the unknown login's: "expired" (no live code) would tell that the account
+    // exists, since only a real one can have had a code. The trail keeps the real reason.
+    if codes::check(&ctx, Purpose::Restore, &format!("user:{}", user.id), code).await?.is_err() {
+        return Err(CodeError::Invalid.into_api("code"));
     }
     let password_hash = password::hash(&input.password).await?;
     let mut tx = ctx.state.db().begin().await?;
