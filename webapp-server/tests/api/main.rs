@@ -36,6 +36,7 @@ mod profile;
 mod protection;
 mod seo;
 mod shutdown;
+mod soak;
 mod social;
 mod storage;
 mod telegram;
