@@ -16,6 +16,7 @@ mod competition;
 mod content;
 mod coord;
 mod crash;
+mod crash_wallet;
 mod deploy_files;
 mod docs;
 mod envelope;
