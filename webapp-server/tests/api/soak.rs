@@ -24,6 +24,7 @@ use croupier_server::db::group::job;
 use croupier_server::features::loyalty;
 use croupier_server::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posted, Posting};
 use croupier_shared::Currency;
+use futures::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
@@ -297,8 +298,9 @@ async fn soak(backend: Backend, ops: u64) -> Outcome {
     assert!(rate > 0, "the demo loyalty programme earns points on slots");
     let shared = Shared { state: app.state.clone(), http: reqwest::Client::new(), base: app.url(""), rate };
 
-    // Players: registered (the wallet needs a launch), a first deposit, a real-money session.
-    let mut players = futures::future::join_all((0..PLAYERS).map(|i| {
+    // Players: registered (the wallet needs a launch), a first deposit, a real-money session;
+    // eight at a time, as registrations hash passwords.
+    let mut players: Vec<(Player, Houses)> = futures::stream::iter((0..PLAYERS).map(|i| {
         let app = &app;
         let shared = shared.clone();
         async move {
@@ -340,6 +342,8 @@ async fn soak(backend: Backend, ops: u64) -> Outcome {
             (player, house)
         }
     }))
+    .buffered(8)
+    .collect()
     .await;
 
     let started = Instant::now();
