@@ -9,13 +9,14 @@ TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 SERVER_BIN := $(TARGET_DIR)/release/croupier-server
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help run build client server test test-rust test-client e2e lint fmt bench gen clean
+.PHONY: help run build client server test test-rust test-client e2e lint fmt bench soak gen clean
 
 help:
 	@echo "make run    build the client and the server, start http://localhost:8080 (SQLite under data/)"
 	@echo "make test   every test: Rust (SQLite; PostgreSQL/Redis when TEST_DATABASE_URL/TEST_REDIS_URL are set), client unit tests, browser tests"
 	@echo "make lint   rustfmt, clippy (warnings are errors), tsc, eslint"
 	@echo "make bench  load the release server from a second process and print the table"
+	@echo "make soak   the ledger model test at 1,000,000 operations per database; prints the table"
 	@echo "make gen    regenerate the client's copy of the error catalogue"
 
 # npm ci only when the lockfile or a manifest changed since the last install.
@@ -81,6 +82,17 @@ bench: client
 	$(TARGET_DIR)/benchmark/croupier-bench --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 	CHROMIUM_PATH="$(CHROMIUM_PATH)" node miniapp/e2e/screens-first-paint.mjs --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 	CHROMIUM_PATH="$(CHROMIUM_PATH)" node miniapp/e2e/lighthouse.mjs --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
+
+# The ledger soak (tests/api/soak.rs): SOAK_OPS random operations per database (SQLite, and
+# PostgreSQL when TEST_DATABASE_URL is set) against a model; `make test` runs it with 20,000.
+SOAK_OPS ?= 1000000
+soak:
+	@if [ -z "$$TEST_DATABASE_URL" ]; then echo "note: TEST_DATABASE_URL is not set: the soak runs on SQLite only"; fi
+	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
+		CROUPIER_SOAK_OPS=$(SOAK_OPS) $(CARGO) nextest run --release -p croupier-server --no-capture -E 'test(/^soak::/)'; \
+	else \
+		CROUPIER_SOAK_OPS=$(SOAK_OPS) $(CARGO) test --release -p croupier-server --test api -- --nocapture soak::; \
+	fi
 
 gen:
 	CROUPIER_BLESS=1 $(CARGO) test -q -p croupier-shared --test typescript_twin
