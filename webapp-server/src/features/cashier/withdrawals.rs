@@ -407,7 +407,15 @@ pub enum Decision {
 }
 
 /// The operator approves: the provider pays out; the hold goes to payment clearing (or back to
-/// the player if the payout fails).
+/// the player if the provider refuses the payout).
+///
+/// Approving a withdrawal left `processing` resumes it: a server that died (or lost its
+/// connection) between claiming a payout and posting it leaves the row there, possibly with the
+/// provider's payout already made. The payout call is idempotent on the payment id (the provider
+/// pays an id at most once and answers the first outcome again), so asking again is safe, and
+/// the posting below happens once whoever gets there first. A provider that cannot be reached
+/// leaves the withdrawal `processing` with its hold in place — never returned, since the payout
+/// may have gone through — until an approval is tried again.
 pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
     let row = load(state, id).await?;
     let claimed =
@@ -416,27 +424,39 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
             .bind(id)
             .execute(state.db().pool())
             .await?;
-    if claimed.rows_affected() == 0 {
+    if claimed.rows_affected() == 0 && row.status != "processing" {
         return Ok(Decision::NotWaiting(row.status));
     }
     let provider = state
         .payments()
         .provider(&row.provider)
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("unknown provider {}", row.provider)))?;
-    let outcome = provider.payout(id, row.money()?).await;
-    if !matches!(outcome, Ok(Outcome::Success)) {
-        tracing::warn!(payment_id = id, outcome = ?outcome, "payout failed; the hold returns to the player");
-        release(state, &row, "failed").await?;
-        return Ok(Decision::Failed);
+    match provider.payout(id, row.money()?).await {
+        Ok(Outcome::Success) => {}
+        Ok(Outcome::Pending) => return Ok(Decision::NotWaiting("processing".into())),
+        Ok(outcome) => {
+            tracing::warn!(payment_id = id, outcome = ?outcome, "payout refused; the hold returns to the player");
+            release(state, &row, "failed").await?;
+            return Ok(Decision::Failed);
+        }
+        Err(e) => {
+            tracing::warn!(payment_id = id, error = %e, "payout not confirmed; the withdrawal stays processing");
+            return Err(ApiError::new(ErrorType::ApplicationUnavailableException));
+        }
     }
     on_lane(state, &row, move |conn, w| {
         Box::pin(async move {
             let (id, user_id, amount, currency) = (&w.id, w.user_id, w.amount, w.currency);
-            sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
-                .bind(now_ms())
-                .bind(id.as_str())
-                .execute(&mut *conn)
-                .await?;
+            let paid =
+                sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
+                    .bind(now_ms())
+                    .bind(id.as_str())
+                    .execute(&mut *conn)
+                    .await?;
+            if paid.rows_affected() == 0 {
+                // Another approval of the same resumed payout posted it first.
+                return Ok(Decision::NotWaiting("paid".into()));
+            }
             let key = format!("withdrawal-payout:{id}");
             let entry = Entry::transfer(
                 &key,
