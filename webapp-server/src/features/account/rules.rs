@@ -72,6 +72,37 @@ pub const PHONE_MAX_DIGITS: usize = 15;
 /// Not in SPEC: the earliest birth year [`adult_birth_date`] accepts.
 pub const BIRTH_YEAR_MIN: i32 = 1900;
 
+/// The rules as the OpenAPI document states them (JSON Schema `pattern`s, ECMA-262 syntax, matched
+/// anywhere unless anchored). Each accepts every value its rule accepts; where JSON Schema cannot
+/// say a rule exactly the pattern is wider and the field's description says so.
+pub mod schema {
+    /// Not blank: [`super::text`]'s "empty or only whitespace is missing".
+    pub const NOT_BLANK: &str = r"\S";
+    /// [`super::password`]: printable ASCII without the space, [`super::PASSWORD_MIN`] to
+    /// [`super::PASSWORD_MAX`] characters.
+    pub const PASSWORD: &str = r"^[!-~]{6,20}$";
+    /// [`super::fakename`]: letters of any script and ASCII digits, [`super::FAKENAME_MIN`] to
+    /// [`super::FAKENAME_MAX`] characters.
+    pub const FAKENAME: &str = r"^[\p{Alphabetic}0-9]{4,32}$";
+    /// [`super::checkbox`]: `1`, `true` or `on`, any ASCII case, surrounding whitespace ignored.
+    pub const CHECKBOX: &str = r"^\s*(1|[Tt][Rr][Uu][Ee]|[Oo][Nn])\s*$";
+    /// [`super::confirmation_code`] and the codes of `codes::check_format`: 6 ASCII digits
+    /// ([`super::CODE_LENGTH`]); surrounding whitespace is ignored.
+    pub const CODE: &str = r"^\s*[0-9]{6}\s*$";
+    /// [`super::email`], wider: something without spaces or `@`, an `@`, and two or three
+    /// dot-separated labels; surrounding whitespace ignored.
+    pub const EMAIL: &str = r"^\s*[^\s@]+@[^\s@.]+(\.[^\s@.]+){1,2}\s*$";
+    /// [`super::name`], wider only in that a blank value passes: no digits, control characters
+    /// or SPEC's symbols, 1 to [`super::NAME_MAX`] characters.
+    pub const NAME: &str = r"^[^\p{N}\p{Cc}@_'\x22!?#$%^&*(){}\[\]|/\\<>~§+:;`]{1,64}$";
+    /// [`super::address`], wider only in that a blank value passes: the name rule's symbols but
+    /// `|` and `/` (digits allowed), 1 to [`super::ADDRESS_MAX`] characters.
+    pub const ADDRESS: &str = r"^[^\p{Cc}@_'\x22!?#$%^&*(){}\[\]\\<>~§+:;`]{1,128}$";
+    /// [`super::postcode`] without a configured pattern: 1 to [`super::POSTCODE_MAX_DIGITS`]
+    /// ASCII digits, surrounding whitespace ignored.
+    pub const POSTCODE: &str = r"^\s*[0-9]{1,8}\s*$";
+}
+
 /// The symbols SPEC forbids in names (besides digits): @ _ quote ! ? # $ % ^ & * ( ) { } [ ] | / \
 /// < > ~ § + : ; backtick. "Quote" is taken as both the apostrophe and the double quote.
 const NAME_FORBIDDEN: &[char] = &[
