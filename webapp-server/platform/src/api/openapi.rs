@@ -25,6 +25,8 @@ pub fn document(registry: &Registry) -> Value {
             }}},
         });
         let takes_fields = input.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+        // A required field comes in the body, so a body is then required too.
+        let body_required = input.get("required").and_then(Value::as_array).is_some_and(|r| !r.is_empty());
         let common = vec![
             json!({ "name": "locale", "in": "query", "schema": { "type": "string", "enum": ["en", "fr"] },
                     "description": "Language of messages; anything else falls back to en." }),
@@ -52,7 +54,7 @@ pub fn document(registry: &Registry) -> Value {
                 "tags": tags,
                 "security": security,
                 "parameters": common,
-                "requestBody": { "required": false, "content": {
+                "requestBody": { "required": body_required, "content": {
                     "application/x-www-form-urlencoded": form.clone(),
                     "multipart/form-data": form,
                 }},
@@ -62,7 +64,6 @@ pub fn document(registry: &Registry) -> Value {
         paths.insert(format!("/api/{}", spec.name), Value::Object(item));
     }
     let mut schemas = generator.take_definitions(true);
-    schemas.values_mut().for_each(as_form);
     schemas.insert("ErrorEnvelope".into(), error_envelope());
     let error_responses: Map<String, Value> = ERRORS
         .iter()
@@ -145,10 +146,10 @@ fn tags(spec: &MethodSpec) -> Vec<String> {
     tags
 }
 
-/// A form field is a string or absent: it has no `null` (an empty value counts as absent, see
-/// [`super::Params::deserialize`]), and a required field has no default. Rewrites the schema of an
-/// input (and of the definitions it refers to) so that an `Option<T>` field reads as an optional
-/// `T`.
+/// A form field is a string or absent: it has no `null`, and an empty value counts as absent (see
+/// [`super::Params::deserialize`]), so a required text field has at least one character and no
+/// default. A number is parsed into its Rust type, so its format's range is stated. Rewrites the
+/// schema of an input so that an `Option<T>` field reads as an optional `T`.
 fn as_form(schema: &mut Value) {
     let required: Vec<String> = schema
         .get("required")
@@ -179,6 +180,22 @@ fn as_form(schema: &mut Value) {
         }
         if let Some(Value::Array(values)) = property.get_mut("enum") {
             values.retain(|v| !v.is_null());
+        }
+        let kind = property.get("type").and_then(Value::as_str).map(str::to_owned);
+        if kind.as_deref() == Some("string") && required.contains(name) && !property.contains_key("minLength") {
+            property.insert("minLength".into(), json!(1));
+        }
+        if kind.as_deref() == Some("integer") {
+            let format = property.get("format").and_then(Value::as_str).map(str::to_owned);
+            let (min, max) = match format.as_deref() {
+                Some("int64") => (json!(i64::MIN), json!(i64::MAX)),
+                Some("int32") => (json!(i32::MIN), json!(i32::MAX)),
+                Some("uint64") => (json!(0), json!(u64::MAX)),
+                Some("uint32") => (json!(0), json!(u32::MAX)),
+                _ => continue,
+            };
+            property.entry("minimum").or_insert(min);
+            property.entry("maximum").or_insert(max);
         }
     }
 }

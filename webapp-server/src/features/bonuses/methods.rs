@@ -592,7 +592,7 @@ async fn offers(ctx: Ctx, user: MaybeUser, query: OffersQuery) -> Result<Offers,
 pub struct PromoInput {
     /// Letters, digits, `-` and `_` (surrounding whitespace ignored), at most 64 characters.
     #[serde(default)]
-    #[schemars(required, pattern(r"^\s*[A-Za-z0-9_-]+\s*$"))]
+    #[schemars(required, pattern(r"^\s*[A-Za-z0-9_-]+\s*$"), example = &"WEEKEND")]
     pub promo_code: String,
     #[serde(default)]
     pub fields: Option<String>,

@@ -34,7 +34,7 @@ pub fn register(api: &mut Registry) {
 pub struct DepositInput {
     /// A method of `cashier.getdepositsettings`.
     #[serde(default)]
-    #[schemars(required)]
+    #[schemars(required, example = &"sandbox_card")]
     pub method: String,
     /// Whole major units (SPEC §5 `sum`), within the method's limits.
     #[serde(default)]

@@ -139,7 +139,7 @@ async fn settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<WithdrawSettin
 pub struct WithdrawInput {
     /// A method of `cashier.getwithdrawsettings`.
     #[serde(default)]
-    #[schemars(required)]
+    #[schemars(required, example = &"sandbox_card")]
     pub method: String,
     /// Whole major units (SPEC §5 `sum`), within the method's limits.
     #[serde(default)]

@@ -147,7 +147,7 @@ pub struct BuyInput {
     /// Made by the client when the confirm dialog opens (at most 64 characters, not blank, no
     /// control characters).
     #[serde(default)]
-    #[schemars(length(max = 64), pattern(r"^\P{Cc}*\S\P{Cc}*$"))]
+    #[schemars(length(max = 64), pattern(r"^[^\x00-\x1F\x7F-\x9F]*\S[^\x00-\x1F\x7F-\x9F]*$"))]
     pub request_id: Option<String>,
 }
 
