@@ -122,12 +122,13 @@ run() { # run NAME CONFIG [st options…]: one Schemathesis run, its JSON report
   shift 2
   echo "== Schemathesis: $name"
   local status=0
-  "$venv/bin/st" ${config:+--config-file "$config"} run "$base/api/openapi.json" \
+  # From the scratch directory: Schemathesis keeps a cache of crashes in its working directory.
+  (cd "$work" && "$venv/bin/st" ${config:+--config-file "$config"} run "$base/api/openapi.json" \
     --phases examples,coverage,fuzzing,stateful \
     --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
     --max-examples "$max_examples" --workers 1 --no-shrink --generation-database none \
     --header "Origin: $base" --request-timeout 10 \
-    --report json --report-json-path "$work/$name.json" --no-color "$@" || status=$?
+    --report json --report-json-path "$work/$name.json" --no-color "$@") || status=$?
   echo "$name: exit $status"
   return 0
 }
