@@ -50,7 +50,8 @@ fn bound(method: &'static str, field: &'static str, value: impl Into<String>, va
 /// matches patterns anywhere unless anchored).
 fn schema_accepts(schema: &serde_json::Value, value: &str) -> bool {
     if let Some(allowed) = schema.get("enum").and_then(|e| e.as_array()) {
-        let matches = |v: &serde_json::Value| v.as_str() == Some(value) || v.as_i64().is_some_and(|n| n.to_string() == value);
+        let matches =
+            |v: &serde_json::Value| v.as_str() == Some(value) || v.as_i64().is_some_and(|n| n.to_string() == value);
         if !allowed.iter().any(matches) {
             return false;
         }
@@ -65,9 +66,10 @@ fn schema_accepts(schema: &serde_json::Value, value: &str) -> bool {
             let chars = value.chars().count() as u64;
             schema.get("minLength").and_then(|m| m.as_u64()).is_none_or(|min| chars >= min)
                 && schema.get("maxLength").and_then(|m| m.as_u64()).is_none_or(|max| chars <= max)
-                && schema.get("pattern").and_then(|p| p.as_str()).is_none_or(|p| {
-                    regex::Regex::new(p).unwrap_or_else(|e| panic!("pattern {p}: {e}")).is_match(value)
-                })
+                && schema
+                    .get("pattern")
+                    .and_then(|p| p.as_str())
+                    .is_none_or(|p| regex::Regex::new(p).unwrap_or_else(|e| panic!("pattern {p}: {e}")).is_match(value))
         }
         other => panic!("no form field has type {other:?}: {schema}"),
     }
@@ -80,7 +82,8 @@ fn schema_accepts(schema: &serde_json::Value, value: &str) -> bool {
 #[tokio::test]
 async fn the_openapi_document_states_the_servers_rules_at_their_bounds() {
     let app = crate::helpers::TestApp::spawn(crate::helpers::Backend::Sqlite).await;
-    let doc: serde_json::Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let doc: serde_json::Value =
+        app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
     let player = app.browser();
     app.register(&player, "bounds@example.com").await;
     let cases = [
@@ -153,7 +156,8 @@ async fn the_openapi_document_states_the_servers_rules_at_their_bounds() {
     ];
     for (i, case) in cases.iter().enumerate() {
         let path = format!("/api/{}", case.method);
-        let body = &doc["paths"][&path]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"];
+        let body =
+            &doc["paths"][&path]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"];
         let schema = &body["properties"][case.field];
         assert!(schema.is_object(), "{path} documents no field {}: {body}", case.field);
         let accepted_by_document = schema_accepts(schema, &case.value);
@@ -175,7 +179,10 @@ async fn the_openapi_document_states_the_servers_rules_at_their_bounds() {
         if case.valid {
             assert!(accepted_by_document, "the document refuses a value the server accepts: {what}, schema {schema}");
         } else if case.exact {
-            assert!(!accepted_by_document, "the document accepts a value its exact rule refuses: {what}, schema {schema}");
+            assert!(
+                !accepted_by_document,
+                "the document accepts a value its exact rule refuses: {what}, schema {schema}"
+            );
         }
     }
     app.finish().await;
@@ -186,7 +193,8 @@ async fn the_openapi_document_states_the_servers_rules_at_their_bounds() {
 #[tokio::test]
 async fn every_operation_documents_its_refusals_and_who_may_call_it() {
     let app = crate::helpers::TestApp::spawn(crate::helpers::Backend::Sqlite).await;
-    let doc: serde_json::Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let doc: serde_json::Value =
+        app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
     for method in app.state.api().methods() {
         let post = &doc["paths"][&format!("/api/{}", method.name)]["post"];
         for status in ["400", "401", "403", "413", "415", "429", "500", "503"] {
@@ -199,7 +207,11 @@ async fn every_operation_documents_its_refusals_and_who_may_call_it() {
         let properties = post["requestBody"]["content"]["multipart/form-data"]["schema"]["properties"].as_object();
         for (name, property) in properties.into_iter().flatten() {
             let types = &property["type"];
-            assert!(types == "string" || types == "integer", "{} {name}: a form field is text or a number: {property}", method.name);
+            assert!(
+                types == "string" || types == "integer",
+                "{} {name}: a form field is text or a number: {property}",
+                method.name
+            );
         }
     }
     for status in ["400", "401", "403", "413", "415", "422", "429", "500", "503"] {
