@@ -184,11 +184,14 @@ pub async fn consume(conn: &mut AnyConnection, pack: &ActivePack, win: i64) -> R
 pub struct FreespinsQuery {
     /// active (default), used, expired or all.
     #[serde(default)]
+    #[schemars(extend("enum" = ["active", "used", "expired", "all"]))]
     pub status: Option<String>,
     /// At most 100; 99 in SPEC §9.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
 }
 

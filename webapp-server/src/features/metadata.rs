@@ -25,7 +25,8 @@ pub fn register(api: &mut Registry, cache: &Arc<Cache>) {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct MetadataInput {
     /// The page's path, like `/gamehall` or `/fr/gamehall`; without a `/fr` prefix the call's
-    /// `locale` decides the language.
+    /// `locale` decides the language. At most 2048 bytes, no `?` or `#`, not starting with `//`.
+    #[schemars(length(max = 2048), pattern(r"^/([^/?#][^?#]*)?$"), example = &"/gamehall")]
     pub path: String,
 }
 

@@ -22,6 +22,9 @@ pub const MAX_VALUE_LENGTH: usize = 4096;
 /// The most keys one player may hold.
 pub const MAX_KEYS: i64 = 100;
 
+/// [`check_key`] as the OpenAPI document states it.
+const KEY_PATTERN: &str = r"^[A-Za-z0-9_.-]+$";
+
 fn check_key(key: &str, errors: &mut FieldErrors) {
     if key.chars().count() > MAX_KEY_LENGTH {
         errors.add_with("key", FieldCode::MaxLength, vec![("max", MAX_KEY_LENGTH.to_string())]);
@@ -33,6 +36,7 @@ fn check_key(key: &str, errors: &mut FieldErrors) {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct KeyQuery {
     /// 1 to 64 characters of `A-Z a-z 0-9 _ . -`.
+    #[schemars(length(max = MAX_KEY_LENGTH), pattern(KEY_PATTERN), example = &"theme")]
     pub key: String,
 }
 
@@ -45,9 +49,11 @@ impl Input for KeyQuery {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SetRequest {
     /// 1 to 64 characters of `A-Z a-z 0-9 _ . -`.
+    #[schemars(length(max = MAX_KEY_LENGTH), pattern(KEY_PATTERN), example = &"theme")]
     pub key: String,
     /// At most 4096 characters; may be empty.
     #[serde(default)]
+    #[schemars(length(max = MAX_VALUE_LENGTH))]
     pub value: String,
 }
 

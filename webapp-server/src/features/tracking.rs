@@ -176,9 +176,11 @@ pub const EVENTS_PER_MINUTE: u64 = 120;
 pub struct EventInput {
     /// One of [`EVENTS`].
     #[serde(default)]
+    #[schemars(required, extend("enum" = EVENTS))]
     pub event: String,
     /// A JSON object with the event's details (at most 2000 characters).
     #[serde(default)]
+    #[schemars(length(max = EVENT_DATA_MAX), pattern(r"^\s*\{"), example = &"{}")]
     pub data: Option<String>,
 }
 

@@ -183,12 +183,15 @@ pub async fn on_win(
 pub struct WinnersQuery {
     /// all (default), game, jackpot or tournament.
     #[serde(default)]
+    #[schemars(extend("enum" = ["all", "game", "jackpot", "tournament"]))]
     pub kind: Option<String>,
     /// 0 or more (default 0).
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// 1 to 50 (default 20).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 50))]
     pub count: Option<i64>,
 }
 
@@ -338,6 +341,7 @@ async fn get_privacy(ctx: Ctx, user: AuthUser, _: crate::api::NoInput) -> Result
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PrivacyInput {
     /// nickname, masked or hidden.
+    #[schemars(extend("enum" = DISPLAYS))]
     pub display: String,
 }
 

@@ -111,10 +111,13 @@ where
 
 /// What an `/api` method may take besides its context and input (see the module's docs).
 pub trait FromCtx: Sized + Send + 'static {
+    /// Whether it refuses a guest, so the method needs a session.
+    const SIGNED_IN: bool = false;
     fn from_ctx(ctx: &Ctx) -> Result<Self, ApiError>;
 }
 
 impl FromCtx for AuthUser {
+    const SIGNED_IN: bool = true;
     fn from_ctx(ctx: &Ctx) -> Result<AuthUser, ApiError> {
         ctx.session.clone().map(AuthUser::from).ok_or_else(unauthorized)
     }

@@ -140,6 +140,8 @@ pub struct MethodSpec {
     pub name: &'static str,
     pub access: Access,
     pub summary: &'static str,
+    /// Only a signed-in player may call it; a guest hears `AuthorizationException` (401).
+    pub signed_in: bool,
     pub(crate) input_schema: fn(&mut SchemaGenerator) -> Schema,
     pub(crate) output_schema: fn(&mut SchemaGenerator) -> Schema,
     /// Answers while the site is under maintenance (every other method answers
@@ -154,6 +156,8 @@ pub struct MethodSpec {
 pub trait Method<M>: Send + Sync + 'static {
     type Input: Input;
     type Output: Serialize + JsonSchema + Send + 'static;
+    /// Whether only a signed-in player may call it (the document's security requirement).
+    const SIGNED_IN: bool;
     /// The method's future; the registry boxes it once, with the decoding around it.
     fn call(
         &self,
@@ -171,6 +175,7 @@ where
 {
     type Input = I;
     type Output = O;
+    const SIGNED_IN: bool = false;
 
     fn call(&self, ctx: Ctx, input: I) -> impl Future<Output = Result<O, ApiError>> + Send + 'static {
         self(ctx, input)
@@ -187,6 +192,7 @@ where
 {
     type Input = I;
     type Output = O;
+    const SIGNED_IN: bool = X::SIGNED_IN;
 
     fn call(&self, ctx: Ctx, input: I) -> impl Future<Output = Result<O, ApiError>> + Send + 'static {
         let call = X::from_ctx(&ctx).map(|caller| self(ctx, caller, input));
@@ -228,6 +234,7 @@ impl Registry {
             name,
             access,
             summary,
+            signed_in: H::SIGNED_IN,
             input_schema: |g| <H::Input as JsonSchema>::json_schema(g),
             output_schema: |g| g.subschema_for::<H::Output>(),
             during_maintenance: false,

@@ -129,21 +129,41 @@ async fn get_profile(ctx: Ctx, user: AuthUser, query: ProfileQuery) -> Result<Pr
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct SaveProfileInput {
+    /// No digits or symbols, at most 64 characters, not blank.
+    #[schemars(pattern(rules::schema::NAME), example = &"Ann")]
     pub first_name: Option<String>,
+    /// No digits or symbols, at most 64 characters, not blank.
+    #[schemars(pattern(rules::schema::NAME), example = &"Lee")]
     pub last_name: Option<String>,
     /// 0 unspecified, 1 male, 2 female.
+    #[schemars(pattern(r"^\s*[012]\s*$"))]
     pub sex: Option<String>,
-    /// dd.mm.yyyy or yyyy-mm-dd; the player must be an adult.
+    /// dd.mm.yyyy or yyyy-mm-dd, a day that exists; the player must be an adult.
+    #[schemars(example = &"01.02.1990")]
     pub birth_date: Option<String>,
+    /// No digits or symbols, at most 64 characters, not blank.
+    #[schemars(pattern(rules::schema::NAME))]
     pub country: Option<String>,
     /// ISO 3166-1 alpha-2.
+    #[schemars(pattern(r"^[A-Za-z]{2}$"))]
     pub country_code: Option<String>,
+    /// At most 128 characters, not blank; digits, `|` and `/` allowed.
+    #[schemars(pattern(rules::schema::ADDRESS))]
     pub region: Option<String>,
+    /// At most 128 characters, not blank; digits, `|` and `/` allowed.
+    #[schemars(pattern(rules::schema::ADDRESS))]
     pub home_town: Option<String>,
+    /// At most 128 characters, not blank; digits, `|` and `/` allowed.
+    #[schemars(pattern(rules::schema::ADDRESS))]
     pub address: Option<String>,
+    /// 1 to 8 digits.
+    #[schemars(pattern(rules::schema::POSTCODE))]
     pub postcode: Option<String>,
     /// One of cpf, passport, id_card, driving_license.
+    #[schemars(extend("enum" = DOCUMENT_TYPES))]
     pub document_type: Option<String>,
+    /// At most 32 characters, not blank; a valid CPF number for `cpf`.
+    #[schemars(length(max = 32), pattern(rules::schema::NOT_BLANK))]
     pub document_number: Option<String>,
 }
 

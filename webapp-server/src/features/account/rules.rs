@@ -72,6 +72,49 @@ pub const PHONE_MAX_DIGITS: usize = 15;
 /// Not in SPEC: the earliest birth year [`adult_birth_date`] accepts.
 pub const BIRTH_YEAR_MIN: i32 = 1900;
 
+/// The rules as the OpenAPI document states them (JSON Schema `pattern`s, ECMA-262 syntax, matched
+/// anywhere unless anchored). Each accepts every value its rule accepts; where JSON Schema cannot
+/// say a rule exactly the pattern is wider and the field's description says so.
+pub mod schema {
+    /// Not blank: [`super::text`]'s "empty or only whitespace is missing".
+    pub const NOT_BLANK: &str = r"\S";
+    /// [`super::password`]: printable ASCII without the space, [`super::PASSWORD_MIN`] to
+    /// [`super::PASSWORD_MAX`] characters.
+    pub const PASSWORD: &str = r"^[!-~]{6,20}$";
+    /// [`super::fakename`], wider: [`super::FAKENAME_MIN`] to [`super::FAKENAME_MAX`] ASCII
+    /// letters and digits or non-ASCII characters (the rule takes only the alphabetic ones of
+    /// those; Unicode property classes are left out, as fuzzers cannot draw from them).
+    pub const FAKENAME: &str = r"^[^\x00-\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]{4,32}$";
+    /// [`super::checkbox`]: `1`, `true` or `on`, any ASCII case, surrounding whitespace ignored.
+    pub const CHECKBOX: &str = r"^\s*(1|[Tt][Rr][Uu][Ee]|[Oo][Nn])\s*$";
+    /// [`super::confirmation_code`] and the codes of `codes::check_format`: 6 ASCII digits
+    /// ([`super::CODE_LENGTH`]); surrounding whitespace is ignored.
+    pub const CODE: &str = r"^\s*[0-9]{6}\s*$";
+    /// [`super::email`], wider: a local part without whitespace, control characters or
+    /// `@ < > ( ) [ ] \ , ; : "`, an `@`, and two or three dot-separated labels of ASCII letters,
+    /// digits, `-` or non-ASCII characters, the last one of two or more, not all digits;
+    /// surrounding whitespace ignored. (Not stated: the dots of the local part, `-` at a label's
+    /// ends, the lengths, and which non-ASCII characters are letters.)
+    pub const EMAIL: &str = concat!(
+        r#"^\s*[^\s\x00-\x1F\x7F-\x9F@<>()\[\]\\,;:"]+@"#,
+        r"([^\x00-\x2C\x2E\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]+\.){1,2}",
+        // The last label: a character that is no digit, with one more before or after it.
+        r"([^\x00-\x2C\x2E\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]+[^\x00-\x2C\x2E-\x40\x5B-\x60\x7B-\x7F]",
+        r"|[^\x00-\x2C\x2E-\x40\x5B-\x60\x7B-\x7F][^\x00-\x2C\x2E\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]+)",
+        r"[^\x00-\x2C\x2E\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]*\s*$"
+    );
+    /// [`super::name`], wider only in that a blank value passes: no digits, control characters
+    /// or SPEC's symbols, 1 to [`super::NAME_MAX`] characters.
+    /// Wider also in letting non-ASCII digits through (the rule refuses every numeric character).
+    pub const NAME: &str = r"^[^0-9\x00-\x1F\x7F-\x9F@_'\x22!?#$%^&*(){}\[\]|/\\<>~§+:;`]{1,64}$";
+    /// [`super::address`], wider only in that a blank value passes: the name rule's symbols but
+    /// `|` and `/` (digits allowed), 1 to [`super::ADDRESS_MAX`] characters.
+    pub const ADDRESS: &str = r"^[^\x00-\x1F\x7F-\x9F@_'\x22!?#$%^&*(){}\[\]\\<>~§+:;`]{1,128}$";
+    /// [`super::postcode`] without a configured pattern: 1 to [`super::POSTCODE_MAX_DIGITS`]
+    /// ASCII digits, surrounding whitespace ignored.
+    pub const POSTCODE: &str = r"^\s*[0-9]{1,8}\s*$";
+}
+
 /// The symbols SPEC forbids in names (besides digits): @ _ quote ! ? # $ % ^ & * ( ) { } [ ] | / \
 /// < > ~ § + : ; backtick. "Quote" is taken as both the apostrophe and the double quote.
 const NAME_FORBIDDEN: &[char] = &[

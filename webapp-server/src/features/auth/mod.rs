@@ -34,26 +34,40 @@ const TRACKING: [&str; 5] = ["track_id", "publisher_id", "goal_id", "goal_entry_
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct RegisterInput {
-    /// E-mail login; or give `phone` and `phone_country_code` instead.
+    /// E-mail login; or give `phone` and `phone_country_code` instead. The pattern is wider than
+    /// the rule (SPEC §5: letters, digits or `-` in two or three domain labels, at most 254
+    /// characters).
     #[serde(default)]
+    #[schemars(pattern(rules::schema::EMAIL), example = &"player@example.com")]
     pub email: String,
+    /// Phone digits (spaces, dashes, dots and parentheses allowed), with `phone_country_code`:
+    /// 8 to 15 digits in all. Used when `email` is empty.
     #[serde(default)]
     pub phone: String,
+    /// 1 to 3 digits, not starting with 0, an optional leading `+`.
     #[serde(default)]
     pub phone_country_code: String,
+    /// 6 to 20 printable ASCII characters, no space.
     #[serde(default)]
+    #[schemars(required, pattern(rules::schema::PASSWORD), example = &"secret123")]
     pub password: String,
-    /// ISO 4217 code, one of `available_currencies`.
+    /// ISO 4217 code, one of `available_currencies` (metadata.getgeneralinfo).
     #[serde(default)]
+    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"USD")]
     pub currency: String,
-    /// Must be 1: the player accepts the terms.
+    /// Must be checked (`1`, `true` or `on`): the player accepts the terms.
     #[serde(default)]
+    #[schemars(required, pattern(rules::schema::CHECKBOX), example = &"1")]
     pub terms: String,
+    /// 4 to 32 letters or digits; unique.
     #[serde(default)]
+    #[schemars(pattern(rules::schema::FAKENAME))]
     pub fakename: String,
     #[serde(default)]
+    #[schemars(length(max = 128))]
     pub promo_code: String,
     #[serde(default)]
+    #[schemars(length(max = 128))]
     pub track_id: String,
     #[serde(default)]
     pub publisher_id: String,
@@ -166,11 +180,14 @@ async fn send_contact_code(ctx: &Ctx, user_id: i64, login: &Login) {
 pub struct LoginInput {
     /// E-mail, or phone digits without a leading +.
     #[serde(default)]
+    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
     pub login: String,
     #[serde(default)]
+    #[schemars(required, example = &"secret123")]
     pub password: String,
-    /// The two-factor code, in the second step.
+    /// The two-factor code (6 digits), in the second step.
     #[serde(default)]
+    #[schemars(pattern(rules::schema::CODE))]
     pub code: String,
 }
 
@@ -235,11 +252,14 @@ async fn logout(ctx: Ctx, _: crate::api::NoInput) -> Result<One, ApiError> {
 pub struct RestoreInput {
     /// The account's login (e-mail, or phone digits without a leading +).
     #[serde(default)]
+    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
     pub login: String,
-    /// Step two: the code received.
+    /// Step two: the code received (6 digits).
     #[serde(default)]
+    #[schemars(pattern(rules::schema::CODE))]
     pub code: String,
-    /// Step two: the new password.
+    /// Step two: the new password (6 to 20 printable ASCII characters, no space); required
+    /// with `code`.
     #[serde(default)]
     pub password: String,
     #[serde(default)]

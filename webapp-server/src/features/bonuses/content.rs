@@ -54,9 +54,11 @@ fn locale_code(locale: Locale) -> &'static str {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BannersQuery {
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// 1 to 100 (default 10, SPEC §9).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
     /// Accepted for the client's sake (id, finished_at, description are always answered).
     #[serde(default)]

@@ -273,9 +273,11 @@ pub struct BonusesQuery {
     #[serde(default)]
     pub statuses: Option<String>,
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// 1 to 100 (default 50).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
 }
 
@@ -351,6 +353,7 @@ async fn get(ctx: Ctx, user: AuthUser, query: BonusesQuery) -> Result<Bonuses, A
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BonusInput {
     #[serde(default)]
+    #[schemars(required, range(min = 1))]
     pub bonus_id: Option<i64>,
 }
 
@@ -487,14 +490,17 @@ async fn remove(ctx: Ctx, user: AuthUser, input: BonusInput) -> Result<Bonus, Ap
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct OffersQuery {
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
     /// Accepted for the client's sake; every field is answered.
     #[serde(default)]
     pub fields: Option<String>,
     /// `deposit`: only the offers a deposit can take (the deposit page's list).
     #[serde(default)]
+    #[schemars(extend("enum" = ["deposit", "registration", "promo_code"]))]
     pub trigger: Option<String>,
 }
 
@@ -584,7 +590,9 @@ async fn offers(ctx: Ctx, user: MaybeUser, query: OffersQuery) -> Result<Offers,
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PromoInput {
+    /// Letters, digits, `-` and `_` (surrounding whitespace ignored), at most 64 characters.
     #[serde(default)]
+    #[schemars(required, pattern(r"^\s*[A-Za-z0-9_-]+\s*$"), example = &"WEEKEND")]
     pub promo_code: String,
     #[serde(default)]
     pub fields: Option<String>,
@@ -692,6 +700,7 @@ async fn activate_offer(ctx: Ctx, user: AuthUser, input: PromoInput) -> Result<T
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct TakeInput {
     #[serde(default)]
+    #[schemars(required, range(min = 1))]
     pub offer_id: Option<i64>,
 }
 

@@ -56,9 +56,11 @@ pub const SHOWN: [&str; 4] = ["pending", "active", "paid_out", "expired"];
 pub struct CashbacksQuery {
     /// 0 or more (default 0).
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// 1 to 100 (default 20).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
     /// created_at (default) or end_date.
     #[serde(default)]
@@ -219,6 +221,7 @@ const COLUMNS: &str = "id, user_id, status, pays, description_en, description_fr
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CashbackInput {
     #[serde(default)]
+    #[schemars(required, range(min = 1))]
     pub cashback_id: Option<i64>,
 }
 

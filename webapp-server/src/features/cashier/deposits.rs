@@ -32,15 +32,21 @@ pub fn register(api: &mut Registry) {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct DepositInput {
+    /// A method of `cashier.getdepositsettings`.
     #[serde(default)]
+    #[schemars(required, example = &"sandbox_card")]
     pub method: String,
-    /// Whole major units (SPEC §5 `sum`).
+    /// Whole major units (SPEC §5 `sum`), within the method's limits.
     #[serde(default)]
+    #[schemars(required, example = &"100")]
     pub amount: String,
+    /// An offer's id, `none` or `0` for no bonus; empty: the bonus waiting for a deposit, if any.
     #[serde(default)]
+    #[schemars(pattern(r"^\s*(none|[0-9]{1,18})\s*$"))]
     pub campaign_offer_id: String,
     /// The method's fields, as the client collected them.
     #[serde(default)]
+    #[schemars(length(max = 2000))]
     pub requisites: String,
 }
 
@@ -113,7 +119,9 @@ async fn make_deposit(ctx: Ctx, user: AuthUser, input: DepositInput) -> Result<D
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct InfoQuery {
+    /// The deposit's id, as `cashier.makedeposit` answered it.
     #[serde(default)]
+    #[schemars(required)]
     pub id: String,
 }
 

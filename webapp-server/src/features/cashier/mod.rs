@@ -199,12 +199,15 @@ impl PaymentRow {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct HistoryQuery {
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// Page size: 4 by default (SPEC §9), at most 100.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
-    /// deposit or withdrawal.
+    /// deposit, withdrawal or bonuses.
     #[serde(default, rename = "type")]
+    #[schemars(extend("enum" = ["deposit", "withdrawal", "bonuses"]))]
     pub kind: String,
     /// Comma-separated statuses to keep.
     #[serde(default)]
@@ -293,12 +296,14 @@ pub struct Bank {
 pub struct BanksQuery {
     /// Only the banks of this method's provider (default: every method with a `bank` requisite).
     #[serde(default)]
+    #[schemars(length(max = 64))]
     pub method: Option<String>,
     /// ISO 4217 code; default: the signed-in player's currency, else any.
     #[serde(default)]
     pub currency: Option<String>,
     /// ISO 3166-1 alpha-2 code; default: the signed-in player's country, else any.
     #[serde(default)]
+    #[schemars(pattern(r"^[A-Za-z]{2}$"))]
     pub country: Option<String>,
 }
 

@@ -137,12 +137,16 @@ async fn settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<WithdrawSettin
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WithdrawInput {
+    /// A method of `cashier.getwithdrawsettings`.
     #[serde(default)]
+    #[schemars(required, example = &"sandbox_card")]
     pub method: String,
-    /// Whole major units (SPEC §5 `sum`).
+    /// Whole major units (SPEC §5 `sum`), within the method's limits.
     #[serde(default)]
+    #[schemars(required, example = &"100")]
     pub amount: String,
     #[serde(default)]
+    #[schemars(length(max = 2000))]
     pub requisites: String,
     /// `1`: the player confirmed that withdrawing burns their wagering bonuses.
     #[serde(default)]
@@ -311,7 +315,9 @@ async fn load(state: &AppState, id: &str) -> Result<PaymentRow, ApiError> {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CancelInput {
+    /// The withdrawal's id.
     #[serde(default)]
+    #[schemars(required)]
     pub id: String,
 }
 

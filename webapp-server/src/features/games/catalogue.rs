@@ -380,7 +380,9 @@ async fn likes(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Vec<String>, ApiE
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct LikeInput {
+    /// The game's sysname (games.get).
     #[serde(default)]
+    #[schemars(required, example = &"dice")]
     pub sysname: String,
 }
 

@@ -39,9 +39,11 @@ pub fn routes() -> axum::Router<AppState> {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct HistoryQuery {
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// Page size: 4 by default (SPEC §9), at most 100.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
     /// Only this game's rounds.
     #[serde(default)]

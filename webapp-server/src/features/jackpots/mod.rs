@@ -307,6 +307,7 @@ async fn drop_pool(
 pub struct PoolsQuery {
     /// One pool's id.
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub id: Option<i64>,
 }
 
@@ -480,9 +481,11 @@ pub struct WinnersQuery {
     pub id: Option<i64>,
     /// 0 or more (default 0).
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// 1 to 100 (default 20).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
 }
 

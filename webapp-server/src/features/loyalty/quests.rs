@@ -306,7 +306,9 @@ async fn get_programs(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Programs, 
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ProgramQuery {
+    /// A programme's sysname (loyalty.getPrograms).
     #[serde(default)]
+    #[schemars(required, length(max = 64), example = &"first-steps")]
     pub sysname: Option<String>,
 }
 

@@ -59,9 +59,11 @@ const COLUMNS: &str = "id, sysname, title_en, title_fr, description_en, descript
 pub struct ProductsQuery {
     /// 0 or more (default 0).
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// 1 to 100 (default 50).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
 }
 
@@ -140,9 +142,12 @@ async fn getproducts(ctx: Ctx, user: MaybeUser, query: ProductsQuery) -> Result<
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BuyInput {
     #[serde(default)]
+    #[schemars(required, range(min = 1))]
     pub product_id: Option<i64>,
-    /// Made by the client when the confirm dialog opens (at most 64 characters).
+    /// Made by the client when the confirm dialog opens (at most 64 characters, not blank, no
+    /// control characters).
     #[serde(default)]
+    #[schemars(length(max = 64), pattern(r"^[^\x00-\x1F\x7F-\x9F]*\S[^\x00-\x1F\x7F-\x9F]*$"))]
     pub request_id: Option<String>,
 }
 

@@ -159,6 +159,7 @@ async fn create_applicant(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Applic
 pub struct TokenInput {
     /// A one-off verification action's id (letters, digits, `-_.:`; up to 100).
     #[serde(default, rename = "externalActionId")]
+    #[schemars(pattern(r"^[A-Za-z0-9_.:-]{1,100}$"))]
     pub external_action_id: Option<String>,
 }
 

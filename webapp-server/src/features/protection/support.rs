@@ -139,14 +139,20 @@ async fn settings(ctx: Ctx, caller: MaybeUser, _: NoInput) -> Result<SupportSett
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct FeedbackInput {
-    /// Where support answers (defaults to the signed-in player's e-mail).
+    /// Where support answers (defaults to the signed-in player's e-mail). The pattern is wider
+    /// than the rule (SPEC §5).
     #[serde(default)]
+    #[schemars(pattern(rules::schema::EMAIL))]
     pub email: String,
-    /// 1–100 characters.
+    /// 1–100 characters once surrounding whitespace is removed (a bound on the trimmed text,
+    /// which JSON Schema cannot state).
     #[serde(default)]
+    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"Ann")]
     pub name: String,
-    /// 10–2000 characters.
+    /// 10–2000 characters once surrounding whitespace is removed (the minimum holds for the raw
+    /// text too).
     #[serde(default)]
+    #[schemars(required, length(min = MESSAGE_MIN), pattern(rules::schema::NOT_BLANK), example = &"My deposit has not arrived yet.")]
     pub message: String,
 }
 
@@ -228,14 +234,17 @@ async fn send_feedback(ctx: Ctx, caller: MaybeUser, input: FeedbackInput) -> Res
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ChatEventInput {
-    /// The provider that reported it (the configured one).
+    /// The provider that reported it (the configured one, or `sandbox`).
     #[serde(default)]
+    #[schemars(required, example = &"sandbox")]
     pub provider: String,
     /// What happened: lower-case letters and `_`, up to 40 (`opened`, `message_sent`, …).
     #[serde(default)]
+    #[schemars(required, pattern(r"^[a-z_]{1,40}$"), example = &"opened")]
     pub event: String,
     /// A JSON object with the event's detail (up to 2000 characters).
     #[serde(default)]
+    #[schemars(length(max = 2000), pattern(r"^\s*\{"), example = &"{}")]
     pub data: Option<String>,
 }
 

@@ -295,15 +295,19 @@ async fn view(
 pub struct TournamentsQuery {
     /// One tournament's id.
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub id: Option<i64>,
     /// upcoming, running or finished (default: all but cancelled ones).
     #[serde(default)]
+    #[schemars(extend("enum" = ["upcoming", "running", "finished"]))]
     pub status: Option<String>,
     /// 0 or more (default 0).
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
     /// 1 to 100 (default 20).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
 }
 
@@ -365,9 +369,11 @@ async fn get(ctx: Ctx, user: MaybeUser, input: TournamentsQuery) -> Result<Tourn
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ParticipateInput {
+    #[schemars(range(min = 1))]
     pub tournament_id: i64,
     /// 1: the bot tells the final rank (default 0).
     #[serde(default)]
+    #[schemars(extend("enum" = [0, 1]))]
     pub notify: Option<i64>,
 }
 
@@ -415,9 +421,11 @@ async fn participate(ctx: Ctx, user: AuthUser, input: ParticipateInput) -> Resul
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct LeaderboardQuery {
+    #[schemars(range(min = 1))]
     pub tournament_id: i64,
     /// 1 to 100 (default 10).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 100))]
     pub count: Option<i64>,
 }
 
