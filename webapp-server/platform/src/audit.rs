@@ -54,7 +54,7 @@ pub async fn record(db: &Db, refusal: Refusal<'_>) {
 /// Whether a rate-limit decision is the one that trips the limit (the first refused hit of its
 /// window), which is the one [`record`]ed.
 pub fn trips(count: u64, max: u64) -> bool {
-    count == max.saturating_add(1)
+    max.checked_add(1) == Some(count)
 }
 
 #[cfg(test)]

@@ -321,6 +321,45 @@ db_test!(async fn withdrawals_are_held_cancelled_approved_and_rejected_through_t
     ledger_is_clean(app).await;
 });
 
+db_test!(async fn a_payout_interrupted_after_its_claim_is_resumed_and_posted_once(app) {
+    use croupier_server::features::cashier::withdrawals::{Decision, approve};
+    let client = verified_player(app, "resume@example.com").await;
+    deposit(app, &client, "sandbox_card", "300").await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &[("method", "sandbox_card"), ("amount", "50")]).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        ids.push(body["data"]["id"].as_str().unwrap().to_owned());
+    }
+    let db = app.state.db();
+    // What a server killed mid-approval leaves: the claim made, the payout not posted — once
+    // before the provider was asked, once after it had paid.
+    for id in &ids {
+        sqlx::query("UPDATE payments SET status = 'processing' WHERE id = $1").bind(id).execute(db.pool()).await.unwrap();
+    }
+    let payout = app.state.platform().payments().provider("sandbox").unwrap();
+    let amount = croupier_shared::Money::from_minor(5_000, croupier_shared::Currency::parse("USD").unwrap());
+    payout.payout(&ids[1], amount).await.unwrap();
+    assert_eq!(balance(app, &client).await, "200.00", "both are held");
+    for id in &ids {
+        assert_eq!(approve(&app.state, id).await.unwrap(), Decision::Paid, "{id} resumed");
+        assert_eq!(approve(&app.state, id).await.unwrap(), Decision::NotWaiting("paid".into()), "{id} paid once");
+        let payouts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sandbox_payments WHERE id = $1 AND kind = 'payout'")
+            .bind(id)
+            .fetch_one(db.pool())
+            .await
+            .unwrap();
+        let posted: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_transactions WHERE idempotency_key = $1")
+            .bind(format!("withdrawal-payout:{id}"))
+            .fetch_one(db.pool())
+            .await
+            .unwrap();
+        assert_eq!((payouts, posted), (1, 1), "{id}: one payout by the provider, one posting");
+    }
+    assert_eq!(balance(app, &client).await, "200.00");
+    ledger_is_clean(app).await;
+});
+
 #[tokio::test]
 async fn the_operator_api_needs_its_token_and_approves_withdrawals() {
     let app = TestApp::spawn_with(Backend::Sqlite, &[("CROUPIER_ADMIN_TOKEN", "operator-token-123")], |_| {}).await;

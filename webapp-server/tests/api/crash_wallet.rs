@@ -388,7 +388,8 @@ async fn crash_wallet(backend: Backend) {
     }
 
     // The operator approves again every withdrawal it approved (answered or not) and every one
-    // still waiting: nobody is paid twice.
+    // still waiting: nobody is paid twice, and a payout the kill interrupted (left `processing`,
+    // perhaps already paid by the provider) is resumed and posted once.
     let bearer = format!("Bearer {ADMIN}");
     let pending: Vec<String> =
         sqlx::query_scalar("SELECT id FROM payments WHERE direction = 'withdrawal' AND status = 'pending'")
@@ -447,6 +448,7 @@ async fn crash_wallet(backend: Backend) {
         stuck += usize::from(status == "processing");
         paid_but_held += usize::from(status == "processing" && *provider_paid == 1);
     }
+    assert_eq!(stuck, 0, "approving again resumes every interrupted payout ({paid_but_held} were paid by the provider)");
     let orphans: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM ledger_transactions t WHERE t.kind LIKE 'withdrawal%' \
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = t.reference)",
