@@ -90,8 +90,9 @@ fn multipart_round_trips(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
-/// A JSON value for a field: the right type most of the time, sometimes another or none.
-fn field(u: &mut Unstructured, right: Value) -> Result<(Option<Value>, bool)> {
+/// A JSON value for a field: the right type most of the time, sometimes another or none (and
+/// whether it is the right one).
+pub fn field(u: &mut Unstructured, right: Value) -> Result<(Option<Value>, bool)> {
     Ok(match u.int_in_range(0..=9)? {
         0 => (None, false),
         1 => (Some(json!([right])), false),
