@@ -60,7 +60,8 @@ fn built_link_round_trips(u: &mut Unstructured) -> Result<()> {
     for value in values {
         writable &= !value.is_empty() && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     }
-    let repeated = link.tracking.iter().enumerate().any(|(i, (key, _))| link.tracking[..i].iter().any(|(k, _)| k == key));
+    let repeated =
+        link.tracking.iter().enumerate().any(|(i, (key, _))| link.tracking[..i].iter().any(|(k, _)| k == key));
     match deep_link::encode(&link, limit) {
         Ok(payload) => {
             assert!(writable && !repeated, "encoded a link it should refuse: {link:?} -> {payload:?}");

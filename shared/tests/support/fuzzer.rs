@@ -23,9 +23,42 @@ const MAX_FAILURES: u64 = 5;
 /// Bytes that mean something to one parser or another: separators, escapes, quotes, brackets,
 /// line ends, boundaries and numbers at the edges of `i64`.
 const TOKENS: &[&[u8]] = &[
-    b"&", b"=", b"%", b"%2", b"%FF", b"%C3%A9", b"%00", b"+", b"\"", b"\\", b"{", b"}", b"[", b"]", b",", b":",
-    b"\r\n", b"\r\n\r\n", b"--", b"-", b"_", b"_h", b"__", b".", b"0", b"1", b"-1", b"99", b"1e400", b"null",
-    b"true", b"9223372036854775807", b"-9223372036854775808", b"18446744073709551616", b"\xc3", b"\xff",
+    b"&",
+    b"=",
+    b"%",
+    b"%2",
+    b"%FF",
+    b"%C3%A9",
+    b"%00",
+    b"+",
+    b"\"",
+    b"\\",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b",",
+    b":",
+    b"\r\n",
+    b"\r\n\r\n",
+    b"--",
+    b"-",
+    b"_",
+    b"_h",
+    b"__",
+    b".",
+    b"0",
+    b"1",
+    b"-1",
+    b"99",
+    b"1e400",
+    b"null",
+    b"true",
+    b"9223372036854775807",
+    b"-9223372036854775808",
+    b"18446744073709551616",
+    b"\xc3",
+    b"\xff",
 ];
 
 struct Rng(u64);
@@ -101,7 +134,9 @@ fn input(rng: &mut Rng, seeds: &[&[u8]], out: &mut Vec<u8>) {
 pub fn run(name: &str, default_executions: u64, seeds: &[&[u8]], entry: fn(&[u8])) {
     let executions = env_number("CROUPIER_FUZZ_EXECUTIONS").unwrap_or(default_executions);
     let seed = env_number("CROUPIER_FUZZ_SEED").unwrap_or(0x5EED_F022);
-    let mut rng = Rng(seed ^ name.bytes().fold(0xCBF2_9CE4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)));
+    let mut rng =
+        Rng(seed
+            ^ name.bytes().fold(0xCBF2_9CE4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)));
     let started = Instant::now();
     let mut failures = 0u64;
     let mut done = 0u64;

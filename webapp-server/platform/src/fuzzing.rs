@@ -66,7 +66,8 @@ fn multipart_round_trips(u: &mut Unstructured) -> Result<()> {
         (0..u.int_in_range(1..=40)?).map(|_| Ok(char::from(*u.choose(BOUNDARY)?))).collect::<Result<_>>()?;
     let mut pairs = Vec::new();
     for _ in 0..u.int_in_range(0..=6)? {
-        let name: String = (0..u.int_in_range(1..=12)?).map(|_| Ok(char::from(*u.choose(NAME)?))).collect::<Result<_>>()?;
+        let name: String =
+            (0..u.int_in_range(1..=12)?).map(|_| Ok(char::from(*u.choose(NAME)?))).collect::<Result<_>>()?;
         let value: String = u.arbitrary()?;
         pairs.push((name, value));
     }
@@ -96,7 +97,10 @@ pub fn field(u: &mut Unstructured, right: Value) -> Result<(Option<Value>, bool)
     Ok(match u.int_in_range(0..=9)? {
         0 => (None, false),
         1 => (Some(json!([right])), false),
-        2 => (Some(if right.is_string() { json!(u.arbitrary::<i32>()?) } else { json!(u.arbitrary::<String>()?) }), false),
+        2 => (
+            Some(if right.is_string() { json!(u.arbitrary::<i32>()?) } else { json!(u.arbitrary::<String>()?) }),
+            false,
+        ),
         _ => (Some(right), true),
     })
 }
@@ -186,7 +190,8 @@ pub fn kyc_webhook(data: &[u8]) {
 }
 
 fn signed_kyc_webhook(u: &mut Unstructured) -> Result<()> {
-    const KINDS: [&str; 5] = ["applicantPending", "applicantReviewed", "applicantOnHold", "applicantReset", "applicantCreated"];
+    const KINDS: [&str; 5] =
+        ["applicantPending", "applicantReviewed", "applicantOnHold", "applicantReset", "applicantCreated"];
     let created = u.int_in_range(0..=253_402_300_799_999)?;
     let (created_text, created_valid) =
         if u.ratio(7, 8)? { (kyc::format_timestamp(created), true) } else { (u.arbitrary::<String>()?, false) };
@@ -229,7 +234,12 @@ fn signed_kyc_webhook(u: &mut Unstructured) -> Result<()> {
     let read = serde_json::from_slice::<ReviewEvent>(&body).ok();
     let stamped = read.as_ref().and_then(ReviewEvent::created_ms);
     if created_valid {
-        assert_eq!(stamped.is_some(), valid, "accepted exactly when the fields are valid: {}", String::from_utf8_lossy(&body));
+        assert_eq!(
+            stamped.is_some(),
+            valid,
+            "accepted exactly when the fields are valid: {}",
+            String::from_utf8_lossy(&body)
+        );
     } else {
         assert!(stamped.is_none() || valid, "accepted invalid fields: {}", String::from_utf8_lossy(&body));
     }
@@ -241,7 +251,11 @@ fn signed_kyc_webhook(u: &mut Unstructured) -> Result<()> {
     let mut changed = body.clone();
     let index = u.choose_index(changed.len())?;
     changed[index] ^= u.int_in_range(1..=255)?;
-    assert_eq!(kyc::verify(SECRET, Some(alg.name()), Some(&digest), &changed), Err(DigestError::Invalid), "byte {index}");
+    assert_eq!(
+        kyc::verify(SECRET, Some(alg.name()), Some(&digest), &changed),
+        Err(DigestError::Invalid),
+        "byte {index}"
+    );
     let other = *u.choose(&[DigestAlg::Sha1, DigestAlg::Sha256, DigestAlg::Sha512])?;
     if other != alg {
         assert_eq!(kyc::verify(SECRET, Some(other.name()), Some(&digest), &body), Err(DigestError::Invalid));

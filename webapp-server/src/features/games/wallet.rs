@@ -729,8 +729,7 @@ fn verify(state: &AppState, provider: &str, action: &str, headers: &HeaderMap, b
 #[doc(hidden)]
 pub fn signed(secret: &[u8], timestamp: &str, given: &str, path: &str, body: &[u8], now_seconds: i64) -> bool {
     // `abs_diff`: a timestamp of `i64::MIN` must be stale, not an overflow (found by fuzzing).
-    let fresh =
-        timestamp.parse::<i64>().is_ok_and(|t| now_seconds.abs_diff(t) <= TIMESTAMP_TOLERANCE.unsigned_abs());
+    let fresh = timestamp.parse::<i64>().is_ok_and(|t| now_seconds.abs_diff(t) <= TIMESTAMP_TOLERANCE.unsigned_abs());
     let expected = signature(secret, timestamp, "POST", path, body);
     // Every byte is compared whatever the first difference: the time taken tells nothing.
     let same = given.len() == expected.len()

@@ -29,7 +29,11 @@ fn check(sysname: &str, currency: Currency, body: &[u8]) -> bool {
     let limits = limits(sysname).unwrap_or_else(|| panic!("{sysname} was accepted without limits"));
     let (min, max) = limits.bets(currency);
     assert_eq!(bet.currency(), currency);
-    assert!((min..=max).contains(&bet.minor()), "{sysname} {currency}: bet {} outside {min}..={max}: {text}", bet.minor());
+    assert!(
+        (min..=max).contains(&bet.minor()),
+        "{sysname} {currency}: bet {} outside {min}..={max}: {text}",
+        bet.minor()
+    );
     match play {
         Play::Dice(p) => {
             assert_eq!(sysname, "dice");
@@ -97,7 +101,11 @@ fn built_round(u: &mut Unstructured) -> Result<()> {
     let in_range = match sysname {
         "dice" => {
             let target: i64 = if u.arbitrary()? { u.int_in_range(0..=10_001)? } else { u.arbitrary()? };
-            body["target"] = if u.arbitrary()? { json!(format!("{}.{:02}", target / 100, (target % 100).abs())) } else { json!(target as f64 / 100.0) };
+            body["target"] = if u.arbitrary()? {
+                json!(format!("{}.{:02}", target / 100, (target % 100).abs()))
+            } else {
+                json!(target as f64 / 100.0)
+            };
             let condition = *u.choose(&["over", "under", "sideways"])?;
             body["condition"] = json!(condition);
             (dice::TARGET_MIN..=dice::TARGET_MAX).contains(&target) && condition != "sideways"
@@ -119,7 +127,8 @@ fn built_round(u: &mut Unstructured) -> Result<()> {
             let mut valid = true;
             let mut total: i128 = 0;
             for _ in 0..u.int_in_range(0..=roulette::MAX_CHIPS + 2)? {
-                let kind = *u.choose(&["straight", "red", "black", "odd", "even", "low", "high", "dozen", "column", "split"])?;
+                let kind =
+                    *u.choose(&["straight", "red", "black", "odd", "even", "low", "high", "dozen", "column", "split"])?;
                 let number: i64 = u.int_in_range(-1..=38)?;
                 let chip = amount(u, min, max)?;
                 valid &= roulette::Kind::parse(kind, Some(number)).is_some() && chip >= i128::from(min);
