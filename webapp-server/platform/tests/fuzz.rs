@@ -55,6 +55,8 @@ fn fuzz_kyc_webhook() {
         b"HMAC_SHA256_HEX\naa9e2e3575f5d7098b6caccd790888c36d5fdb63342a73bada2d6a51747a8494\n{\"a\":1}",
         b"HMAC_SHA1_HEX\nf8446672f033e4b2beafc5ca3a71eafcd2cafb6e\n{\"type\":\"applicantReviewed\",\"applicantId\":\"5cb56e8e0a975a35f333cb83\",\"externalUserId\":\"cr-42\",\"reviewStatus\":\"completed\",\"reviewResult\":{\"reviewAnswer\":\"RED\",\"rejectLabels\":[\"ID_INVALID\"],\"reviewRejectType\":\"RETRY\",\"moderationComment\":\"Blurry photo\"},\"createdAtMs\":\"2020-02-21 13:23:19.321\"}",
         b"HMAC_SHA512_HEX\n00\n{\"type\":\"applicantPending\",\"externalUserId\":\"cr-1\",\"createdAtMs\":\"2020-02-21 13:23:19\"}",
+        // Found by this target: a negative, huge second overflowed the timestamp's reading.
+        b"HMAC_SHA512_HEX\n00\n{\"type\":\"applicantPending\",\"externalUserId\":\"cr-1\",\"createdAtMs\":\"2020-02-21 13:23:-922337203677580819\"}",
     ];
     fuzzer::run("kyc_webhook", SMALL, seeds, fuzzing::kyc_webhook);
 }
