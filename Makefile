@@ -9,7 +9,7 @@ TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 SERVER_BIN := $(TARGET_DIR)/release/croupier-server
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help run build client server test test-rust test-client e2e schemathesis lint fmt bench soak gen clean
+.PHONY: help run build client server test test-rust test-client e2e schemathesis lint fmt bench soak fuzz gen clean
 
 help:
 	@echo "make run    build the client and the server, start http://localhost:8080 (SQLite under data/)"
@@ -18,6 +18,7 @@ help:
 	@echo "make bench  load the release server from a second process and print the table"
 	@echo "make soak   the ledger model test at 1,000,000 operations per database; prints the table"
 	@echo "make schemathesis  fuzz the release server's /api against its OpenAPI document (Schemathesis, signed in and as a guest)"
+	@echo "make fuzz   every fuzz target for FUZZ_EXECUTIONS executions (10 million), then the table"
 	@echo "make gen    regenerate the client's copy of the error catalogue"
 
 # npm ci only when the lockfile or a manifest changed since the last install.
@@ -103,6 +104,17 @@ soak:
 	else \
 		CROUPIER_SOAK_OPS=$(SOAK_OPS) $(CARGO) test --release -p croupier-server --test api -- --nocapture soak::; \
 	fi
+# The fuzz targets of `make test` (`shared/tests/fuzz.rs`, `webapp-server/platform/tests/fuzz.rs`,
+# `webapp-server/tests/api/fuzz.rs`) with the large budget, in the release test graph `make test`
+# builds; each target appends its line to the report, printed at the end. FUZZ_SEED picks another
+# random stream (the default is the one CI runs).
+FUZZ_EXECUTIONS ?= 10000000
+FUZZ_REPORT := $(TARGET_DIR)/fuzz-report.txt
+fuzz:
+	@rm -f $(FUZZ_REPORT)
+	CROUPIER_FUZZ_EXECUTIONS=$(FUZZ_EXECUTIONS) CROUPIER_FUZZ_REPORT=$(FUZZ_REPORT) $(if $(FUZZ_SEED),CROUPIER_FUZZ_SEED=$(FUZZ_SEED)) \
+		$(CARGO) nextest run --workspace --release --no-fail-fast -E 'binary(fuzz) | (binary(api) & test(/^fuzz::/))'; \
+		status=$$?; echo ""; echo "== fuzz: executions, seconds and failures per target"; cat $(FUZZ_REPORT); exit $$status
 
 gen:
 	CROUPIER_BLESS=1 $(CARGO) test -q -p croupier-shared --test typescript_twin

@@ -4,6 +4,8 @@
 //! TypeScript twin in `miniapp/src/lib/api/errors.gen.ts`) speak exactly the same language.
 
 pub mod errors;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod locale;
 pub mod money;
 pub mod telegram;

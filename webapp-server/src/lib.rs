@@ -15,6 +15,8 @@
 //! shutdown future resolves. `main.rs` and the tests both go through these two functions.
 
 pub mod features;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod jobs;
 pub mod web;
 

@@ -28,6 +28,8 @@ pub mod config;
 pub mod coord;
 pub mod crypto;
 pub mod db;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod hot;
 pub mod http;
 pub mod keys;

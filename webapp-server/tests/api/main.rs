@@ -21,6 +21,7 @@ mod deploy_files;
 mod docs;
 mod envelope;
 mod fixtures;
+mod fuzz;
 mod games;
 mod games_freespins;
 mod games_house;

@@ -720,12 +720,21 @@ pub fn signature(secret: &[u8], timestamp: &str, method: &str, path: &str, body:
 fn verify(state: &AppState, provider: &str, action: &str, headers: &HeaderMap, body: &[u8]) -> bool {
     let Some(secret) = secret(state, provider) else { return false };
     let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let timestamp = text("x-croupier-timestamp");
-    let fresh = timestamp.parse::<i64>().is_ok_and(|t| (now_ms() / 1000 - t).abs() <= TIMESTAMP_TOLERANCE);
-    let expected = signature(&secret, timestamp, "POST", &format!("/provider/wallet/{provider}/{action}"), body);
-    // Compared as MACs of both sides under a fresh key: constant time without a second crate.
-    let given = text("x-croupier-signature");
-    fresh && state.keys().sign("wallet-signature", &[given]) == state.keys().sign("wallet-signature", &[&expected])
+    let path = format!("/provider/wallet/{provider}/{action}");
+    signed(&secret, text("x-croupier-timestamp"), text("x-croupier-signature"), &path, body, now_ms() / 1000)
+}
+
+/// Whether a call to `path` carries `secret`'s signature of its timestamp and body, with the
+/// timestamp within [`TIMESTAMP_TOLERANCE`] of `now_seconds`. Public for the fuzz target.
+#[doc(hidden)]
+pub fn signed(secret: &[u8], timestamp: &str, given: &str, path: &str, body: &[u8], now_seconds: i64) -> bool {
+    // `abs_diff`: a timestamp of `i64::MIN` must be stale, not an overflow (found by fuzzing).
+    let fresh = timestamp.parse::<i64>().is_ok_and(|t| now_seconds.abs_diff(t) <= TIMESTAMP_TOLERANCE.unsigned_abs());
+    let expected = signature(secret, timestamp, "POST", path, body);
+    // Every byte is compared whatever the first difference: the time taken tells nothing.
+    let same = given.len() == expected.len()
+        && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+    fresh && same
 }
 
 /// `POST /provider/wallet/{provider}/{action}`.

@@ -159,10 +159,11 @@ pub fn parse_timestamp(text: &str) -> Option<i64> {
     let (hms, millis) = time.split_once('.').unwrap_or((time, "0"));
     let mut t = hms.split(':');
     let (h, mi, s): (i64, i64, i64) = (t.next()?.parse().ok()?, t.next()?.parse().ok()?, t.next()?.parse().ok()?);
+    // Negative parts too: `13:-5:00` is no time, and a huge one overflowed (found by fuzzing).
     if t.next().is_some()
-        || h > 23
-        || mi > 59
-        || s > 60
+        || !(0..=23).contains(&h)
+        || !(0..=59).contains(&mi)
+        || !(0..=60).contains(&s)
         || millis.len() > 3
         || !millis.bytes().all(|b| b.is_ascii_digit())
     {
@@ -258,9 +259,16 @@ mod tests {
         for ms in [0, 1_582_291_399_321, 1_767_225_599_999, 4_102_444_800_000] {
             assert_eq!(parse_timestamp(&format_timestamp(ms)), Some(ms), "{ms}");
         }
-        for bad in
-            ["", "2020-02-21", "2020-13-01 00:00:00", "2020-02-21 25:00:00", "x-y-z 1:2:3", "2020-02-21 13:23:19.1234"]
-        {
+        for bad in [
+            "",
+            "2020-02-21",
+            "2020-13-01 00:00:00",
+            "2020-02-21 25:00:00",
+            "x-y-z 1:2:3",
+            "2020-02-21 13:23:19.1234",
+            "2020-02-21 13:-5:19",
+            "2020-02-21 13:23:-922337203677580819",
+        ] {
             assert_eq!(parse_timestamp(bad), None, "{bad}");
         }
     }

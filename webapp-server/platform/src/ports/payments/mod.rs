@@ -257,7 +257,8 @@ pub fn verify(
 ) -> Result<(), SignatureError> {
     let (Some(timestamp), Some(signature)) = (timestamp, signature) else { return Err(SignatureError::Missing) };
     let timestamp: i64 = timestamp.trim().parse().map_err(|_| SignatureError::Invalid)?;
-    if (now_seconds - timestamp).abs() > WEBHOOK_TOLERANCE_SECONDS {
+    // `abs_diff`: a timestamp of `i64::MIN` must be stale, not an overflow (found by fuzzing).
+    if now_seconds.abs_diff(timestamp) > WEBHOOK_TOLERANCE_SECONDS.unsigned_abs() {
         return Err(SignatureError::Stale);
     }
     let tag = hex::decode(signature.trim()).map_err(|_| SignatureError::Invalid)?;
@@ -294,5 +295,6 @@ mod tests {
         assert_eq!(verify(b"k", Some("1000"), Some(&sig), b"{}", 1301), Err(SignatureError::Stale));
         assert_eq!(verify(b"k", Some("1001"), Some(&sig), b"{}", 1100), Err(SignatureError::Invalid));
         assert_eq!(verify(b"k", None, Some(&sig), b"{}", 1100), Err(SignatureError::Missing));
+        assert_eq!(verify(b"k", Some("-9223372036854775808"), Some(&sig), b"{}", 1100), Err(SignatureError::Stale));
     }
 }

@@ -7,6 +7,8 @@ pub mod classic;
 pub mod dice;
 mod error;
 pub mod fair;
+#[doc(hidden)]
+pub mod fuzzing;
 mod info;
 pub mod mines;
 mod mines_steps;

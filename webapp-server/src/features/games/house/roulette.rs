@@ -115,7 +115,8 @@ pub fn parse(params: &Value, currency: Currency, min: i64, total: i64) -> Result
             .ok_or("Each bet needs an amount of at least the table minimum.")?;
         chips.push(Chip { kind, amount });
     }
-    if chips.iter().map(|c| c.amount).sum::<i64>() != total {
+    // Checked: chips of huge amounts must not overflow the sum (a panic, found by fuzzing).
+    if chips.iter().try_fold(0_i64, |sum, c| sum.checked_add(c.amount)) != Some(total) {
         return Err("The bets must add up to the total bet.");
     }
     Ok(chips)
@@ -196,5 +197,7 @@ mod tests {
         assert!(parse(&bets, usd, 10, 151).is_err());
         assert!(parse(&json!({"bets": [{"type": "dozen", "number": 4, "amount": "1.00"}]}), usd, 10, 100).is_err());
         assert!(parse(&json!({"bets": [{"type": "straight", "number": 37, "amount": "1.00"}]}), usd, 10, 100).is_err());
+        let huge = json!({"type": "red", "amount": "92233720368547758.07"});
+        assert!(parse(&json!({ "bets": [huge, huge] }), usd, 10, 20_000).is_err());
     }
 }
