@@ -61,6 +61,12 @@ pub(crate) fn parse_query(raw: &str) -> Result<Fields, InitDataError> {
             return Err(InitDataError::Malformed("a field has an empty name"));
         }
         let value = decode_component(value)?;
+        // The check string joins `name=value` lines with `\n`: a line break in a name or value, or
+        // an `=` in a name, would let two different sets of fields share one check string (and so
+        // one signature). Telegram never sends either (its JSON fields escape line breaks).
+        if name.contains(['\n', '=']) || value.contains('\n') {
+            return Err(InitDataError::Malformed("a field holds a line break or a name holds '='"));
+        }
         if fields.contains_key(&name) {
             return Err(InitDataError::DuplicateField(name));
         }

@@ -448,7 +448,10 @@ async fn crash_wallet(backend: Backend) {
         stuck += usize::from(status == "processing");
         paid_but_held += usize::from(status == "processing" && *provider_paid == 1);
     }
-    assert_eq!(stuck, 0, "approving again resumes every interrupted payout ({paid_but_held} were paid by the provider)");
+    assert_eq!(
+        stuck, 0,
+        "approving again resumes every interrupted payout ({paid_but_held} were paid by the provider)"
+    );
     let orphans: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM ledger_transactions t WHERE t.kind LIKE 'withdrawal%' \
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = t.reference)",

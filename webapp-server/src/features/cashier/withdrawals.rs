@@ -453,12 +453,13 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
     on_lane(state, &row, move |conn, w| {
         Box::pin(async move {
             let (id, user_id, amount, currency) = (&w.id, w.user_id, w.amount, w.currency);
-            let paid =
-                sqlx::query("UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'")
-                    .bind(now_ms())
-                    .bind(id.as_str())
-                    .execute(&mut *conn)
-                    .await?;
+            let paid = sqlx::query(
+                "UPDATE payments SET status = 'paid', updated_at = $1 WHERE id = $2 AND status = 'processing'",
+            )
+            .bind(now_ms())
+            .bind(id.as_str())
+            .execute(&mut *conn)
+            .await?;
             if paid.rows_affected() == 0 {
                 // Another approval of the same resumed payout posted it first.
                 return Ok(Decision::NotWaiting("paid".into()));
