@@ -88,7 +88,7 @@ describe('two-factor sign-in', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Sign in' }));
 
     expect(await within(dialog).findByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
-    expect(within(dialog).getByTestId('resend-countdown')).toHaveTextContent('New code available in 60 s');
+    expect(await within(dialog).findByTestId('resend-countdown')).toHaveTextContent('New code available in 60 s');
 
     await type('Code', '12345', dialog);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
