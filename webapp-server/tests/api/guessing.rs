@@ -31,7 +31,7 @@ async fn post_from(
     read_json(response).await
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 struct Row {
     reason: String,
     subject: Option<String>,
@@ -41,13 +41,11 @@ struct Row {
 
 /// The trail's rows of `action`, oldest first.
 async fn trail(app: &TestApp, action: &str) -> Vec<Row> {
-    let rows: Vec<(String, Option<String>, Option<i64>, Option<String>)> =
-        sqlx::query_as("SELECT reason, subject, user_id, ip FROM security_refusals WHERE action = $1 ORDER BY id")
-            .bind(action)
-            .fetch_all(app.state.db().pool())
-            .await
-            .unwrap();
-    rows.into_iter().map(|(reason, subject, user_id, ip)| Row { reason, subject, user_id, ip }).collect()
+    sqlx::query_as("SELECT reason, subject, user_id, ip FROM security_refusals WHERE action = $1 ORDER BY id")
+        .bind(action)
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap()
 }
 
 fn reasons(rows: &[Row]) -> Vec<&str> {
