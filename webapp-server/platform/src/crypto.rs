@@ -17,6 +17,13 @@ pub fn hmac_sha256_hex(key: &[u8], data: &[u8]) -> String {
     hex::encode(hmac_sha256(key, data))
 }
 
+/// Whether `a` and `b` are the same bytes, looking at every byte whatever the first difference,
+/// so the time taken tells nothing about where a guess went wrong (only the lengths may differ
+/// visibly, and those are public: a digest's or a signature's).
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// An HS256 JWT over `claims`; `sign` answers the MAC of the signed part (`header.payload`).
 pub fn jwt_hs256(claims: &serde_json::Value, sign: impl FnOnce(&str) -> Vec<u8>) -> String {
     let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"HS256","typ":"JWT"}"#);
@@ -28,6 +35,15 @@ pub fn jwt_hs256(claims: &serde_json::Value, sign: impl FnOnce(&str) -> Vec<u8>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_bytes_needs_every_byte_and_the_length() {
+        assert!(same_bytes(b"abc", b"abc"));
+        assert!(same_bytes(b"", b""));
+        assert!(!same_bytes(b"abc", b"abd"));
+        assert!(!same_bytes(b"abc", b"xbc"));
+        assert!(!same_bytes(b"abc", b"abcd"));
+    }
 
     #[test]
     fn macs_and_tokens_match_recorded_examples() {

@@ -56,22 +56,24 @@ async fn ledger_is_clean(app: &TestApp) {
     assert!(report.violations.is_empty(), "{:?}", report.violations);
 }
 
+/// The profile a withdrawal needs, complete.
+pub(crate) const WITHDRAWAL_PROFILE: [(&str, &str); 7] = [
+    ("first_name", "Ann"),
+    ("last_name", "Lee"),
+    ("birth_date", "01.02.1985"),
+    ("country_code", "GB"),
+    ("home_town", "Leeds"),
+    ("address", "2 Park Row"),
+    ("postcode", "12345"),
+];
+
 /// A player who may withdraw: confirmed e-mail and a complete profile.
 pub(crate) async fn verified_player(app: &TestApp, email: &str) -> reqwest::Client {
     let client = app.browser();
     app.register(&client, email).await;
     let code = app.last_code(email).await;
     app.post_as(&client, "account.confirmContact", &[("contact", email), ("code", &code)]).await;
-    let profile = [
-        ("first_name", "Ann"),
-        ("last_name", "Lee"),
-        ("birth_date", "01.02.1985"),
-        ("country_code", "GB"),
-        ("home_town", "Leeds"),
-        ("address", "2 Park Row"),
-        ("postcode", "12345"),
-    ];
-    let (status, body) = app.post_as(&client, "account.saveProfileInfo", &profile).await;
+    let (status, body) = app.post_as(&client, "account.saveProfileInfo", &WITHDRAWAL_PROFILE).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     client
 }

@@ -2,43 +2,10 @@
 //! again on the same database, and every webhook is delivered again, twice. Nothing is lost,
 //! nothing is doubled, and the ledger's invariants hold.
 
-use crate::helpers::{Backend, TestDb};
+use crate::helpers::{Backend, TestDb, free_port, start_server, wait_ready};
 use croupier_server::db::Db;
 use croupier_server::keys::Keys;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_croupier-server");
-
-fn start(dir: &std::path::Path, db_url: &str, port: u16) -> Child {
-    Command::new(BIN)
-        .current_dir(dir)
-        .env_clear()
-        .env("CROUPIER_ADDR", format!("127.0.0.1:{port}"))
-        .env("DATABASE_URL", db_url)
-        .env("CROUPIER_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
-async fn wait_ready(base: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(r) = reqwest::get(format!("{base}/readyz")).await
-            && r.status() == 200
-        {
-            return;
-        }
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_killed_server_on_sqlite_loses_and_doubles_nothing_when_webhooks_come_again() {
@@ -60,7 +27,7 @@ async fn crash_and_recover(backend: Backend) {
     let db_url = database.url.clone();
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let mut server = start(dir.path(), &db_url, port);
+    let mut server = start_server(dir.path(), &db_url, port, &[]);
     wait_ready(&base).await;
 
     let mut players = Vec::new();
@@ -106,7 +73,7 @@ async fn crash_and_recover(backend: Backend) {
     server.wait().unwrap();
     let finished = futures::future::join_all(load).await.into_iter().filter(|r| matches!(r, Ok(Ok(_)))).count();
 
-    let mut server = start(dir.path(), &db_url, port);
+    let mut server = start_server(dir.path(), &db_url, port, &[]);
     wait_ready(&base).await;
     let db = Db::connect(&db_url, 2).await.unwrap();
     let keys = Keys::load(&db, None).await.unwrap();
@@ -184,22 +151,6 @@ async fn a_cashback_close_killed_half_way_on_postgres_ends_with_the_same_rows() 
     cashback_close_crash(Backend::Postgres).await;
 }
 
-fn start_with(dir: &std::path::Path, db_url: &str, port: u16, env: &[(&str, &str)]) -> Child {
-    let mut command = Command::new(BIN);
-    command
-        .current_dir(dir)
-        .env_clear()
-        .env("CROUPIER_ADDR", format!("127.0.0.1:{port}"))
-        .env("DATABASE_URL", db_url)
-        .env("CROUPIER_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    command.spawn().unwrap()
-}
-
 async fn cashback_close_crash(backend: Backend) {
     use crate::games::{Aggregator, agg_game, agg_providers, funded};
     use crate::helpers::TestApp;
@@ -243,7 +194,7 @@ async fn cashback_close_crash(backend: Backend) {
         ("CROUPIER_CASHBACK_CHUNK", "2"),
         ("CROUPIER_CASHBACK_CHUNK_PAUSE_MS", "300"),
     ];
-    let mut server = start_with(dir.path(), &db_url, port, &slow);
+    let mut server = start_server(dir.path(), &db_url, port, &slow);
     let count = || async {
         sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM cashbacks").fetch_one(app.state.db().pool()).await.unwrap()
     };
@@ -270,7 +221,7 @@ async fn cashback_close_crash(backend: Backend) {
     assert_eq!(status, "closing");
 
     // Started again: it finishes the same period.
-    let mut server = start_with(dir.path(), &db_url, port, &slow[..1]);
+    let mut server = start_server(dir.path(), &db_url, port, &slow[..1]);
     wait_ready(&base).await;
     let deadline = Instant::now() + Duration::from_secs(30);
     let closed = loop {

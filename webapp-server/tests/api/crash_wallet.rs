@@ -11,15 +11,16 @@
 //! hold; and each player's balance is what the deposits, the stored rounds, the aggregator's
 //! answers and the withdrawals imply. On SQLite and PostgreSQL.
 
-use crate::games::{AGG_SECRET, agg_providers};
-use crate::helpers::{Backend, TestDb, backends, read_json};
+use crate::cashier::WITHDRAWAL_PROFILE;
+use crate::games::{AGG_SECRET, agg_providers, signed_wallet_call};
+use crate::helpers::{Backend, TestDb, backends, free_port, read_json, start_server, wait_ready};
 use croupier_server::db::Db;
 use croupier_server::ledger::{self, Account, HouseAccount};
 use croupier_shared::Currency;
 use futures::StreamExt;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -41,29 +42,17 @@ async fn a_server_killed_mid_play_and_mid_withdrawal_keeps_every_answered_moveme
     }
 }
 
+/// The server of the load: the aggregator, the operator's token and room for 200 sign-ups.
 fn start(dir: &std::path::Path, db_url: &str, port: u16) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_croupier-server"))
-        .current_dir(dir)
-        .env_clear()
-        .env("CROUPIER_ADDR", format!("127.0.0.1:{port}"))
-        .env("DATABASE_URL", db_url)
-        .env("CROUPIER_LOG", "error")
-        .env("CROUPIER_GAME_PROVIDERS", agg_providers())
-        .env("CROUPIER_REGISTRATIONS_PER_IP_HOUR", "1000")
-        .env("CROUPIER_ADMIN_TOKEN", ADMIN)
-        .env("CROUPIER_DEMO_TOURNAMENT", "false")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
-async fn wait_ready(base: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !reqwest::get(format!("{base}/readyz")).await.is_ok_and(|r| r.status() == 200) {
-        assert!(Instant::now() < deadline, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let providers = agg_providers();
+    let env = [
+        ("CROUPIER_LOG", "error"),
+        ("CROUPIER_GAME_PROVIDERS", providers.as_str()),
+        ("CROUPIER_REGISTRATIONS_PER_IP_HOUR", "1000"),
+        ("CROUPIER_ADMIN_TOKEN", ADMIN),
+        ("CROUPIER_DEMO_TOURNAMENT", "false"),
+    ];
+    start_server(dir, db_url, port, &env)
 }
 
 /// One player of the load: their browser, ids and tokens.
@@ -121,16 +110,7 @@ async fn enrol(base: String, i: usize) -> Player {
         let (status, body) =
             api(&base, &client, "account.confirmContact", &[("contact", &email), ("code", &code)]).await;
         assert_eq!(status, 200, "{body}");
-        let profile = [
-            ("first_name", "Ann"),
-            ("last_name", "Lee"),
-            ("birth_date", "01.02.1985"),
-            ("country_code", "GB"),
-            ("home_town", "Leeds"),
-            ("address", "2 Park Row"),
-            ("postcode", "12345"),
-        ];
-        let (status, body) = api(&base, &client, "account.saveProfileInfo", &profile).await;
+        let (status, body) = api(&base, &client, "account.saveProfileInfo", &WITHDRAWAL_PROFILE).await;
         assert_eq!(status, 200, "{body}");
     }
     let house_token = launch(&base, &client, "dice").await;
@@ -142,20 +122,8 @@ async fn enrol(base: String, i: usize) -> Player {
 async fn agg_call(http: &reqwest::Client, base: &str, action: &str, body: &Value) -> Option<Value> {
     let mut body = body.clone();
     body["request_uuid"] = json!(uuid::Uuid::new_v4().to_string());
-    let text = body.to_string();
-    let path = format!("/provider/wallet/fakeagg/{action}");
-    let ts = (croupier_server::db::now_ms() / 1000).to_string();
-    let signature =
-        croupier_server::features::games::wallet::signature(AGG_SECRET.as_bytes(), &ts, "POST", &path, text.as_bytes());
-    let response = http
-        .post(format!("{base}{path}"))
-        .header("content-type", "application/json")
-        .header("x-croupier-timestamp", ts)
-        .header("x-croupier-signature", signature)
-        .body(text)
-        .send()
-        .await
-        .ok()?;
+    let now = croupier_server::db::now_ms() / 1000;
+    let response = signed_wallet_call(http, base, action, &body, AGG_SECRET, now).send().await.ok()?;
     response.json().await.ok()
 }
 
@@ -195,7 +163,7 @@ async fn crash_wallet(backend: Backend) {
     .await
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let mut server = start(dir.path(), &database.url, port);
     wait_ready(&base).await;

@@ -208,6 +208,33 @@ db_test!(async fn dice_refuses_bad_bets_tokens_and_overdrafts(app) {
 pub const AGG_SECRET: &str = "aggregator-secret-0123456789";
 
 /// `CROUPIER_GAME_PROVIDERS` for the fake aggregator `fakeagg`.
+/// A seamless-wallet call of the test aggregator (`fakeagg`) with `body` as it is, signed with
+/// `secret` at `timestamp` (Unix seconds), ready to send to the server at `base`.
+pub fn signed_wallet_call(
+    http: &reqwest::Client,
+    base: &str,
+    action: &str,
+    body: &Value,
+    secret: &str,
+    timestamp: i64,
+) -> reqwest::RequestBuilder {
+    let text = body.to_string();
+    let path = format!("/provider/wallet/fakeagg/{action}");
+    let timestamp = timestamp.to_string();
+    let signature = croupier_server::features::games::wallet::signature(
+        secret.as_bytes(),
+        &timestamp,
+        "POST",
+        &path,
+        text.as_bytes(),
+    );
+    http.post(format!("{base}{path}"))
+        .header("content-type", "application/json")
+        .header("x-croupier-timestamp", timestamp)
+        .header("x-croupier-signature", signature)
+        .body(text)
+}
+
 pub fn agg_providers() -> String {
     format!("fakeagg|https://agg.example/launch?t={{token}}&g={{game}}&m={{mode}}&c={{currency}}|{AGG_SECRET}")
 }
@@ -256,21 +283,8 @@ impl<'a> Aggregator<'a> {
         if body.get("request_uuid").is_none() {
             body["request_uuid"] = json!(uuid::Uuid::new_v4().to_string());
         }
-        let text = body.to_string();
-        let path = format!("/provider/wallet/fakeagg/{action}");
-        let signature = croupier_server::features::games::wallet::signature(
-            secret.as_bytes(),
-            &timestamp.to_string(),
-            "POST",
-            &path,
-            text.as_bytes(),
-        );
-        reqwest::Client::new()
-            .post(self.app.url(&path))
-            .header("content-type", "application/json")
-            .header("x-croupier-timestamp", timestamp.to_string())
-            .header("x-croupier-signature", signature)
-            .body(text)
+        let base = format!("http://{}", self.app.addr);
+        signed_wallet_call(&reqwest::Client::new(), &base, action, &body, secret, timestamp)
             .send()
             .await
             .unwrap()

@@ -338,3 +338,35 @@ impl XorShift {
         lo + i64::try_from(self.below(u64::try_from(hi - lo + 1).unwrap())).unwrap()
     }
 }
+
+/// A port nobody listens on now, for a real `croupier-server` process.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Starts the real `croupier-server` binary in `dir` on `port` over `db_url` with nothing of
+/// this process's environment but `env` (its output dropped, its log at warnings).
+pub fn start_server(dir: &std::path::Path, db_url: &str, port: u16, env: &[(&str, &str)]) -> std::process::Child {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_croupier-server"));
+    command
+        .current_dir(dir)
+        .env_clear()
+        .env("CROUPIER_ADDR", format!("127.0.0.1:{port}"))
+        .env("DATABASE_URL", db_url)
+        .env("CROUPIER_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.spawn().unwrap()
+}
+
+/// Waits (up to 30 s) until the server at `base` answers `/readyz`.
+pub async fn wait_ready(base: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !reqwest::get(format!("{base}/readyz")).await.is_ok_and(|r| r.status() == 200) {
+        assert!(std::time::Instant::now() < deadline, "the server did not start");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}

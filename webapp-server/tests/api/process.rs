@@ -4,11 +4,9 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_croupier-server");
+use crate::helpers::free_port;
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
+const BIN: &str = env!("CARGO_BIN_EXE_croupier-server");
 
 #[test]
 fn a_bad_setting_stops_start_up_naming_the_variable() {

@@ -17,7 +17,7 @@
 //! totals equal the model's, and `ledger check` is clean (no negative balance). A mismatch is
 //! counted as a violation rather than stopping the run, so the table tells how many there were.
 
-use crate::games::{AGG_SECRET, agg_game, agg_providers, launch};
+use crate::games::{AGG_SECRET, agg_game, agg_providers, launch, signed_wallet_call};
 use crate::helpers::{Backend, TestApp, XorShift, backends};
 use croupier_server::App;
 use croupier_server::db::group::job;
@@ -685,18 +685,8 @@ async fn points(
 async fn call(shared: &Shared, action: &str, body: &Value) -> (String, Option<i64>) {
     let mut body = body.clone();
     body["request_uuid"] = json!(uuid::Uuid::new_v4().to_string());
-    let text = body.to_string();
-    let path = format!("/provider/wallet/fakeagg/{action}");
-    let ts = (croupier_server::db::now_ms() / 1000).to_string();
-    let signature =
-        croupier_server::features::games::wallet::signature(AGG_SECRET.as_bytes(), &ts, "POST", &path, text.as_bytes());
-    let answer: Value = shared
-        .http
-        .post(format!("{}{path}", shared.base))
-        .header("content-type", "application/json")
-        .header("x-croupier-timestamp", ts)
-        .header("x-croupier-signature", signature)
-        .body(text)
+    let now = croupier_server::db::now_ms() / 1000;
+    let answer: Value = signed_wallet_call(&shared.http, &shared.base, action, &body, AGG_SECRET, now)
         .send()
         .await
         .unwrap()

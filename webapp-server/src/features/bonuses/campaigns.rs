@@ -277,23 +277,23 @@ pub fn code_key(code: &str) -> String {
     hex::encode(Sha256::digest(code.trim().to_uppercase().as_bytes()))
 }
 
-/// Installs made before [`code_key`] stored the upper-cased code itself: re-key those rows once,
-/// at start (a digest is 64 lower-case hex digits; an upper-cased code never is).
+/// Installs made before [`code_key`] stored the upper-cased code itself: re-key those rows, once,
+/// at start. Only they match `code_key = UPPER(code)` (codes are ASCII, so SQL's `UPPER` is
+/// Rust's), so a start reads nothing once they are done.
 pub async fn rekey_promo_codes(db: &crate::db::Db) -> Result<u64, sqlx::Error> {
     let mut tx = db.begin().await?;
-    let rows: Vec<(String, String)> =
-        sqlx::query_as("SELECT code_key, code FROM promo_codes").fetch_all(&mut *tx).await?;
+    let old: Vec<(String, String)> =
+        sqlx::query_as("SELECT code_key, code FROM promo_codes WHERE code_key = UPPER(code)")
+            .fetch_all(&mut *tx)
+            .await?;
     let mut rekeyed = 0;
-    for (key, code) in rows {
-        let is_digest = key.len() == 64 && key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        if !is_digest {
-            rekeyed += sqlx::query("UPDATE promo_codes SET code_key = $1 WHERE code_key = $2")
-                .bind(code_key(&code))
-                .bind(&key)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-        }
+    for (key, code) in old {
+        rekeyed += sqlx::query("UPDATE promo_codes SET code_key = $1 WHERE code_key = $2")
+            .bind(code_key(&code))
+            .bind(&key)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
     }
     tx.commit().await?;
     Ok(rekeyed)

@@ -3,6 +3,8 @@
 
 pub mod bench;
 pub mod catalogue;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod history;
 pub mod house;
 pub mod index;

@@ -731,10 +731,7 @@ pub fn signed(secret: &[u8], timestamp: &str, given: &str, path: &str, body: &[u
     // `abs_diff`: a timestamp of `i64::MIN` must be stale, not an overflow (found by fuzzing).
     let fresh = timestamp.parse::<i64>().is_ok_and(|t| now_seconds.abs_diff(t) <= TIMESTAMP_TOLERANCE.unsigned_abs());
     let expected = signature(secret, timestamp, "POST", path, body);
-    // Every byte is compared whatever the first difference: the time taken tells nothing.
-    let same = given.len() == expected.len()
-        && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-    fresh && same
+    fresh && croupier_platform::crypto::same_bytes(given.as_bytes(), expected.as_bytes())
 }
 
 /// `POST /provider/wallet/{provider}/{action}`.

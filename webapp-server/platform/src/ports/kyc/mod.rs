@@ -242,7 +242,7 @@ pub fn verify(secret: &[u8], alg: Option<&str>, given: Option<&str>, body: &[u8]
     let alg = DigestAlg::parse(alg).ok_or(DigestError::Algorithm)?;
     let given = hex::decode(given.trim()).map_err(|_| DigestError::Invalid)?;
     let expected = hex::decode(digest(alg, secret, body)).map_err(|_| DigestError::Invalid)?;
-    let same = given.len() == expected.len() && given.iter().zip(&expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+    let same = crate::crypto::same_bytes(&given, &expected);
     if same { Ok(alg) } else { Err(DigestError::Invalid) }
 }
 

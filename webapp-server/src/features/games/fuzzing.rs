@@ -1,15 +1,12 @@
-//! Fuzz entry points of the server: each takes any bytes and panics only when a promise of the
-//! code under test is broken. The cargo-fuzz targets (`webapp-server/fuzz/`, nightly) and the
-//! stable harness (`webapp-server/tests/api/fuzz.rs`, run by `make test` and `make fuzz`) call
-//! these same functions, so each target is written once.
+//! The fuzz entry point of the provider wallet's calls (`croupier_server::fuzzing::wallet`): it
+//! takes any bytes and panics only when a promise of the wallet is broken. The cargo-fuzz target
+//! (`webapp-server/fuzz/`, nightly) and the stable harness (`webapp-server/tests/api/fuzz.rs`, run
+//! by `make test` and `make fuzz`) call this same function, so the target is written once.
 
-use crate::features::games::wallet::{self, TIMESTAMP_TOLERANCE, WalletRequest};
+use super::wallet::{self, TIMESTAMP_TOLERANCE, WalletRequest};
 use arbitrary::{Result, Unstructured};
 use croupier_platform::fuzzing::field;
 use serde_json::Value;
-
-pub use crate::features::content::query::fuzz_one as content_query;
-pub use crate::features::games::house::fuzzing::round as house_round;
 
 /// The clock every wallet case is checked against, in seconds.
 const NOW: i64 = 1_760_000_000;
