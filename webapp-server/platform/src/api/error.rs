@@ -134,9 +134,20 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A database failure is unexpected (500), except that no connection came free in the pool's
+/// wait (a burst beyond the pool) or the pool is closing (shutdown): that is a temporary
+/// unavailability, answered 503 with `Retry-After: 1` so clients retry instead of reporting a
+/// fault. The cause is logged either way.
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> ApiError {
-        ApiError::internal(e)
+        match e {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => ApiError {
+                cause: Some(e.into()),
+                retry_after: Some(Duration::from_secs(1)),
+                ..ApiError::new(ErrorType::ApplicationUnavailableException)
+            },
+            other => ApiError::internal(other),
+        }
     }
 }
 
@@ -172,5 +183,26 @@ impl FieldErrors {
     /// `Ok` when nothing was refused, else an `InvalidParameterException` naming every field.
     pub fn into_result(self) -> Result<(), ApiError> {
         if self.0.is_empty() { Ok(()) } else { Err(ApiError::invalid(self.0)) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exhausted_pool_is_a_temporary_unavailability_and_other_database_errors_are_faults() {
+        for busy in [sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed] {
+            let err = ApiError::from(busy);
+            assert_eq!(err.kind, ErrorType::ApplicationUnavailableException);
+            assert_eq!(err.status(), StatusCode::SERVICE_UNAVAILABLE);
+            let response = err.render(Locale::En);
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(response.headers().get(header::RETRY_AFTER).and_then(|v| v.to_str().ok()), Some("1"));
+        }
+        let fault = ApiError::from(sqlx::Error::RowNotFound);
+        assert_eq!(fault.kind, ErrorType::InternalServerErrorException);
+        assert_eq!(fault.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(fault.render(Locale::En).headers().get(header::RETRY_AFTER).is_none());
     }
 }
