@@ -14,6 +14,10 @@ import { argument, startServer } from './bench-server.mjs';
 const PAGES = ['/', '/gamehall', '/game/dice'];
 const GOALS = { performance: 95, cls: 0.02, accessibility: 100, 'best-practices': 100, seo: 100 };
 const runs = Number(argument('--runs', '3'));
+// `--detail` also prints, per run, what shifted the layout, the LCP's phases and the longest
+// main-thread tasks: what to look at when a row is "NOT met".
+const detail = process.argv.includes('--detail');
+const only = argument('--page', '');
 
 // Lighthouse now and then fails to record a trace (NO_NAVSTART and the like): such a run is
 // repeated, up to three tries.
@@ -39,6 +43,7 @@ async function auditOnce(url) {
     });
     const { categories, audits, runtimeError } = result.lhr;
     if (runtimeError) return { runtimeError };
+    if (detail) printDetail(url, audits);
     const score = (id) => Math.round((categories[id]?.score ?? 0) * 100);
     const lcpElement = audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node;
     const preloaded = audits['prioritize-lcp-image'];
@@ -65,7 +70,7 @@ async function auditOnce(url) {
 const server = await startServer(argument('--server', 'target/release/croupier-server'), argument('--web-dir', 'miniapp/dist'));
 const rows = [];
 try {
-  for (const page of PAGES) {
+  for (const page of PAGES.filter((p) => !only || p === only)) {
     const results = [];
     for (let i = 0; i < runs; i += 1) results.push(await audit(server.baseUrl + page));
     results.sort((a, b) => a.performance - b.performance);
@@ -93,4 +98,24 @@ for (const r of rows) {
     `| ${r.page} | ${r.performance} (${r.all.join(', ')}) | ${Math.round(r.fcp)} | ${Math.round(r.lcp)} | ${Math.round(r.tbt)} | ${r.cls.toFixed(3)} | ${r.accessibility} | ${r['best-practices']} | ${r.seo} | ${r.lcpNode.slice(0, 40)}${r.lcpImageNotPreloaded ? ' (not preloaded)' : ''} | ${met(ok)} |`,
   );
   if (r.failed.length) console.log(`|   failing audits: ${r.failed.join(', ')} |`);
+}
+
+function printDetail(url, audits) {
+  console.log(`\n== ${url}: FCP ${Math.round(audits['first-contentful-paint'].numericValue)} ms, LCP ${Math.round(audits['largest-contentful-paint'].numericValue)} ms, CLS ${audits['cumulative-layout-shift'].numericValue.toFixed(3)}`);
+  for (const shift of audits['layout-shifts']?.details?.items ?? []) {
+    console.log(`  shift ${shift.score.toFixed(3)}: ${shift.node?.selector ?? ''} ${shift.node?.snippet?.slice(0, 120) ?? ''}`);
+    for (const cause of shift.subItems?.items ?? []) console.log(`    cause: ${cause.cause} ${cause.extra?.value ?? cause.extra?.url ?? ''}`);
+  }
+  for (const item of audits['largest-contentful-paint-element']?.details?.items ?? []) {
+    for (const row of item.items ?? []) {
+      if (row.phase) console.log(`  LCP ${row.phase}: ${Math.round(row.timing)} ms`);
+      else if (row.node) console.log(`  LCP element: ${row.node.snippet?.slice(0, 160)}`);
+    }
+  }
+  for (const task of (audits['bootup-time']?.details?.items ?? []).slice(0, 6)) {
+    console.log(`  script ${task.url.slice(-50)}: total ${Math.round(task.total)} ms, scripting ${Math.round(task.scripting)} ms`);
+  }
+  for (const req of (audits['network-requests']?.details?.items ?? []).filter((r) => r.resourceType !== 'Image').slice(0, 40)) {
+    console.log(`  request ${Math.round(req.networkRequestTime ?? req.startTime ?? 0)}-${Math.round(req.networkEndTime ?? req.endTime ?? 0)} ms ${req.resourceType} ${req.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 70)} ${req.priority ?? ''}`);
+  }
 }
