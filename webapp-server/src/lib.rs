@@ -123,6 +123,8 @@ struct AppParts {
     content: Arc<Cache>,
     oauth: Arc<OAuth>,
     live: Arc<features::live::Live>,
+    /// This replica's game catalogue index (`games.get`, and the games pages' heads).
+    games: Arc<Index>,
 }
 
 impl App {
@@ -158,11 +160,12 @@ impl App {
             .map_err(|e| anyhow::anyhow!("demo tournament: {e:?}"))?;
         let content = Arc::new(Cache::default());
         let mut api = api::Registry::default();
-        // The catalogue's index belongs to the methods that read it (`games.get`).
-        register_methods(&mut api, &content, &Arc::new(Index::default()));
+        // The catalogue's index serves `games.get` and the games pages' heads (their lead image).
+        let games = Arc::new(Index::default());
+        register_methods(&mut api, &content, &games);
         extra(&mut api);
         let live = Arc::new(features::live::Live::default());
-        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, oauth, live }) })
+        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, oauth, live, games }) })
     }
 
     /// The platform's state (configuration, database, ports, …).
@@ -249,6 +252,7 @@ pub fn app(app: App) -> Router {
         platform: platform.clone(),
         web: Arc::clone(&app.inner.web),
         content: Arc::clone(&app.inner.content),
+        games: Arc::clone(&app.inner.games),
     };
     let router: Router<App> = Router::new()
         .merge(api::routes())

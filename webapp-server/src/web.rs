@@ -381,6 +381,7 @@ pub struct Site {
     pub platform: AppState,
     pub web: Arc<WebAssets>,
     pub content: Arc<Cache>,
+    pub games: Arc<crate::features::games::index::Index>,
 }
 
 /// A content-defined redirect for this request, if one applies.
@@ -410,18 +411,34 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
     let path = path.strip_suffix("index.html").unwrap_or(path);
     let nonce = hex::encode(rand::random::<[u8; 16]>());
     let shell = &site.web.shells;
+    // A games page's head preloads its lead tile, which depends on the catalogue too: such a
+    // page is kept per catalogue version as well.
+    let lead = match games_page(path, uri.query()) {
+        Some(page) => site.games.snapshot(state.db()).await.ok().map(|games| (page, games)),
+        None => None,
+    };
+    let key = match &lead {
+        Some((_, games)) => std::borrow::Cow::Owned(format!("{path}\n{}", games.version())),
+        None => std::borrow::Cow::Borrowed(path),
+    };
     let (status, body) = match site.content.snapshot(state.db()).await {
         Ok(snapshot) => {
             let host = host(headers);
-            let shell_page = match shell.get(snapshot.version, host, path) {
+            let shell_page = match shell.get(snapshot.version, host, &key) {
                 Some(cached) => cached,
                 None => {
-                    let head = seo::resolve(&snapshot, state.config(), path, host);
+                    let mut head = seo::resolve(&snapshot, state.config(), path, host);
+                    if let Some((page, games)) = &lead
+                        && head.seo.status != 404
+                        && let Some(href) = games.lead_image(page.sysname())
+                    {
+                        head.preload_images.push(seo::PreloadImage { href: href.to_owned(), media: None });
+                    }
                     let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
                     let html = Spliced::new(&site.web.render(&head, &shell.placeholder), &shell.placeholder);
                     let rendered = Arc::new(ShellPage { status, html });
                     if status == StatusCode::OK {
-                        shell.put(snapshot.version, host, path, Arc::clone(&rendered));
+                        shell.put(snapshot.version, host, &key, Arc::clone(&rendered));
                     }
                     rendered
                 }
@@ -447,6 +464,34 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
     }
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));
     response
+}
+
+/// A games page whose first large image is a game tile (issue 23, LCP): the lobby with no
+/// filter (a filtered lobby's first tile is the client's to find) and a game's page, whose cover
+/// a guest sees (a signed-in player sees the game itself; the preload is then a small waste).
+#[derive(Debug, PartialEq, Eq)]
+enum GamesPage<'a> {
+    Hall,
+    Game(&'a str),
+}
+
+impl<'a> GamesPage<'a> {
+    fn sysname(&self) -> Option<&'a str> {
+        match self {
+            GamesPage::Hall => None,
+            GamesPage::Game(sysname) => Some(sysname),
+        }
+    }
+}
+
+fn games_page<'a>(path: &'a str, query: Option<&str>) -> Option<GamesPage<'a>> {
+    let rest = path.strip_prefix("/fr").filter(|r| r.starts_with('/')).unwrap_or(path);
+    let rest = rest.strip_suffix('/').filter(|r| !r.is_empty()).unwrap_or(rest);
+    if rest == "/gamehall" {
+        return query.is_none_or(str::is_empty).then_some(GamesPage::Hall);
+    }
+    let sysname = rest.strip_prefix("/game/")?;
+    (!sysname.is_empty() && !sysname.contains('/')).then_some(GamesPage::Game(sysname))
 }
 
 /// Text cut where a per-answer nonce goes (a page, the CSP): its parts joined with the nonce.
@@ -610,6 +655,19 @@ fn looks_like_file(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_pages_are_the_unfiltered_lobby_and_a_games_page_in_either_language() {
+        assert_eq!(games_page("/gamehall", None), Some(GamesPage::Hall));
+        assert_eq!(games_page("/fr/gamehall/", Some("")), Some(GamesPage::Hall));
+        assert_eq!(games_page("/gamehall", Some("category=slots")), None);
+        assert_eq!(games_page("/game/dice", None), Some(GamesPage::Game("dice")));
+        assert_eq!(games_page("/fr/game/dice/", None), Some(GamesPage::Game("dice")));
+        assert_eq!(games_page("/fr/game/dice", None).and_then(|p| p.sysname()), Some("dice"));
+        for other in ["/", "/fr", "/game/", "/game/a/b", "/games/dice", "/fresh/game/dice", "/gamehalls"] {
+            assert_eq!(games_page(other, None), None, "{other}");
+        }
+    }
 
     #[test]
     fn stylesheets_are_inlined_and_unreadable_ones_stay_links() {

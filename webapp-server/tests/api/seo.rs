@@ -339,5 +339,44 @@ db_test!(async fn the_home_page_preloads_its_first_banner_image(app) {
         assert!(head.find("rel=\"preload\"").unwrap() < head.find("<title>").unwrap(), "preloads open the head: {head}");
     }
     let (_, html) = page(app, "/gamehall").await;
-    assert!(!html.contains("rel=\"preload\" as=\"image\""), "only the home page preloads a banner: {html}");
+    assert!(!html.contains("banner-welcome"), "only the home page preloads a banner: {html}");
+});
+
+fn image_preload(href: &str) -> String {
+    format!("<link rel=\"preload\" as=\"image\" href=\"{href}\" fetchpriority=\"high\">")
+}
+
+db_test!(async fn games_pages_preload_their_lead_tile_and_follow_the_catalogue(app) {
+    // A game's page: its cover, in both languages.
+    for path in ["/game/dice", "/fr/game/dice", "/game/dice/"] {
+        let (status, html) = page(app, path).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_has(&html, &[&image_preload("/games/house/dice/tile.svg")]);
+    }
+    // The unfiltered lobby: the first tile `games.get` answers with the client's default options.
+    let (_, games) = app.api_get("games.get", &[("options", "{\"limit\":1}")]).await;
+    let first = games["data"]["items"][0]["image_url"].as_str().unwrap().to_owned();
+    let (_, html) = page(app, "/gamehall").await;
+    assert_has(&html, &[&image_preload(&first)]);
+    assert_eq!(html.matches("rel=\"preload\" as=\"image\"").count(), 1, "{html}");
+    // A filtered lobby (the cached unfiltered page must not answer it) and an unknown game: none.
+    for path in ["/gamehall?category=slots", "/game/no-such-game"] {
+        let (_, html) = page(app, path).await;
+        assert!(!html.contains("rel=\"preload\" as=\"image\""), "{path}: {html}");
+    }
+    // A new tile reaches the kept page once the catalogue's new version is seen.
+    sqlx::query("UPDATE games SET image_url = '/uploads/dice-new.svg' WHERE sysname = 'dice'")
+        .execute(app.state.db().pool())
+        .await
+        .unwrap();
+    let mut seen = false;
+    for _ in 0..50 {
+        let (_, html) = page(app, "/game/dice").await;
+        if html.contains(&image_preload("/uploads/dice-new.svg")) {
+            seen = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(seen, "the game page kept its old tile after the catalogue changed");
 });

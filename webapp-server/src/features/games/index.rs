@@ -109,6 +109,8 @@ struct Keys {
 
 struct Game {
     sysname: String,
+    /// Its tile (`image_url`), which the lobby and the game page show first and large.
+    image: String,
     search: String,
     /// The answer already serialised: `[locale][is_favourite]` (English, French).
     json: [[Box<RawValue>; 2]; 2],
@@ -314,6 +316,7 @@ impl Snapshot {
             });
             games.push(Game {
                 sysname: g.sysname.clone(),
+                image: g.image_url.clone(),
                 search: row.search_text.clone(),
                 json: [[json(&en, false), json(&en, true)], [json(&fr, false), json(&fr, true)]],
             });
@@ -337,6 +340,21 @@ impl Snapshot {
 
     /// The page `query` asks for and the number of games that match it; `favourites` marks
     /// the items the player likes.
+    /// The catalogue version it was built from.
+    pub fn version(&self) -> i64 {
+        self.version
+    }
+
+    /// The tile a guest's games page shows first and large (its likely LCP, preloaded by the
+    /// page's head): the first game of the unfiltered lobby in its default order, or the game
+    /// `sysname`'s own. None when there is no such game.
+    pub fn lead_image(self: &Arc<Self>, sysname: Option<&str>) -> Option<&str> {
+        let query = Query { sysnames: sysname.map(|s| vec![s]), limit: 1, ..Query::default() };
+        let page = self.query(&query, &HashSet::new());
+        let (ix, _) = page.picks.first()?;
+        Some(self.games[*ix as usize].image.as_str()).filter(|image| !image.is_empty())
+    }
+
     pub fn query(self: &Arc<Self>, query: &Query<'_>, favourites: &HashSet<i64>) -> Page {
         // A name the catalogue has never seen matches nothing (`None` inside), an absent filter
         // everything (`None` outside).
@@ -442,6 +460,17 @@ mod tests {
 
     fn q<'a>() -> Query<'a> {
         Query { limit: 48, ..Query::default() }
+    }
+
+    #[test]
+    fn the_lead_image_is_the_unfiltered_lobbys_first_tile_or_the_named_games() {
+        let s = snapshot();
+        // Popular order: dragon (90) first.
+        assert_eq!(s.lead_image(None), Some("/dragon.svg"));
+        assert_eq!(s.lead_image(Some("wolf")), Some("/wolf.svg"));
+        assert_eq!(s.lead_image(Some("no-such-game")), None);
+        assert_eq!(Snapshot::build(2, Vec::new(), Vec::new()).version(), 2);
+        assert_eq!(Arc::new(Snapshot::build(2, Vec::new(), Vec::new())).lead_image(None), None);
     }
 
     #[test]
