@@ -41,6 +41,7 @@ mod protection;
 mod seo;
 mod shutdown;
 mod soak;
+mod sportsbook;
 mod social;
 mod storage;
 mod telegram;
