@@ -330,7 +330,7 @@ pub const VARIABLES: &[Variable] = &[
         "CROUPIER_SPORTSBOOK_FEED",
         Some("sandbox"),
         false,
-        "Where the sportsbook's events and prices come from: sandbox (a generated calendar, reproducible from CROUPIER_SPORTSBOOK_SEED) or oddsapi (The Odds API v4 format at CROUPIER_ODDS_API_URL).",
+        "Where the sportsbook's events and prices come from: sandbox (a generated calendar, reproducible from CROUPIER_SPORTSBOOK_SEED), oddsapi (The Odds API v4 format at CROUPIER_ODDS_API_URL) or off (nothing new comes in).",
     ),
     var("CROUPIER_SPORTSBOOK_SEED", Some("20"), false, "Seed of the sandbox feed's calendar, prices and results."),
     var(
@@ -339,7 +339,12 @@ pub const VARIABLES: &[Variable] = &[
         false,
         "Origin of the odds feed in The Odds API v4 format (CROUPIER_SPORTSBOOK_FEED=oddsapi).",
     ),
-    var("CROUPIER_ODDS_API_KEY", None, true, "The odds feed's apiKey (required with CROUPIER_SPORTSBOOK_FEED=oddsapi)."),
+    var(
+        "CROUPIER_ODDS_API_KEY",
+        None,
+        true,
+        "The odds feed's apiKey (required with CROUPIER_SPORTSBOOK_FEED=oddsapi).",
+    ),
     var(
         "CROUPIER_ODDS_API_SPORTS",
         Some("soccer_epl"),
@@ -408,7 +413,7 @@ pub const VARIABLES: &[Variable] = &[
 /// The sportsbook's feed and limits.
 #[derive(Debug, Clone)]
 pub struct Sportsbook {
-    /// `sandbox` or `oddsapi`.
+    /// `sandbox`, `oddsapi` or `off`.
     pub feed: String,
     pub seed: u64,
     pub odds_api_url: String,
@@ -426,10 +431,16 @@ impl Sportsbook {
         let feed = raw.required("CROUPIER_SPORTSBOOK_FEED")?.trim().to_owned();
         let odds_api_key = raw.optional("CROUPIER_ODDS_API_KEY").map(Secret::new);
         match feed.as_str() {
-            "sandbox" => {}
+            "sandbox" | "off" => {}
             "oddsapi" if odds_api_key.is_some() => {}
-            "oddsapi" => return Err(raw.invalid("CROUPIER_ODDS_API_KEY", "is required with CROUPIER_SPORTSBOOK_FEED=oddsapi")),
-            other => return Err(raw.invalid("CROUPIER_SPORTSBOOK_FEED", format!("{other:?} is not sandbox or oddsapi"))),
+            "oddsapi" => {
+                return Err(raw.invalid("CROUPIER_ODDS_API_KEY", "is required with CROUPIER_SPORTSBOOK_FEED=oddsapi"));
+            }
+            other => {
+                return Err(
+                    raw.invalid("CROUPIER_SPORTSBOOK_FEED", format!("{other:?} is not sandbox, oddsapi or off"))
+                );
+            }
         }
         let odds_api_url = raw.required("CROUPIER_ODDS_API_URL")?.trim().trim_end_matches('/').to_owned();
         if !(odds_api_url.starts_with("https://") || odds_api_url.starts_with("http://")) {
@@ -448,7 +459,9 @@ impl Sportsbook {
         for entry in raw.required("CROUPIER_SPORTSBOOK_LIMITS")?.split(',').map(str::trim).filter(|e| !e.is_empty()) {
             let parts: Vec<&str> = entry.split(':').map(str::trim).collect();
             let [code, min, max, payout] = parts.as_slice() else {
-                return Err(raw.invalid("CROUPIER_SPORTSBOOK_LIMITS", "each entry is CURRENCY:min_stake:max_stake:max_payout"));
+                return Err(
+                    raw.invalid("CROUPIER_SPORTSBOOK_LIMITS", "each entry is CURRENCY:min_stake:max_stake:max_payout")
+                );
             };
             let currency = if *code == "*" {
                 None
@@ -464,7 +477,9 @@ impl Sportsbook {
                 _ => {
                     return Err(raw.invalid(
                         "CROUPIER_SPORTSBOOK_LIMITS",
-                        format!("{entry}: amounts must be positive decimals (up to 6 places) with min <= max <= max payout"),
+                        format!(
+                            "{entry}: amounts must be positive decimals (up to 6 places) with min <= max <= max payout"
+                        ),
                     ));
                 }
             }
@@ -473,7 +488,8 @@ impl Sportsbook {
         if !limits.iter().any(|(c, _)| c.is_none()) {
             return Err(raw.invalid("CROUPIER_SPORTSBOOK_LIMITS", "needs a * entry for the other currencies"));
         }
-        let cash_out_margin_bp: u32 = raw.parse("CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP", "a whole number of basis points")?;
+        let cash_out_margin_bp: u32 =
+            raw.parse("CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP", "a whole number of basis points")?;
         if cash_out_margin_bp > 5000 {
             return Err(raw.invalid("CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP", "must be 0 to 5000"));
         }
@@ -491,7 +507,11 @@ impl Sportsbook {
 
     /// The limits of `currency` in its minor units: (min stake per line, max total stake, max payout).
     pub fn limits_of(&self, currency: Currency) -> (i64, i64, i64) {
-        let entry = self.limits.iter().find(|(c, _)| *c == Some(currency)).or_else(|| self.limits.iter().find(|(c, _)| c.is_none()));
+        let entry = self
+            .limits
+            .iter()
+            .find(|(c, _)| *c == Some(currency))
+            .or_else(|| self.limits.iter().find(|(c, _)| c.is_none()));
         let minor = |i: usize| entry.and_then(|(_, a)| major_to_minor(&a[i], currency.exponent())).unwrap_or(1);
         (minor(0), minor(1), minor(2))
     }

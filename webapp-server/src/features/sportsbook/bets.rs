@@ -22,8 +22,8 @@
 use super::odds::{Odds, OddsFormat};
 use super::settle::{BetKind, Leg, MAX_SELECTIONS, Slip, System};
 use super::settlement::{BET_COLUMNS, BetRow, LegRow, leg_outcome, legs_of};
-use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::api::error::FieldError;
+use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::now_ms;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
 use croupier_shared::{Currency, FieldCode, Money};
@@ -37,8 +37,16 @@ pub fn register(api: &mut Registry) {
         "Places a bet: kind single, accumulator or system (system: trixie, patent, yankee, lucky15, super_yankee, lucky31, heinz, lucky63, super_heinz, goliath, doubles, trebles or from_K), selections (comma-separated ids), odds (the prices the slip showed, comma-separated), stake (per line, major units), accept_odds (never, higher or any), funds (main or betting_bonus), request_id (idempotency key).",
         place,
     );
-    api.read("bets.get", "The player's bets, newest first (status open, settled or all; offset, count; odds_format).", get);
-    api.write("bets.cashOut", "Cashes out an open bet (bet_id; amount: the offer the client showed) at the offer now.", cash_out);
+    api.read(
+        "bets.get",
+        "The player's bets, newest first (status open, settled or all; offset, count; odds_format).",
+        get,
+    );
+    api.write(
+        "bets.cashOut",
+        "Cashes out an open bet (bet_id; amount: the offer the client showed) at the offer now.",
+        cash_out,
+    );
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -175,7 +183,11 @@ impl Input for PlaceInput {
         }
         match self.request_id.as_deref() {
             None => errors.add("request_id", FieldCode::Required),
-            Some(r) if r.is_empty() || r.len() > 64 || !r.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') => {
+            Some(r)
+                if r.is_empty()
+                    || r.len() > 64
+                    || !r.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
+            {
                 errors.add("request_id", FieldCode::Invalid);
             }
             Some(_) => {}
@@ -196,15 +208,19 @@ struct Offered {
 
 /// The player's currency: their account's, or the site's default before their first movement.
 async fn currency_of(conn: &mut sqlx::AnyConnection, ctx: &Ctx, user_id: i64) -> Result<Currency, ApiError> {
-    let code: Option<String> =
-        sqlx::query_scalar("SELECT currency FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *conn).await?.flatten();
+    let code: Option<String> = sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .flatten();
     Ok(code.as_deref().and_then(Currency::parse).unwrap_or(ctx.state.config().default_currency))
 }
 
 fn odds_map(pairs: impl Iterator<Item = (i64, Option<i64>)>) -> Value {
     let mut map = Map::new();
     for (id, odds) in pairs {
-        let shown = odds.and_then(|o| Odds::from_scaled(u64::try_from(o).ok()?).ok()).map(|o| Value::String(o.to_string()));
+        let shown =
+            odds.and_then(|o| Odds::from_scaled(u64::try_from(o).ok()?).ok()).map(|o| Value::String(o.to_string()));
         map.insert(id.to_string(), shown.unwrap_or(Value::Null));
     }
     Value::Object(map)
@@ -229,7 +245,8 @@ async fn place(ctx: Ctx, user: AuthUser, input: PlaceInput) -> Result<Bet, ApiEr
         .group(
             user_id,
             crate::db::group::job(move |conn| {
-                let (ctx, p, stake_text, fingerprint) = (ctx2.clone(), p.clone(), stake_text.clone(), fingerprint.clone());
+                let (ctx, p, stake_text, fingerprint) =
+                    (ctx2.clone(), p.clone(), stake_text.clone(), fingerprint.clone());
                 Box::pin(async move { place_in(conn, &ctx, user_id, &p, &stake_text, &fingerprint).await })
             }),
         )
@@ -245,11 +262,12 @@ async fn place_in(
     fingerprint: &str,
 ) -> Result<Bet, ApiError> {
     ctx.state.db().lock_user(conn, user_id).await?;
-    let replay: Option<(i64, String)> = sqlx::query_as("SELECT id, fingerprint FROM sb_bets WHERE user_id = $1 AND request_key = $2")
-        .bind(user_id)
-        .bind(&p.request_id)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let replay: Option<(i64, String)> =
+        sqlx::query_as("SELECT id, fingerprint FROM sb_bets WHERE user_id = $1 AND request_key = $2")
+            .bind(user_id)
+            .bind(&p.request_id)
+            .fetch_optional(&mut *conn)
+            .await?;
     if let Some((id, first)) = replay {
         if first != fingerprint {
             return Err(ApiError::field("request_id", FieldCode::Taken));
@@ -281,7 +299,9 @@ async fn place_in(
         return Err(ApiError::field("selections", FieldCode::Duplicate));
     }
     let now_odds = || odds_map(offered.iter().map(|o| (o.id, o.odds)));
-    let open = |o: &Offered| o.market_state == "active" && matches!(o.event_status.as_str(), "scheduled" | "live") && o.odds.is_some();
+    let open = |o: &Offered| {
+        o.market_state == "active" && matches!(o.event_status.as_str(), "scheduled" | "live") && o.odds.is_some()
+    };
     if !offered.iter().all(open) {
         return Err(ApiError::field("selections", FieldCode::MarketSuspended).with_data("odds", now_odds()));
     }
@@ -313,7 +333,8 @@ async fn place_in(
     let potential = slip.potential(i64::MAX);
     if potential > max_payout {
         // The largest stake per line whose return fits (the return is linear in the stake).
-        let fits = i64::try_from(i128::from(max_payout) * i128::from(stake) / i128::from(potential.max(1))).unwrap_or(0);
+        let fits =
+            i64::try_from(i128::from(max_payout) * i128::from(stake) / i128::from(potential.max(1))).unwrap_or(0);
         return Err(ApiError::field_with("stake", FieldCode::MaxValue, vec![("max", money(fits))])
             .with_data("max_payout", money(max_payout)));
     }
@@ -344,14 +365,16 @@ async fn place_in(
     .fetch_one(&mut *conn)
     .await?;
     for (position, (o, leg)) in offered.iter().zip(&slip.legs).enumerate() {
-        sqlx::query("INSERT INTO sb_bet_legs (bet_id, position, selection_id, market_id, odds) VALUES ($1, $2, $3, $4, $5)")
-            .bind(bet_id)
-            .bind(i64::try_from(position).unwrap_or(0))
-            .bind(o.id)
-            .bind(o.market_id)
-            .bind(i64::try_from(leg.odds.scaled()).unwrap_or(0))
-            .execute(&mut *conn)
-            .await?;
+        sqlx::query(
+            "INSERT INTO sb_bet_legs (bet_id, position, selection_id, market_id, odds) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(bet_id)
+        .bind(i64::try_from(position).unwrap_or(0))
+        .bind(o.id)
+        .bind(o.market_id)
+        .bind(i64::try_from(leg.odds.scaled()).unwrap_or(0))
+        .execute(&mut *conn)
+        .await?;
     }
     let key = format!("sportsbook:bet:{bet_id}:stake");
     let reference = bet_id.to_string();
@@ -508,16 +531,22 @@ fn to_bet(ctx_margin: u32, bet: &BetRow, legs: &[LegRow], format: OddsFormat) ->
 }
 
 async fn bet_row(conn: &mut sqlx::AnyConnection, user_id: i64, bet_id: i64) -> Result<BetRow, ApiError> {
-    let row: Option<BetRow> =
-        sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {BET_COLUMNS} FROM sb_bets WHERE id = $1 AND user_id = $2")))
-            .bind(bet_id)
-            .bind(user_id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let row: Option<BetRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {BET_COLUMNS} FROM sb_bets WHERE id = $1 AND user_id = $2"
+    )))
+    .bind(bet_id)
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
     row.ok_or_else(|| ApiError::field("bet_id", FieldCode::NotFound))
 }
 
-async fn bet_of(conn: &mut sqlx::AnyConnection, user_id: i64, bet_id: i64, format: OddsFormat) -> Result<Bet, ApiError> {
+async fn bet_of(
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+    bet_id: i64,
+    format: OddsFormat,
+) -> Result<Bet, ApiError> {
     let bet = bet_row(conn, user_id, bet_id).await?;
     let legs = legs_of(conn, bet_id).await?;
     Ok(to_bet(0, &bet, &legs, format))
@@ -573,10 +602,11 @@ async fn get(ctx: Ctx, user: AuthUser, query: BetsQuery) -> Result<Bets, ApiErro
     };
     let format = query.odds_format.as_deref().and_then(OddsFormat::parse).unwrap_or_default();
     let mut conn = ctx.state.db().pool().acquire().await?;
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM sb_bets WHERE user_id = $1 {filter}")))
-        .bind(user.id)
-        .fetch_one(&mut *conn)
-        .await?;
+    let total: i64 =
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM sb_bets WHERE user_id = $1 {filter}")))
+            .bind(user.id)
+            .fetch_one(&mut *conn)
+            .await?;
     let rows: Vec<BetRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {BET_COLUMNS} FROM sb_bets WHERE user_id = $1 {filter} ORDER BY id DESC LIMIT $2 OFFSET $3"
     )))
@@ -706,6 +736,9 @@ mod tests {
         assert_eq!(fields(input("system", Some("nope"), "1,2,3", "2,2,2")), Some(vec!["system".into()]));
         assert_eq!(fields(input("single", None, "5,5", "2,2")), Some(vec!["selections".into()]));
         assert_eq!(fields(input("single", None, "5", "2,2")), Some(vec!["odds".into()]));
-        assert_eq!(fields(input("double", None, "x", "0.5")), Some(vec!["kind".into(), "selections".into(), "odds".into()]));
+        assert_eq!(
+            fields(input("double", None, "x", "0.5")),
+            Some(vec!["kind".into(), "selections".into(), "odds".into()])
+        );
     }
 }

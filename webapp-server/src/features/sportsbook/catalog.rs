@@ -11,7 +11,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub fn register(api: &mut Registry) {
-    api.read("sportsbook.getSports", "Sports with their leagues and how many events are upcoming and live.", get_sports);
+    api.read(
+        "sportsbook.getSports",
+        "Sports with their leagues and how many events are upcoming and live.",
+        get_sports,
+    );
     api.read(
         "sportsbook.getEvents",
         "Events of a sport (sport, league, status live or upcoming, offset, count, odds_format) with their main market.",
@@ -327,9 +331,7 @@ async fn get_events(ctx: Ctx, query: EventsQuery) -> Result<Events, ApiError> {
         _ => "'live', 'scheduled'",
     };
     // Only whitelisted text reaches the SQL; the sport and league are bound.
-    let filter = format!(
-        "status IN ({statuses}) AND ($1 = '' OR sport = $1) AND ($2 = '' OR league = $2)"
-    );
+    let filter = format!("status IN ({statuses}) AND ($1 = '' OR sport = $1) AND ($2 = '' OR league = $2)");
     let sport = query.sport.clone().unwrap_or_default();
     let league = query.league.clone().unwrap_or_default();
     let format = query.odds_format.as_deref().and_then(OddsFormat::parse).unwrap_or_default();
@@ -381,10 +383,11 @@ impl Input for EventQuery {
 async fn get_event(ctx: Ctx, query: EventQuery) -> Result<Event, ApiError> {
     let format = query.odds_format.as_deref().and_then(OddsFormat::parse).unwrap_or_default();
     let mut conn = ctx.state.db().pool().acquire().await?;
-    let row: Option<EventRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {EVENT_COLUMNS} FROM sb_events WHERE id = $1")))
-        .bind(query.event_id.unwrap_or(0))
-        .fetch_optional(&mut *conn)
-        .await?;
+    let row: Option<EventRow> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {EVENT_COLUMNS} FROM sb_events WHERE id = $1")))
+            .bind(query.event_id.unwrap_or(0))
+            .fetch_optional(&mut *conn)
+            .await?;
     let row = row.ok_or_else(|| ApiError::field("event_id", FieldCode::NotFound))?;
     Ok(to_event(&mut conn, row, false, ctx.locale, format).await?)
 }

@@ -235,9 +235,14 @@ mod tests {
 
     #[test]
     fn lines_read_and_print_in_quarters() {
-        for (text, quarters, shown) in
-            [("2.5", 10, "2.5"), ("-0.25", -1, "-0.25"), ("+1", 4, "1"), ("0", 0, "0"), ("2.75", 11, "2.75"), ("-1.50", -6, "-1.5")]
-        {
+        for (text, quarters, shown) in [
+            ("2.5", 10, "2.5"),
+            ("-0.25", -1, "-0.25"),
+            ("+1", 4, "1"),
+            ("0", 0, "0"),
+            ("2.75", 11, "2.75"),
+            ("-1.50", -6, "-1.5"),
+        ] {
             assert_eq!(line(text), Line(quarters));
             assert_eq!(Line(quarters).to_string(), shown);
         }
@@ -313,8 +318,14 @@ mod tests {
     fn exactly_one_selection_wins_the_exclusive_markets() {
         for h in 0..7 {
             for a in 0..7 {
-                for kind in [MarketKind::MatchResult, MarketKind::BothTeamsToScore, MarketKind::CorrectScore, MarketKind::Totals(Line(10))] {
-                    let winners = kind.selections().iter().filter(|s| kind.settle(s, h, a) == Some(Outcome::WON)).count();
+                for kind in [
+                    MarketKind::MatchResult,
+                    MarketKind::BothTeamsToScore,
+                    MarketKind::CorrectScore,
+                    MarketKind::Totals(Line(10)),
+                ] {
+                    let winners =
+                        kind.selections().iter().filter(|s| kind.settle(s, h, a) == Some(Outcome::WON)).count();
                     assert_eq!(winners, 1, "{kind:?} {h}:{a}");
                 }
             }

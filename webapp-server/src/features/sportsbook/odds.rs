@@ -168,7 +168,10 @@ impl Odds {
                 let k = (100 - q0) / q1.max(1);
                 let (ps, qs) = (k * p1 + p0, k * q1 + q0);
                 // Errors compare per unit: error / denominator.
-                if qs > 0 && u128::from(error(ps, qs, profit)) * u128::from(best.1) < u128::from(error(best.0, best.1, profit)) * u128::from(qs) {
+                if qs > 0
+                    && u128::from(error(ps, qs, profit)) * u128::from(best.1)
+                        < u128::from(error(best.0, best.1, profit)) * u128::from(qs)
+                {
                     best = (ps, qs);
                 }
                 break;

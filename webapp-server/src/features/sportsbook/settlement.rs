@@ -15,9 +15,9 @@
 //! stays dirty and is retried on every run (and logged) until the money is there or an operator
 //! steps in.
 
+use super::odds::Odds;
 use super::settle::{BetKind, Leg, Slip, System};
 use super::store::parse_result;
-use super::odds::Odds;
 use crate::AppState;
 use crate::api::ApiError;
 use crate::db::now_ms;
@@ -114,7 +114,9 @@ pub async fn settle_dirty(state: &AppState) -> anyhow::Result<usize> {
     let mut done = 0;
     loop {
         let dirty: Vec<(i64, i64)> =
-            sqlx::query_as("SELECT id, user_id FROM sb_bets WHERE dirty > 0 ORDER BY id LIMIT 500").fetch_all(state.db().pool()).await?;
+            sqlx::query_as("SELECT id, user_id FROM sb_bets WHERE dirty > 0 ORDER BY id LIMIT 500")
+                .fetch_all(state.db().pool())
+                .await?;
         if dirty.is_empty() {
             return Ok(done);
         }
@@ -139,10 +141,7 @@ pub async fn settle_dirty(state: &AppState) -> anyhow::Result<usize> {
 pub async fn recompute(state: &AppState, user_id: i64, bet_id: i64) -> Result<bool, ApiError> {
     state
         .db()
-        .group(
-            user_id,
-            crate::db::group::job(move |conn| Box::pin(async move { recompute_in(conn, bet_id).await })),
-        )
+        .group(user_id, crate::db::group::job(move |conn| Box::pin(async move { recompute_in(conn, bet_id).await })))
         .await
 }
 
@@ -184,8 +183,10 @@ async fn recompute_in(conn: &mut AnyConnection, bet_id: i64) -> Result<bool, Api
         let reference = bet_id.to_string();
         let house = Account::House(HouseAccount::SportsbookSettlement);
         let player = Account::main(bet.user_id);
-        let (from, to, kind) = if delta > 0 { (house, player, "sportsbook_payout") } else { (player, house, "sportsbook_clawback") };
-        let entry = Entry::transfer(&key, kind, currency, from, to, delta.abs()).by(Some(bet.user_id)).about(Some(&reference));
+        let (from, to, kind) =
+            if delta > 0 { (house, player, "sportsbook_payout") } else { (player, house, "sportsbook_clawback") };
+        let entry =
+            Entry::transfer(&key, kind, currency, from, to, delta.abs()).by(Some(bet.user_id)).about(Some(&reference));
         match ledger::post(conn, &entry).await {
             Ok(_) => {}
             Err(LedgerError::InsufficientFunds) => {

@@ -16,14 +16,22 @@ use crate::AppState;
 use crate::db::now_ms;
 use sqlx::AnyConnection;
 
-/// The feed the configuration names.
-pub fn feed_of(state: &AppState) -> Result<Box<dyn Feed>, FeedError> {
+/// The feed the configuration names (`None`: off).
+pub fn feed_of(state: &AppState) -> Result<Option<Box<dyn Feed>>, FeedError> {
     let c = &state.config().sportsbook;
+    if c.feed == "off" {
+        return Ok(None);
+    }
     if c.feed == "oddsapi" {
         let key = c.odds_api_key.as_ref().map(|k| k.expose().to_owned()).unwrap_or_default();
-        return Ok(Box::new(OddsApi::new(&c.odds_api_url, &key, c.odds_api_sports.clone(), &c.odds_api_regions)?));
+        return Ok(Some(Box::new(OddsApi::new(
+            &c.odds_api_url,
+            &key,
+            c.odds_api_sports.clone(),
+            &c.odds_api_regions,
+        )?)));
     }
-    Ok(Box::new(Sandbox::new(c.seed)))
+    Ok(Some(Box::new(Sandbox::new(c.seed))))
 }
 
 /// The job: brings the stored events up to the feed's snapshot now, then settles what changed.
@@ -35,7 +43,7 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
 
 /// Stores the configured feed's snapshot at `now` (unix ms); answers how many events changed.
 pub async fn run_at(state: &AppState, now: i64) -> anyhow::Result<usize> {
-    let feed = feed_of(state)?;
+    let Some(feed) = feed_of(state)? else { return Ok(0) };
     let events = feed.events(now).await?;
     store(state, feed.name(), &events, now).await
 }
@@ -206,7 +214,10 @@ async fn store_market(
     };
     let old_state = stored.first().map_or(market.state.as_str(), |r| r.state.as_str());
     let mut results_changed = old_state != market.state.as_str()
-        && (old_state == "settled" || old_state == "cancelled" || market.state == MarketState::Settled || market.state == MarketState::Cancelled);
+        && (old_state == "settled"
+            || old_state == "cancelled"
+            || market.state == MarketState::Settled
+            || market.state == MarketState::Cancelled);
     for selection in market.kind.selections() {
         let odds = market.prices.iter().find(|(k, _)| *k == selection).map(|(_, o)| o.scaled() as i64);
         let result = market.results.iter().find(|(k, _)| *k == selection).map(|(_, o)| result_text(o));
@@ -224,13 +235,15 @@ async fn store_market(
             }
             None => {
                 changed = true;
-                sqlx::query("INSERT INTO sb_selections (market_id, selection_key, odds, result) VALUES ($1, $2, $3, $4)")
-                    .bind(market_id)
-                    .bind(&selection)
-                    .bind(odds)
-                    .bind(&result)
-                    .execute(&mut *conn)
-                    .await?;
+                sqlx::query(
+                    "INSERT INTO sb_selections (market_id, selection_key, odds, result) VALUES ($1, $2, $3, $4)",
+                )
+                .bind(market_id)
+                .bind(&selection)
+                .bind(odds)
+                .bind(&result)
+                .execute(&mut *conn)
+                .await?;
             }
         }
     }

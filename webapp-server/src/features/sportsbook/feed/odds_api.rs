@@ -116,7 +116,9 @@ impl OddsApi {
 
     async fn sport_events(&self, sport_key: &str, now: i64) -> Result<Vec<FeedEvent>, FeedError> {
         let Some(sport) = sport_of(sport_key) else {
-            return Err(FeedError::Format(format!("{sport_key} is not a football, tennis, basketball or ice hockey key")));
+            return Err(FeedError::Format(format!(
+                "{sport_key} is not a football, tennis, basketball or ice hockey key"
+            )));
         };
         let odds: Vec<ApiEvent> = self
             .get(
@@ -206,7 +208,14 @@ fn final_score(s: &ApiScore) -> Option<(u32, u32)> {
 /// `2026-01-05T19:30:00Z` (RFC 3339, UTC as the API sends it) in unix ms.
 pub fn parse_time(text: &str) -> Option<i64> {
     let b = text.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' || !text.ends_with('Z') {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || !text.ends_with('Z')
+    {
         return None;
     }
     let num = |r: std::ops::Range<usize>| text.get(r)?.parse::<i64>().ok();

@@ -121,7 +121,13 @@ mod tests {
         // market is not offered.
         assert_eq!(price(MarketKind::Moneyline, &j, 0), None);
         let totals = price(MarketKind::Totals(Line(2)), &j, 0).expect("a fair coin is not decided");
-        assert_eq!(totals, vec![("over".into(), Odds::parse("2.0").expect("odds")), ("under".into(), Odds::parse("2.0").expect("odds"))]);
+        assert_eq!(
+            totals,
+            vec![
+                ("over".into(), Odds::parse("2.0").expect("odds")),
+                ("under".into(), Odds::parse("2.0").expect("odds"))
+            ]
+        );
         let with_margin = price(MarketKind::Totals(Line(2)), &j, 500).expect("priced");
         assert_eq!(with_margin[0].1, Odds::parse("1.90").expect("odds"));
     }
@@ -136,7 +142,12 @@ mod tests {
     fn quarter_lines_price_between_their_neighbours() {
         let j = joint(&binomial(18, ONE * 8 / 100, 1, 0), &binomial(18, ONE * 6 / 100, 1, 0));
         let home = |l: i32| {
-            price(MarketKind::Handicap(Line(l)), &j, 0).expect("priced").into_iter().find(|(s, _)| s == "home").expect("home").1
+            price(MarketKind::Handicap(Line(l)), &j, 0)
+                .expect("priced")
+                .into_iter()
+                .find(|(s, _)| s == "home")
+                .expect("home")
+                .1
         };
         assert!(home(0) < home(-1) && home(-1) < home(-2), "{} {} {}", home(0), home(-1), home(-2));
     }

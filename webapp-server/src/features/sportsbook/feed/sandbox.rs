@@ -35,9 +35,30 @@ const SLOT: i64 = 30 * MINUTE;
 pub const MARGIN_BP: u32 = 500;
 
 const TOWNS: [&str; 24] = [
-    "Ashford", "Belmont", "Carrow", "Dunmore", "Eastwick", "Fairhaven", "Glenrock", "Harlow", "Ironbridge", "Kingsport",
-    "Lakeside", "Millbrook", "Northgate", "Oakridge", "Portree", "Queensbury", "Redcliff", "Stonebridge", "Thornbury",
-    "Upton", "Valemont", "Westmarch", "Yarrow", "Zennor",
+    "Ashford",
+    "Belmont",
+    "Carrow",
+    "Dunmore",
+    "Eastwick",
+    "Fairhaven",
+    "Glenrock",
+    "Harlow",
+    "Ironbridge",
+    "Kingsport",
+    "Lakeside",
+    "Millbrook",
+    "Northgate",
+    "Oakridge",
+    "Portree",
+    "Queensbury",
+    "Redcliff",
+    "Stonebridge",
+    "Thornbury",
+    "Upton",
+    "Valemont",
+    "Westmarch",
+    "Yarrow",
+    "Zennor",
 ];
 const SURNAMES: [&str; 24] = [
     "Almeida", "Berger", "Castro", "Dubois", "Eriksen", "Fischer", "Garcia", "Horvat", "Ivanova", "Jansen", "Kowalski",
@@ -105,7 +126,10 @@ fn rules(sport: Sport) -> &'static SportRules {
 
 /// FNV-1a over the parts: a stable seed per calendar slot, league or match.
 fn hash(parts: &[u64]) -> u64 {
-    parts.iter().flat_map(|p| p.to_le_bytes()).fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    parts
+        .iter()
+        .flat_map(|p| p.to_le_bytes())
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// One match, fixed by the seed: who plays and what will happen.
@@ -178,10 +202,10 @@ impl Match {
         let diff = (self.ratings.0 as i64 - self.ratings.1 as i64 + shift).clamp(-100, 100);
         // Per-sport base rates (per mille) and how much a rating point moves them.
         let (home_base, away_base, per_point) = match self.sport {
-            Sport::Football => (82, 64, 5),       // about 1.5 and 1.15 goals over 18 intervals
-            Sport::IceHockey => (150, 130, 6),    // about 3.0 and 2.6 goals over 20
-            Sport::Basketball => (525, 505, 2),   // about 101 and 97 points
-            Sport::Tennis => (520, 480, 4),       // a set
+            Sport::Football => (82, 64, 5),     // about 1.5 and 1.15 goals over 18 intervals
+            Sport::IceHockey => (150, 130, 6),  // about 3.0 and 2.6 goals over 20
+            Sport::Basketball => (525, 505, 2), // about 101 and 97 points
+            Sport::Tennis => (520, 480, 4),     // a set
         };
         let scale = |base: i64, d: i64| -> u128 {
             let per_mille = (base * 10 + d * per_point).clamp(50, 9_950);
@@ -278,7 +302,11 @@ impl Match {
                 // 0.4 points a rating point; the half line next to it, away from zero.
                 let points = (diff * 2 / 5) as i32;
                 let half_line = -points * 4 + if points >= 0 { -2 } else { 2 };
-                vec![MarketKind::Moneyline, MarketKind::Totals(Line(4 * 198 + 2)), MarketKind::Handicap(Line(half_line))]
+                vec![
+                    MarketKind::Moneyline,
+                    MarketKind::Totals(Line(4 * 198 + 2)),
+                    MarketKind::Handicap(Line(half_line)),
+                ]
             }
             Sport::Tennis => vec![
                 MarketKind::Moneyline,
@@ -350,7 +378,10 @@ impl Match {
 }
 
 fn tally(scores: &[(i64, bool)], until: i64) -> (u32, u32) {
-    scores.iter().filter(|(at, _)| *at <= until).fold((0, 0), |(h, a), (_, home)| if *home { (h + 1, a) } else { (h, a + 1) })
+    scores
+        .iter()
+        .filter(|(at, _)| *at <= until)
+        .fold((0, 0), |(h, a), (_, home)| if *home { (h + 1, a) } else { (h, a + 1) })
 }
 
 /// A pre-match drift of the ratings, -3 to +3 points, new every 15 minutes.
@@ -468,12 +499,15 @@ mod tests {
             let live = feed.snapshot(now).into_iter().filter(|e| e.status == EventStatus::Live).count();
             assert!(live >= 2, "{live} live at minute {minute}");
         }
-        let event = feed.snapshot(NOON).into_iter().find(|e| e.status == EventStatus::Live && e.sport == Sport::Football);
+        let event =
+            feed.snapshot(NOON).into_iter().find(|e| e.status == EventStatus::Live && e.sport == Sport::Football);
         let event = event.expect("a live football match");
         let later = feed.event(&event.id, NOON + 10 * MINUTE).expect("the same match");
         assert_ne!(event.markets, later.markets, "prices did not move in ten minutes");
         let upcoming = feed.snapshot(NOON).into_iter().find(|e| e.status == EventStatus::Scheduled).expect("upcoming");
-        let moved = (1..12).any(|q| feed.event(&upcoming.id, NOON + q * 15 * MINUTE).map(|e| e.markets) != Some(upcoming.markets.clone()));
+        let moved = (1..12).any(|q| {
+            feed.event(&upcoming.id, NOON + q * 15 * MINUTE).map(|e| e.markets) != Some(upcoming.markets.clone())
+        });
         assert!(moved, "pre-match prices never moved");
     }
 

@@ -111,8 +111,11 @@ impl Outcome {
         let v = self.void_factor;
         let d = self.dead_heat;
         // win = (1 − v) × d when won; return = win × odds / SCALE + v.
-        let (win_num, win_den) =
-            if self.won { (u64::from(v.den - v.num) * u64::from(d.num), u64::from(v.den) * u64::from(d.den)) } else { (0, 1) };
+        let (win_num, win_den) = if self.won {
+            (u64::from(v.den - v.num) * u64::from(d.num), u64::from(v.den) * u64::from(d.den))
+        } else {
+            (0, 1)
+        };
         let den = win_den * u64::from(v.den) * SCALE;
         let num = win_num * u64::from(v.den) * odds.scaled() + u64::from(v.num) * win_den * SCALE;
         let g = gcd(num, den).max(1);
@@ -226,8 +229,7 @@ pub fn line_return(stake: i64, legs: &[Leg]) -> Option<i64> {
 
 /// What a line returns if every open leg wins at its price (settled legs as settled).
 pub fn line_potential(stake: i64, legs: &[Leg]) -> i64 {
-    let factors: Vec<(u64, u64)> =
-        legs.iter().map(|l| l.outcome.unwrap_or(Outcome::WON).factor(l.odds)).collect();
+    let factors: Vec<(u64, u64)> = legs.iter().map(|l| l.outcome.unwrap_or(Outcome::WON).factor(l.odds)).collect();
     product_floor(stake, &factors)
 }
 

@@ -65,7 +65,8 @@ fn dead_heats_pay_the_factor_of_the_stake_at_full_odds() {
     assert_eq!(single.settle(NO_CAP), Some(3000));
     // A three-way dead heat in a double with a 2.0 winner: 10 × 2 × 7/3 = 46.666… → 46.66.
     let three_way = Outcome::new(true, Ratio::ZERO, Ratio::new(1, 3).expect("1/3")).expect("valid");
-    let double = Slip::new(BetKind::Accumulator, legs(&["7.0", "2.0"], &[three_way, Outcome::WON]), 1000).expect("double");
+    let double =
+        Slip::new(BetKind::Accumulator, legs(&["7.0", "2.0"], &[three_way, Outcome::WON]), 1000).expect("double");
     assert_eq!(double.settle(NO_CAP), Some(4666));
 }
 
@@ -86,7 +87,8 @@ fn huge_accumulators_neither_overflow_nor_lose_precision() {
     let slip = Slip::new(BetKind::Accumulator, legs(&["10000"; 20], &[Outcome::WON; 20]), 100).expect("20 legs");
     assert_eq!(slip.settle(1_000_000_000), Some(1_000_000_000));
     // Twenty legs at 1.0001 on 1,000,000.00: 100000000 × 1.0001²⁰ = 100200190.11… → floor.
-    let slip = Slip::new(BetKind::Accumulator, legs(&["1.0001"; 20], &[Outcome::WON; 20]), 100_000_000).expect("20 legs");
+    let slip =
+        Slip::new(BetKind::Accumulator, legs(&["1.0001"; 20], &[Outcome::WON; 20]), 100_000_000).expect("20 legs");
     assert_eq!(slip.settle(NO_CAP), Some(100_200_190));
 }
 
@@ -144,7 +146,8 @@ fn cash_out_at_unchanged_prices_is_the_stake_less_the_margin() {
 
 /// A random outcome among the kinds a feed sends.
 fn random_outcome(rng: &mut SplitMix) -> Outcome {
-    let dead_heats = [Ratio::ONE, Ratio::HALF, Ratio { num: 1, den: 3 }, Ratio { num: 2, den: 3 }, Ratio { num: 1, den: 4 }];
+    let dead_heats =
+        [Ratio::ONE, Ratio::HALF, Ratio { num: 1, den: 3 }, Ratio { num: 2, den: 3 }, Ratio { num: 1, den: 4 }];
     match rng.below(7) {
         0 | 1 => Outcome::WON,
         2 | 3 => Outcome::LOST,
