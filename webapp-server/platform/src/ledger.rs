@@ -58,6 +58,8 @@ pub enum HouseAccount {
     Promotions,
     /// The house's side of sports bets: stakes in, payouts and cash-outs out.
     SportsbookSettlement,
+    /// The other side of operators' balance corrections (the back office).
+    Corrections,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +96,7 @@ impl Account {
                     HouseAccount::FunSupply => "fun_supply",
                     HouseAccount::Promotions => "promotions",
                     HouseAccount::SportsbookSettlement => "sportsbook_settlement",
+                    HouseAccount::Corrections => "balance_corrections",
                 },
                 false,
             ),
