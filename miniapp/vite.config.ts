@@ -73,6 +73,12 @@ export default defineConfig(({ mode }) => {
       // Lazy screens under a loaded CI machine: see asyncUtilTimeout in src/test/setup.ts.
       testTimeout: 20000,
       unstubGlobals: true,
+      // react-admin through Vite's resolver, with react-router-dom (a re-export of react-router in
+      // v7) as react-router: under Node's resolution the two loaded as two copies, and react-admin's
+      // <Routes> refused the console's <Route>s ("[Route] is not a <Route> component"). The build
+      // resolves both to one copy already.
+      alias: { 'react-router-dom': 'react-router' },
+      server: { deps: { inline: [/node_modules[\\/](react-admin|ra-[a-z-]+)[\\/]/] } },
     },
   };
 });

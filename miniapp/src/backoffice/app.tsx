@@ -13,7 +13,8 @@ import PriceChangeIcon from '@mui/icons-material/PriceChange';
 import RedeemIcon from '@mui/icons-material/Redeem';
 import SavingsIcon from '@mui/icons-material/Savings';
 import StarsIcon from '@mui/icons-material/Stars';
-import { Route } from 'react-router';
+import { useState } from 'react';
+import { BrowserRouter, Route } from 'react-router';
 import { Admin, CustomRoutes, Resource, localStorageStore } from 'react-admin';
 import { BackofficeLayout } from './layout';
 import { createAuthProvider } from './lib/auth-provider';
@@ -32,16 +33,31 @@ import { RoundList } from './pages/rounds';
 import { SystemPage } from './pages/system';
 import { WithdrawalList, WithdrawalShow } from './pages/withdrawals';
 
-const store = localStorageStore(undefined, 'croupier-backoffice');
-const i18nProvider = createI18nProvider(store.getItem<'en' | 'fr'>('locale') ?? undefined);
-const locale = () => i18nProvider.getLocale();
-const dataProvider = createDataProvider(locale);
-const authProvider = createAuthProvider(locale);
+/** The console's providers, made once per mounted console (tests mount several). */
+function createProviders() {
+  const store = localStorageStore(undefined, 'croupier-backoffice');
+  const i18nProvider = createI18nProvider(store.getItem<'en' | 'fr'>('locale') ?? undefined);
+  const locale = () => i18nProvider.getLocale();
+  return { store, i18nProvider, dataProvider: createDataProvider(locale), authProvider: createAuthProvider(locale) };
+}
 
+/**
+ * react-admin's own router would be a HashRouter (`/backoffice#/players`); the console has real
+ * paths under `/backoffice` (the server answers every one with backoffice.html), so it runs in a
+ * BrowserRouter whose basename is `/backoffice`, and react-admin's links are relative to it.
+ */
 export function BackofficeApp() {
   return (
+    <BrowserRouter basename="/backoffice">
+      <BackofficeAdmin />
+    </BrowserRouter>
+  );
+}
+
+function BackofficeAdmin() {
+  const [{ store, i18nProvider, dataProvider, authProvider }] = useState(createProviders);
+  return (
     <Admin
-      basename="/backoffice"
       title="bo.app_title"
       dataProvider={dataProvider}
       authProvider={authProvider}
