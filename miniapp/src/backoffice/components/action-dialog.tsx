@@ -3,7 +3,7 @@
 // reason, submitted with Enter, closed with Escape; a refusal's field errors land on the fields and
 // its message in the notification.
 import { useState, type ReactElement, type ReactNode } from 'react';
-import { Button as MuiButton, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { Alert, Button as MuiButton, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import {
   Button,
   Form,
@@ -58,19 +58,23 @@ export function ActionDialogButton({
   color = 'primary',
 }: ActionDialogProps) {
   const [open, setOpen] = useState(false);
+  // Refusals of what the form has no field for (four eyes' `approver`, a withdrawal's `state`).
+  const [refusals, setRefusals] = useState<string[]>([]);
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
 
   const submit = async (values: FieldValues) => {
     let result: unknown;
+    setRefusals([]);
     try {
       result = await onSubmit(values);
     } catch (error) {
       const refusal = error as Refusal;
       notify(refusal.message ?? 'ra.notification.http_error', { type: 'error' });
-      const errors = refusal.body?.errors;
-      return errors && Object.keys(errors).length > 0 ? errors : undefined;
+      const errors = refusal.body?.errors ?? {};
+      setRefusals(Object.entries(errors).filter(([field]) => !(field in values)).map(([, key]) => key));
+      return Object.keys(errors).length > 0 ? errors : undefined;
     }
     setOpen(false);
     notify(typeof success === 'function' ? success(result) : success, { type: 'success' });
@@ -95,6 +99,7 @@ export function ActionDialogButton({
         open={open}
         onClose={() => {
           setOpen(false);
+          setRefusals([]);
         }}
         fullWidth
         maxWidth="sm"
@@ -103,6 +108,11 @@ export function ActionDialogButton({
         <Form onSubmit={submit} {...(defaultValues ? { defaultValues } : {})}>
           <DialogTitle {...(testId ? { id: `${testId}-title` } : {})}>{translate(title ?? label)}</DialogTitle>
           <DialogContent>
+            {refusals.map((key) => (
+              <Alert key={key} severity="error" sx={{ mb: 1 }}>
+                {translate(key, { _: key })}
+              </Alert>
+            ))}
             {children}
             {noReason ? null : (
               <TextInput
@@ -119,6 +129,7 @@ export function ActionDialogButton({
             <MuiButton
               onClick={() => {
                 setOpen(false);
+                setRefusals([]);
               }}
             >
               {translate('ra.action.cancel')}

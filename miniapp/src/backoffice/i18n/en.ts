@@ -152,15 +152,21 @@ export const en = {
     players: {
       search: 'Id, e-mail, phone, Telegram id or nickname',
       title: 'Player #%{id} %{login}',
-      tab_summary: 'Summary',
       balances: 'Balances',
       ban: 'Ban',
       unban: 'Unban',
       banned: 'The player is banned.',
       unbanned: 'The player is unbanned.',
     },
+    tabs: { summary: 'Summary', ledger: 'Ledger', deposits: 'Deposits', withdrawals: 'Withdrawals', rounds: 'Game rounds', bonuses: 'Bonuses', sessions: 'Sessions', notes: 'Notes' },
     balance: { main: 'Main', bonus: 'Bonus', betting_bonus: 'Betting bonus' },
-    sessions: { end: 'End', end_all: 'End all sessions', ended: 'The sessions are ended.' },
+    sessions: {
+      end: 'End',
+      end_all: 'End all sessions',
+      ended: 'The sessions are ended.',
+      end_title: 'End this session?',
+      end_confirm: 'The player is signed out on that device.',
+    },
     notes: { text: 'New note', add: 'Add note', added: 'The note is added.' },
     corrections: {
       correct: 'Correct balance',

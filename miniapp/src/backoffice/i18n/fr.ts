@@ -153,15 +153,21 @@ export const fr: Messages = {
     players: {
       search: 'Id, e-mail, téléphone, id Telegram ou pseudo',
       title: 'Joueur n°%{id} %{login}',
-      tab_summary: 'Résumé',
       balances: 'Soldes',
       ban: 'Bannir',
       unban: 'Débannir',
       banned: 'Le joueur est banni.',
       unbanned: 'Le joueur n’est plus banni.',
     },
+    tabs: { summary: 'Résumé', ledger: 'Grand livre', deposits: 'Dépôts', withdrawals: 'Retraits', rounds: 'Parties', bonuses: 'Bonus', sessions: 'Sessions', notes: 'Notes' },
     balance: { main: 'Principal', bonus: 'Bonus', betting_bonus: 'Bonus paris' },
-    sessions: { end: 'Terminer', end_all: 'Terminer toutes les sessions', ended: 'Les sessions sont terminées.' },
+    sessions: {
+      end: 'Terminer',
+      end_all: 'Terminer toutes les sessions',
+      ended: 'Les sessions sont terminées.',
+      end_title: 'Terminer cette session ?',
+      end_confirm: 'Le joueur est déconnecté sur cet appareil.',
+    },
     notes: { text: 'Nouvelle note', add: 'Ajouter la note', added: 'La note est ajoutée.' },
     corrections: {
       correct: 'Corriger le solde',

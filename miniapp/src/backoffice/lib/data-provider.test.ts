@@ -1,6 +1,6 @@
 import { HttpError } from 'react-admin';
 import { describe, expect, it } from 'vitest';
-import { createDataProvider, exportUrl, listQuery, pageLocally, parseContentRange } from './data-provider';
+import { createDataProvider, exportUrl, listQuery, pageLocally, parseContentRange, reportCsvUrl } from './data-provider';
 import type { ErrorBody } from './http';
 import { errorResponse, jsonResponse, stubFetch } from './test-fetch';
 
@@ -206,7 +206,7 @@ describe('the data provider', () => {
     await provider.reportSummary(params);
     expect(calls[0]?.url.pathname).toBe('/backoffice/api/reports/summary');
     expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual(params);
-    expect(provider.reportCsvUrl(params)).toBe('/backoffice/api/reports/summary.csv?from=2026-11-01&to=2026-11-26&currency=EUR');
+    expect(reportCsvUrl(params)).toBe('/backoffice/api/reports/summary.csv?from=2026-11-01&to=2026-11-26&currency=EUR');
     expect((await provider.system()).maintenance.on).toBe(false);
     expect(calls[1]?.url.pathname).toBe('/backoffice/api/system');
   });

@@ -48,7 +48,7 @@ export function parseContentRange(header: string | null): number {
   return Number(match[1]);
 }
 
-/** The CSV export address of a list with the list's sort and filter. */
+/** The CSV export address of a list with the list's sort and filter (a plain function, like `reportCsvUrl`). */
 export function exportUrl(resource: string, sort?: SortPayload, filter?: Record<string, unknown>): string {
   const query = listQuery({ ...(sort ? { sort } : {}), ...(filter ? { filter } : {}) });
   return `/backoffice/api/${resource}/export.csv${query}`;
@@ -151,13 +151,17 @@ export interface BackofficeDataProvider extends DataProvider {
   post: (path: string, body: Record<string, unknown>) => Promise<unknown>;
   bulkApprove: (ids: Identifier[], reason: string) => Promise<BulkResult[]>;
   reportSummary: (params: ReportParams) => Promise<ReportSummary>;
-  reportCsvUrl: (params: ReportParams) => string;
   system: () => Promise<SystemState>;
-  exportUrl: typeof exportUrl;
 }
 
 function reportQuery({ from, to, currency }: ReportParams): string {
   return new URLSearchParams({ from, to, currency }).toString();
+}
+
+/** The days of a report as CSV. (A plain function: react-admin wraps every data provider method
+ * and expects a promise from each.) */
+export function reportCsvUrl(params: ReportParams): string {
+  return `/backoffice/api/reports/summary.csv?${reportQuery(params)}`;
 }
 
 /** The console's data provider; `locale()` is the console's language, sent as Accept-Language. */
@@ -239,9 +243,7 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
       return (json as { results: BulkResult[] }).results;
     },
     reportSummary: async (params) => (await call(`/reports/summary?${reportQuery(params)}`)).json as ReportSummary,
-    reportCsvUrl: (params) => `/backoffice/api/reports/summary.csv?${reportQuery(params)}`,
     system: async () => (await call('/system')).json as SystemState,
-    exportUrl,
   };
   return provider;
 }

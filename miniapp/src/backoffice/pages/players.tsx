@@ -53,9 +53,9 @@ export const VERIFICATION_CHOICES = ['none', 'pending', 'verified', 'rejected'].
   name: `bo.verification.${id}`,
 }));
 
-const playerFilters = [<SearchInput key="q" source="q" alwaysOn placeholder="bo.players.search" />];
-
 export function PlayerList() {
+  const translate = useTranslate();
+  const playerFilters = [<SearchInput key="q" source="q" alwaysOn placeholder={translate('bo.players.search')} />];
   return (
     <List filters={playerFilters} sort={{ field: 'id', order: 'DESC' }} actions={<TopToolbar><ExportCsvButton /></TopToolbar>}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
@@ -265,7 +265,7 @@ export function PlayerShow() {
   return (
     <Show title={<PlayerTitle />} actions={<PlayerActions />}>
       <TabbedShowLayout>
-        <TabbedShowLayout.Tab label="bo.players.tab_summary">
+        <TabbedShowLayout.Tab label="bo.tabs.summary">
           <TextField source="id" />
           <TextField source="login" />
           <TextField source="fakename" />
@@ -303,7 +303,7 @@ export function PlayerShow() {
           <JsonBlock source="limits" />
           <JsonBlock source="exclusions" />
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="resources.ledger.name" path="ledger">
+        <TabbedShowLayout.Tab label="bo.tabs.ledger" path="ledger">
           <ManyField reference="ledger">
             <Datagrid bulkActionButtons={false} rowClick={false}>
               <TextField source="id" />
@@ -315,22 +315,22 @@ export function PlayerShow() {
             </Datagrid>
           </ManyField>
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="resources.deposits.name" path="deposits">
+        <TabbedShowLayout.Tab label="bo.tabs.deposits" path="deposits">
           <ManyField reference="deposits">
             <DepositColumns />
           </ManyField>
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="resources.withdrawals.name" path="withdrawals">
+        <TabbedShowLayout.Tab label="bo.tabs.withdrawals" path="withdrawals">
           <ManyField reference="withdrawals">
             <WithdrawalColumns />
           </ManyField>
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="resources.rounds.name" path="rounds">
+        <TabbedShowLayout.Tab label="bo.tabs.rounds" path="rounds">
           <ManyField reference="rounds">
             <RoundColumns />
           </ManyField>
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="resources.bonuses.name" path="bonuses">
+        <TabbedShowLayout.Tab label="bo.tabs.bonuses" path="bonuses">
           <ManyField reference="bonuses">
             <Datagrid bulkActionButtons={false} rowClick={false}>
               <TextField source="id" />
@@ -341,7 +341,7 @@ export function PlayerShow() {
             </Datagrid>
           </ManyField>
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="resources.sessions.name" path="sessions">
+        <TabbedShowLayout.Tab label="bo.tabs.sessions" path="sessions">
           <ManyField reference="sessions">
             <Datagrid bulkActionButtons={false} rowClick={false}>
               <TextField source="id" />
@@ -350,12 +350,19 @@ export function PlayerShow() {
               <TextField source="ip" />
               <TextField source="user_agent" />
               <Can permission="players.sessions">
-                <DeleteButton label="bo.sessions.end" mutationMode="pessimistic" redirect={false} />
+                <DeleteButton
+                  label="bo.sessions.end"
+                  mutationMode="pessimistic"
+                  redirect={false}
+                  confirmTitle="bo.sessions.end_title"
+                  confirmContent="bo.sessions.end_confirm"
+                  successMessage="bo.sessions.ended"
+                />
               </Can>
             </Datagrid>
           </ManyField>
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="resources.notes.name" path="notes">
+        <TabbedShowLayout.Tab label="bo.tabs.notes" path="notes">
           <Can permission="players.notes">
             <AddNote />
           </Can>

@@ -21,7 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useDataProvider, useLocaleState, useTranslate } from 'react-admin';
 import { Chart } from '../components/charts';
-import type { BackofficeDataProvider, ReportParams, ReportSummary } from '../lib/data-provider';
+import { reportCsvUrl, type BackofficeDataProvider, type ReportParams, type ReportSummary } from '../lib/data-provider';
 import { isoDay } from '../lib/dates';
 import { formatMoney, minorToDecimal } from '../lib/money';
 
@@ -133,14 +133,14 @@ export function ReportsPage() {
           setParams(draft);
         }}
       >
-        <MuiTextField type="date" label={translate('bo.fields.from')} value={draft.from} size="small"
+        <MuiTextField type="date" label={translate('bo.fields.from')} value={draft.from} size="small" sx={{ width: 190 }} fullWidth={false}
           onChange={(event) => { setDraft({ ...draft, from: event.target.value }); }} slotProps={{ inputLabel: { shrink: true } }} />
-        <MuiTextField type="date" label={translate('bo.fields.to')} value={draft.to} size="small"
+        <MuiTextField type="date" label={translate('bo.fields.to')} value={draft.to} size="small" sx={{ width: 190 }} fullWidth={false}
           onChange={(event) => { setDraft({ ...draft, to: event.target.value }); }} slotProps={{ inputLabel: { shrink: true } }} />
-        <MuiTextField label={translate('bo.fields.currency')} value={draft.currency} size="small"
+        <MuiTextField label={translate('bo.fields.currency')} value={draft.currency} size="small" sx={{ width: 120 }} fullWidth={false}
           onChange={(event) => { setDraft({ ...draft, currency: event.target.value.toUpperCase() }); }} />
         <MuiButton type="submit" variant="contained">{translate('bo.reports.show')}</MuiButton>
-        <MuiButton component="a" href={dataProvider.reportCsvUrl(params)} download startIcon={<DownloadIcon />}>
+        <MuiButton component="a" href={reportCsvUrl(params)} download startIcon={<DownloadIcon />}>
           {translate('bo.action.export_csv')}
         </MuiButton>
       </Box>
