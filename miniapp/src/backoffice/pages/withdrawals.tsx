@@ -12,6 +12,7 @@ import {
   SelectField,
   SelectInput,
   Show,
+  ShowButton,
   SimpleShowLayout,
   TextField,
   TextInput,
@@ -54,6 +55,7 @@ export function WithdrawalColumns({ bulk = false }: { bulk?: boolean }) {
       <BooleanField source="needs_second_approval" />
       <TimeField source="created_at" />
       <TimeField source="updated_at" />
+      <ShowButton />
     </Datagrid>
   );
 }
