@@ -32,11 +32,31 @@ where
 {
     match state.coord().acquire_lease(&format!("job:{name}"), holder, LEASE).await {
         Ok(true) => {
-            if let Err(e) = job(state.clone()).await {
+            let outcome = job(state.clone()).await;
+            if let Err(e) = &outcome {
                 tracing::warn!(job = name, error = format!("{e:#}"), "job failed");
             }
+            record_run(state, name, outcome.err().map(|e| format!("{e:#}"))).await;
         }
         Ok(false) => {}
         Err(e) => tracing::warn!(job = name, error = %e, "cannot take the job lease"),
+    }
+}
+
+/// Keeps the job's last run (`job_runs`) for the back office's system page. A failed write is
+/// logged and changes nothing else.
+async fn record_run(state: &AppState, name: &str, error: Option<String>) {
+    let written = sqlx::query(
+        "INSERT INTO job_runs (name, last_run_at, last_ok, last_error) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (name) DO UPDATE SET last_run_at = excluded.last_run_at, last_ok = excluded.last_ok, last_error = excluded.last_error",
+    )
+    .bind(name)
+    .bind(crate::db::now_ms())
+    .bind(i64::from(error.is_none()))
+    .bind(error.map(|e| e.chars().take(500).collect::<String>()))
+    .execute(state.db().pool())
+    .await;
+    if let Err(e) = written {
+        tracing::warn!(job = name, error = %e, "job run not recorded");
     }
 }

@@ -31,7 +31,7 @@ pub mod web;
 pub use croupier_platform::ports::{kyc, messaging, payments};
 pub use croupier_platform::{AppState, Config};
 pub use croupier_platform::{
-    api, audit, config, coord, db, hot, keys, ledger, metrics, ops, password, session, switches, telemetry,
+    api, audit, config, coord, crypto, db, hot, keys, ledger, metrics, ops, password, session, switches, telemetry,
 };
 
 use anyhow::Context as _;
@@ -257,6 +257,7 @@ pub fn app(app: App) -> Router {
         .merge(payments::sandbox::routes().with_state(platform.clone()))
         .merge(kyc::sandbox::routes().with_state(platform.clone()))
         .merge(features::routes().with_state(platform.clone()))
+        .merge(features::backoffice_routes(platform.clone()).with_state(platform.clone()))
         .merge(features::content::routes())
         .merge(features::auth::oauth::routes())
         .merge(features::tournaments::routes())

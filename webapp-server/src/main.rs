@@ -3,7 +3,7 @@
 use croupier_server::{App, Config};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: croupier-server [serve | ledger check | backup FILE | restore FILE | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON | admin tournaments list | admin tournaments create|update [ID] FILE.json | admin tournaments cancel ID REASON | admin tournaments report ID | admin jackpots list | admin jackpots create|update [ID] FILE.json | admin jackpots pause|resume|close ID | admin jackpots report ID]\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | backup FILE | restore FILE | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON | admin tournaments list | admin tournaments create|update [ID] FILE.json | admin tournaments cancel ID REASON | admin tournaments report ID | admin jackpots list | admin jackpots create|update [ID] FILE.json | admin jackpots pause|resume|close ID | admin jackpots report ID | admin operators create --email EMAIL --name NAME --role ROLE [--password-file FILE] | admin operators create EMAIL ROLE NAME | admin operators list | admin operators disable EMAIL]\n\nAn operator's password is read from --password-file, else CROUPIER_OPERATOR_PASSWORD, else the first line of standard input (never from the command line).\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -32,6 +32,7 @@ async fn main() -> ExitCode {
         | ["admin", "tournaments" | "jackpots", "update", _, _]
         | ["admin", "tournaments", "cancel", _, _]
         | ["admin", "jackpots", "pause" | "resume" | "close", _] => {}
+        ["admin", "operators", "create", ..] | ["admin", "operators", "list"] | ["admin", "operators", "disable", _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -71,6 +72,9 @@ async fn main() -> ExitCode {
     }
     if let ["admin", area @ ("tournaments" | "jackpots"), rest @ ..] = command.as_slice() {
         return competition_admin(config, area, rest).await;
+    }
+    if let ["admin", "operators", rest @ ..] = command.as_slice() {
+        return operators_admin(config, rest).await;
     }
     if command.first() == Some(&"admin") {
         return admin(config, &command[2..]).await;
@@ -571,4 +575,95 @@ async fn restore(config: &Config, file: &str) -> Result<String, String> {
     let kept =
         if kept.is_empty() { String::new() } else { format!("; the replaced files are kept: {}", kept.join(", ")) };
     Ok(format!("restored {file} into {} ({transactions} ledger transactions){kept}", target.display()))
+}
+
+/// `croupier-server admin operators create|list|disable …`: back-office accounts
+/// (`features::backoffice::operators`). The first admin is made here.
+async fn operators_admin(config: Config, args: &[&str]) -> ExitCode {
+    use croupier_server::features::backoffice::operators::{self, NewOperator};
+    let result: Result<String, String> = async {
+        let new = match args {
+            ["create", rest @ ..] => Some(create_args(rest)?),
+            ["list"] | ["disable", _] => None,
+            _ => return Err(USAGE.to_owned()),
+        };
+        let state = build(config).await.map_err(|_| "cannot open the database".to_owned())?;
+        let fail = |e: croupier_server::api::ApiError| {
+            let fields: Vec<String> = e.fields().iter().map(|f| format!("{}: {}", f.field, f.code.code())).collect();
+            if fields.is_empty() { format!("{:?}", e.kind) } else { fields.join(", ") }
+        };
+        match (args, new) {
+            (_, Some((email, name, role, password))) => {
+                let new = NewOperator::check(&email, &name, &role, &password).map_err(fail)?;
+                let id = operators::create_from_cli(&state, &new).await.map_err(fail)?;
+                Ok(format!("operator {id} created: {} ({}); the first sign-in enrols the authenticator", new.email, new.role.name()))
+            }
+            (["list"], None) => {
+                let rows = operators::list_all(&state).await.map_err(fail)?;
+                Ok(rows
+                    .iter()
+                    .map(|o| {
+                        format!(
+                            "{}\t{}\t{}\t{}\t{}{}",
+                            o.id,
+                            o.email,
+                            o.role,
+                            o.name,
+                            if o.enrolled != 0 { "enrolled" } else { "not enrolled" },
+                            if o.disabled != 0 { "\tdisabled" } else { "" }
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"))
+            }
+            (["disable", email], None) => {
+                let id = operators::disable_from_cli(&state, email).await.map_err(fail)?;
+                Ok(format!("operator {id} disabled; their sessions ended"))
+            }
+            _ => Err(USAGE.to_owned()),
+        }
+    }
+    .await;
+    report(result)
+}
+
+/// `--email E --name N --role R [--password-file F]` or `EMAIL ROLE NAME`, and the password.
+fn create_args(args: &[&str]) -> Result<(String, String, String, String), String> {
+    let (mut email, mut name, mut role, mut file) = (None, None, None, None);
+    if args.first().is_some_and(|a| a.starts_with("--")) {
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let value = it.next().map(|v| (*v).to_owned()).ok_or_else(|| format!("{flag} needs a value"))?;
+            match *flag {
+                "--email" => email = Some(value),
+                "--name" => name = Some(value),
+                "--role" => role = Some(value),
+                "--password-file" => file = Some(value),
+                "--password" => return Err("the password is never given on the command line: use --password-file, CROUPIER_OPERATOR_PASSWORD or standard input".into()),
+                other => return Err(format!("unknown option {other}")),
+            }
+        }
+    } else if let [e, r, n] = args {
+        (email, role, name) = (Some((*e).to_owned()), Some((*r).to_owned()), Some((*n).to_owned()));
+    } else {
+        return Err(USAGE.to_owned());
+    }
+    let password = match file {
+        Some(path) => std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?,
+        None => match std::env::var("CROUPIER_OPERATOR_PASSWORD") {
+            Ok(p) if !p.is_empty() => p,
+            _ => {
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line).map_err(|e| format!("cannot read the password: {e}"))?;
+                line
+            }
+        },
+    };
+    let password = password.trim_end_matches(['\r', '\n']).to_owned();
+    Ok((
+        email.ok_or("--email is required")?,
+        name.ok_or("--name is required")?,
+        role.ok_or("--role is required")?,
+        password,
+    ))
 }

@@ -31,7 +31,7 @@ use crate::features::content::seo::{self, Head};
 use crate::hot::Versioned;
 use axum::Router;
 use axum::extract::{Path, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use croupier_platform::http::escape_html;
@@ -562,6 +562,35 @@ async fn build_meta(State(site): State<Site>, Path(file): Path<String>) -> Respo
     no_cache(Json(meta).into_response())
 }
 
+/// `/backoffice` and every console path below it: the client build's second entry,
+/// `backoffice.html` (react-admin routes on the client), read from the web directory at each
+/// request so a console built after the server started is served. No player SEO head; kept out
+/// of search engines (`X-Robots-Tag: noindex`); never cached (it names the hashed assets); the
+/// site's CSP from the top's security headers. Without a build: 404 saying so.
+async fn backoffice(State(site): State<Site>) -> Response {
+    let path = site.web.dir.join("backoffice.html");
+    let mut response = match tokio::fs::read_to_string(&path).await {
+        Ok(html) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response(),
+        Err(_) => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            "The back-office console is not built: run `npm run build` (it writes dist/backoffice.html).\n",
+        )
+            .into_response(),
+    };
+    response.headers_mut().insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex, nofollow"));
+    no_cache(response)
+}
+
+/// A path below `/backoffice`: the console, except under `/backoffice/api`, whose unknown paths
+/// answer the API's 404 envelope.
+async fn backoffice_path(State(site): State<Site>, Path(path): Path<String>) -> Response {
+    if path == "api" || path.starts_with("api/") {
+        return crate::features::backoffice::not_found().await;
+    }
+    backoffice(State(site)).await
+}
+
 /// `/assets/{*path}`: the hashed assets from memory ([`assets`]). Kept out of [`routes`] so the
 /// top can serve them without the per-request middleware of dynamic answers (request id, trace
 /// span, panic guard, on-the-fly compression): they are static bytes, like nginx would serve them.
@@ -582,6 +611,9 @@ pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
         .route("/sitemap.xml", get(sitemap_xml))
         .route("/builds/latest.json", get(build_latest))
         .route("/builds/meta/{file}", get(build_meta))
+        .route("/backoffice", get(backoffice))
+        .route("/backoffice/", get(backoffice))
+        .route("/backoffice/{*path}", get(backoffice_path))
         .fallback(move |State(site): State<Site>, request: Request| {
             let mut files = files.clone();
             async move {

@@ -180,6 +180,12 @@ pub const VARIABLES: &[Variable] = &[
         "true: a fresh installation (no tournament yet) gets the weekly tournament the demo content advertises.",
     ),
     var(
+        "CROUPIER_FOUR_EYES_MINOR",
+        Some("100000"),
+        false,
+        "Back office: a balance correction or a withdrawal of at least this many minor units needs a second operator's approval (0: every one).",
+    ),
+    var(
         "CROUPIER_BIG_WIN_MULTIPLIER",
         Some("10"),
         false,
@@ -471,6 +477,8 @@ pub struct Config {
     pub tournament_payout_pause: std::time::Duration,
     /// `CROUPIER_BIG_WIN_MULTIPLIER`.
     pub big_win_multiplier: i64,
+    /// `CROUPIER_FOUR_EYES_MINOR`.
+    pub four_eyes_minor: i64,
     /// `CROUPIER_DEMO_TOURNAMENT`.
     pub demo_tournament: bool,
     /// `CROUPIER_SHUTDOWN_GRACE_SECONDS`.
@@ -920,6 +928,13 @@ impl Config {
                 let n: i64 = raw.parse("CROUPIER_BIG_WIN_MULTIPLIER", "a whole number")?;
                 if !(2..=100_000).contains(&n) {
                     return Err(raw.invalid("CROUPIER_BIG_WIN_MULTIPLIER", "must be 2 to 100000"));
+                }
+                n
+            },
+            four_eyes_minor: {
+                let n: i64 = raw.parse("CROUPIER_FOUR_EYES_MINOR", "a whole number")?;
+                if n < 0 {
+                    return Err(raw.invalid("CROUPIER_FOUR_EYES_MINOR", "must be 0 or more"));
                 }
                 n
             },

@@ -46,6 +46,11 @@ impl Keys {
         Ok(Keys { key })
     }
 
+    /// Keys from raw bytes (unit tests of what signs with them).
+    pub fn from_key(key: [u8; 32]) -> Keys {
+        Keys { key }
+    }
+
     fn mac_of(&self, purpose: &str, parts: &[&str]) -> HmacSha256 {
         let mut mac = <HmacSha256 as KeyInit>::new_from_slice(&self.key)
             .unwrap_or_else(|_| unreachable!("HMAC takes any key length"));

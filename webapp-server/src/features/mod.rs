@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod backoffice;
 pub mod bonuses;
 pub mod cashbacks;
 pub mod cashier;
@@ -39,4 +40,16 @@ pub fn routes() -> axum::Router<AppState> {
         .merge(protection::routes())
         .merge(tournaments::admin::routes())
         .merge(jackpots::admin::routes())
+}
+
+/// The back office's API and, under it, the `/admin` feature routers again behind its gate
+/// (`backoffice::admin_mount`): their bodies and answers unchanged, the caller an operator.
+pub fn backoffice_routes(state: AppState) -> axum::Router<AppState> {
+    let admin = axum::Router::new()
+        .merge(bonuses::admin::routes())
+        .merge(cashbacks::programmes::routes())
+        .merge(loyalty::admin::routes())
+        .merge(tournaments::admin::routes())
+        .merge(jackpots::admin::routes());
+    backoffice::routes().merge(backoffice::admin_mount(admin, state))
 }

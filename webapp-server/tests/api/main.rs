@@ -6,6 +6,7 @@
 mod helpers;
 
 mod accounts;
+mod backoffice;
 mod backup;
 mod bad_input;
 mod bonus_model;

@@ -46,9 +46,17 @@ impl From<Session> for AuthUser {
 }
 
 /// A caller of the operator API: `Authorization: Bearer <CROUPIER_ADMIN_TOKEN>`, compared in
-/// constant time. With no token configured the operator API is off and every call is refused.
+/// constant time, or a request the back office let through (an [`OperatorGrant`] in its
+/// extensions). With no token configured and no grant every call is refused.
 #[derive(Debug, Clone, Copy)]
 pub struct Operator;
+
+/// Put in a request's extensions by the back office's middleware once it has signed the
+/// operator in, checked the permission and written the audit row: the `/admin` handlers mounted
+/// under `/backoffice/api/admin` then accept it like the bearer token. Only server code can add
+/// an extension; nothing a client sends becomes one.
+#[derive(Debug, Clone, Copy)]
+pub struct OperatorGrant;
 
 impl Operator {
     /// Whether `headers` carry the operator token.
@@ -101,7 +109,9 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Operator, ApiError> {
-        if Operator::authorized(&AppState::from_ref(state), &parts.headers) {
+        if parts.extensions.get::<OperatorGrant>().is_some()
+            || Operator::authorized(&AppState::from_ref(state), &parts.headers)
+        {
             Ok(Operator)
         } else {
             Err(unauthorized())

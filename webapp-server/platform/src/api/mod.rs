@@ -11,7 +11,7 @@ pub mod openapi;
 pub mod params;
 
 pub use error::{ApiError, FieldErrors};
-pub use extract::{AuthUser, FromCtx, MaybeUser, Operator};
+pub use extract::{AuthUser, FromCtx, MaybeUser, Operator, OperatorGrant};
 pub use params::Params;
 
 use crate::session::{self, Session};

@@ -1,0 +1,912 @@
+//! Money actions: the withdrawal queue and balance corrections, both under the four-eyes rule.
+//!
+//! **Withdrawals.** The player's flow keeps `payments.status` (pending → processing → paid, or
+//! rejected / failed / cancelled); the review lives beside it (`withdrawal_reviews`,
+//! `withdrawal_approvals`, `withdrawal_history`). The states the console sees map as:
+//!
+//! | console state | payments.status | review |
+//! |---|---|---|
+//! | `pending` | pending | none |
+//! | `in_review` | pending | in_review |
+//! | `approved` | pending (decided, payout not sent) or processing (payout under way) | approved |
+//! | `paid` | paid | — |
+//! | `rejected` | rejected, or failed (the provider refused the payout; the hold returned) | — |
+//! | `cancelled` | cancelled (by the player, while not yet paid) | — |
+//!
+//! `approve` records the operator's approval; at or above `CROUPIER_FOUR_EYES_MINOR` a second,
+//! different operator's approval completes it. `paid` sends the payout through the cashier's
+//! existing path (`cashier::withdrawals::approve`: the provider pays, the hold goes to payment
+//! clearing); `reject` returns the hold (`cashier::withdrawals::reject`). The player may still
+//! cancel an approved withdrawal until it is paid, as before the back office.
+//!
+//! **Corrections.** A credit or debit of the player's main balance against the house account
+//! `balance_corrections`, posted through the ledger on the player's group-commit lane with the
+//! correction's row and its audit row in the same transaction (key `correction:{id}`, so a
+//! replay moves nothing twice). At or above the limit it waits in `pending_approval` and moves
+//! nothing until another operator approves; a debit never takes the balance below zero.
+
+use super::lists::{Arg, ListQuery, Where};
+use super::{Staff, bad, body, conflict, created, csv, csv_field, json, missing, reason, seconds, trail};
+use crate::api::ApiError;
+use crate::db::group::job;
+use crate::db::now_ms;
+use crate::features::cashier::withdrawals::{self, Decision};
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery};
+use axum::http::StatusCode;
+use axum::response::Response;
+use croupier_shared::{Currency, ErrorType, FieldCode};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::Arc;
+
+fn four_eyes() -> ApiError {
+    ApiError::new(ErrorType::AccessDeniedException).with_data("approver", json!(["FOUR_EYES"]))
+}
+
+#[derive(sqlx::FromRow, Clone)]
+struct WithdrawalRow {
+    id: String,
+    user_id: i64,
+    amount: i64,
+    currency: String,
+    method: String,
+    status: String,
+    review: Option<String>,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl WithdrawalRow {
+    fn state(&self) -> &'static str {
+        match (self.status.as_str(), self.review.as_deref()) {
+            ("pending", Some("in_review")) => "in_review",
+            ("pending", Some("approved")) | ("processing", _) => "approved",
+            ("pending", _) => "pending",
+            ("paid", _) => "paid",
+            ("cancelled", _) => "cancelled",
+            _ => "rejected",
+        }
+    }
+}
+
+const WITHDRAWAL_SELECT: &str = "SELECT p.id, p.user_id, p.amount, p.currency, p.method, p.status, r.review, p.created_at, p.updated_at \
+     FROM payments p LEFT JOIN withdrawal_reviews r ON r.payment_id = p.id";
+
+#[derive(sqlx::FromRow, Serialize)]
+struct Approval {
+    operator_id: Option<i64>,
+    operator_name: String,
+    at: i64,
+}
+
+#[derive(sqlx::FromRow, Serialize)]
+struct Transition {
+    #[sqlx(rename = "from_state")]
+    from: String,
+    #[sqlx(rename = "to_state")]
+    to: String,
+    operator_id: Option<i64>,
+    operator_name: String,
+    reason: String,
+    at: i64,
+}
+
+#[derive(Serialize)]
+struct WithdrawalItem {
+    id: String,
+    user_id: i64,
+    amount: i64,
+    currency: String,
+    method: String,
+    state: &'static str,
+    approvals: Vec<Approval>,
+    needs_second_approval: bool,
+    history: Vec<Transition>,
+    created_at: i64,
+    updated_at: i64,
+}
+
+async fn item(staff: &Staff, row: WithdrawalRow) -> Result<WithdrawalItem, ApiError> {
+    let pool = staff.state().db().pool();
+    let mut approvals: Vec<Approval> = sqlx::query_as(
+        "SELECT operator_id, operator_name, at FROM withdrawal_approvals WHERE payment_id = $1 ORDER BY id",
+    )
+    .bind(&row.id)
+    .fetch_all(pool)
+    .await?;
+    let mut history: Vec<Transition> = sqlx::query_as(
+        "SELECT from_state, to_state, operator_id, operator_name, reason, at FROM withdrawal_history WHERE payment_id = $1 ORDER BY id",
+    )
+    .bind(&row.id)
+    .fetch_all(pool)
+    .await?;
+    approvals.iter_mut().for_each(|a| a.at = seconds(a.at));
+    history.iter_mut().for_each(|h| h.at = seconds(h.at));
+    let state = row.state();
+    let limit = staff.state().config().four_eyes_minor;
+    Ok(WithdrawalItem {
+        needs_second_approval: matches!(state, "pending" | "in_review") && row.amount >= limit && approvals.len() == 1,
+        id: row.id,
+        user_id: row.user_id,
+        amount: row.amount,
+        currency: row.currency,
+        method: row.method,
+        state,
+        approvals,
+        history,
+        created_at: seconds(row.created_at),
+        updated_at: seconds(row.updated_at),
+    })
+}
+
+fn withdrawal_filters(query: &ListQuery) -> Result<Where, ApiError> {
+    let mut w = Where::default();
+    w.push("p.direction = 'withdrawal'", vec![]);
+    w.eq_int(query, "user_id", "p.user_id")?;
+    if let Some(state) = query.text("state")? {
+        let clause = match state.as_str() {
+            "pending" => "p.status = 'pending' AND r.review IS NULL",
+            "in_review" => "p.status = 'pending' AND r.review = 'in_review'",
+            "approved" => "((p.status = 'pending' AND r.review = 'approved') OR p.status = 'processing')",
+            "paid" => "p.status = 'paid'",
+            "rejected" => "p.status IN ('rejected', 'failed')",
+            "cancelled" => "p.status = 'cancelled'",
+            _ => return Err(bad("filter.state", FieldCode::Unsupported)),
+        };
+        w.push(clause, vec![]);
+    }
+    w.time_range(query, "p.created_at")?;
+    Ok(w)
+}
+
+const WITHDRAWAL_SORTS: &[(&str, &str)] =
+    &[("id", "p.id"), ("created_at", "p.created_at"), ("updated_at", "p.updated_at"), ("amount", "p.amount")];
+
+/// `GET /backoffice/api/withdrawals`.
+pub async fn withdrawals(staff: Staff, RawQuery(raw): RawQuery) -> Response {
+    let result = async {
+        staff.require("withdrawals.read", "withdrawals.list", None).await?;
+        let query = ListQuery::parse(raw.as_deref(), WITHDRAWAL_SORTS, "created_at")?;
+        let (rows, total) = withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?;
+        let mut items = Vec::with_capacity(rows.len());
+        for row in rows {
+            items.push(item(&staff, row).await?);
+        }
+        Ok(super::lists::answer("withdrawals", &query, total, &items))
+    }
+    .await;
+    staff.answer(result)
+}
+
+/// `GET /backoffice/api/withdrawals/export.csv`.
+pub async fn withdrawals_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
+    let result = async {
+        staff.require("withdrawals.read", "withdrawals.export", None).await?;
+        let query = ListQuery::parse(raw.as_deref(), WITHDRAWAL_SORTS, "created_at")?.all();
+        let rows = withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?.0;
+        let mut out = String::from("id,user_id,amount,currency,method,state,created_at,updated_at\r\n");
+        for r in rows {
+            let f = [
+                r.id.clone(),
+                r.user_id.to_string(),
+                r.amount.to_string(),
+                r.currency.clone(),
+                r.method.clone(),
+                r.state().to_owned(),
+                seconds(r.created_at).to_string(),
+                seconds(r.updated_at).to_string(),
+            ];
+            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
+            out.push_str("\r\n");
+        }
+        Ok(csv("withdrawals", out))
+    }
+    .await;
+    staff.answer(result)
+}
+
+async fn load(staff: &Staff, id: &str) -> Result<WithdrawalRow, ApiError> {
+    let row: Option<WithdrawalRow> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("{WITHDRAWAL_SELECT} WHERE p.id = $1 AND p.direction = 'withdrawal'")))
+            .bind(id)
+            .fetch_optional(staff.state().db().pool())
+            .await?;
+    row.ok_or_else(|| missing("id"))
+}
+
+/// `GET /backoffice/api/withdrawals/{id}`.
+pub async fn withdrawal(staff: Staff, Path(id): Path<String>) -> Response {
+    let result = async {
+        staff.require("withdrawals.read", "withdrawals.show", Some(("withdrawal", id.clone()))).await?;
+        let row = load(&staff, &id).await?;
+        Ok(json(&item(&staff, row).await?))
+    }
+    .await;
+    staff.answer(result)
+}
+
+#[derive(Deserialize, Default)]
+struct ReasonBody {
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// Writes a transition (and its audit row) in one transaction.
+async fn record(
+    staff: &Staff,
+    row: &WithdrawalRow,
+    to: &str,
+    why: &str,
+    review: Option<&str>,
+    approval: bool,
+) -> Result<(), ApiError> {
+    let now = now_ms();
+    let from = row.state();
+    let mut tx = staff.state().db().begin().await?;
+    staff.state().db().lock_user(&mut tx, row.user_id).await?;
+    // The payment must still be where it was read (the player may have cancelled meanwhile).
+    let status: String = sqlx::query_scalar("SELECT status FROM payments WHERE id = $1")
+        .bind(&row.id)
+        .fetch_one(&mut *tx)
+        .await?;
+    if status != row.status {
+        return Err(conflict(&status));
+    }
+    if approval {
+        let mine: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM withdrawal_approvals WHERE payment_id = $1 AND COALESCE(operator_id, 0) = $2",
+        )
+        .bind(&row.id)
+        .bind(staff.id.unwrap_or(0))
+        .fetch_one(&mut *tx)
+        .await?;
+        if mine > 0 {
+            return Err(four_eyes());
+        }
+        sqlx::query("INSERT INTO withdrawal_approvals (payment_id, operator_id, operator_name, at) VALUES ($1, $2, $3, $4)")
+            .bind(&row.id)
+            .bind(staff.id)
+            .bind(&staff.name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+    }
+    if let Some(review) = review {
+        sqlx::query(
+            "INSERT INTO withdrawal_reviews (payment_id, review, updated_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (payment_id) DO UPDATE SET review = excluded.review, updated_at = excluded.updated_at",
+        )
+        .bind(&row.id)
+        .bind(review)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    history(&mut tx, staff, &row.id, from, to, why, now).await?;
+    trail::write(
+        &mut *tx,
+        &trail::Row {
+            action: if approval { "withdrawals.approve" } else { "withdrawals.review" },
+            target_type: Some("withdrawal"),
+            target_id: Some(&row.id),
+            user_id: Some(row.user_id),
+            reason: Some(why),
+            before: Some(json!({ "state": from })),
+            after: Some(json!({ "state": to })),
+            ..trail::Row::of(staff)
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn history(
+    conn: &mut sqlx::AnyConnection,
+    staff: &Staff,
+    id: &str,
+    from: &str,
+    to: &str,
+    why: &str,
+    at: i64,
+) -> Result<(), ApiError> {
+    sqlx::query(
+        "INSERT INTO withdrawal_history (payment_id, from_state, to_state, operator_id, operator_name, reason, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(id)
+    .bind(from)
+    .bind(to)
+    .bind(staff.id)
+    .bind(&staff.name)
+    .bind(why)
+    .bind(at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A transition after an existing cashier function moved the money: history and audit.
+async fn after_cashier(staff: &Staff, row: &WithdrawalRow, to: &str, why: &str, action: &str) -> Result<(), ApiError> {
+    let mut tx = staff.state().db().begin().await?;
+    history(&mut tx, staff, &row.id, row.state(), to, why, now_ms()).await?;
+    trail::write(
+        &mut *tx,
+        &trail::Row {
+            action,
+            target_type: Some("withdrawal"),
+            target_id: Some(&row.id),
+            user_id: Some(row.user_id),
+            reason: Some(why),
+            before: Some(json!({ "state": row.state() })),
+            after: Some(json!({ "state": to })),
+            ..trail::Row::of(staff)
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// One approval; `Ok(true)` when the withdrawal is now approved.
+async fn approve_one(staff: &Staff, id: &str, why: &str) -> Result<bool, ApiError> {
+    let row = load(staff, id).await?;
+    if !matches!(row.state(), "pending" | "in_review") {
+        return Err(conflict(row.state()));
+    }
+    let approvals: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM withdrawal_approvals WHERE payment_id = $1")
+        .bind(id)
+        .fetch_one(staff.state().db().pool())
+        .await?;
+    let complete = row.amount < staff.state().config().four_eyes_minor || approvals >= 1;
+    let to = if complete { "approved" } else { row.state() };
+    let result = record(staff, &row, to, why, complete.then_some("approved"), true).await;
+    if let Err(e) = &result
+        && e.status() == StatusCode::FORBIDDEN
+    {
+        trail::write(
+            staff.state().db().pool(),
+            &trail::Row {
+                action: "withdrawals.approve",
+                target_type: Some("withdrawal"),
+                target_id: Some(id),
+                user_id: Some(row.user_id),
+                reason: Some(why),
+                after: Some(json!({ "refused": "FOUR_EYES" })),
+                outcome: "denied",
+                ..trail::Row::of(staff)
+            },
+        )
+        .await?;
+    }
+    result.map(|()| complete)
+}
+
+/// `POST /backoffice/api/withdrawals/{id}/{review|approve|reject|paid} {reason}`.
+pub async fn transition(staff: Staff, Path((id, action)): Path<(String, String)>, bytes: Bytes) -> Response {
+    let result = async {
+        if !matches!(action.as_str(), "review" | "approve" | "reject" | "paid") {
+            return Err(ApiError::new(ErrorType::MethodNotFoundException));
+        }
+        staff.require("withdrawals.decide", &format!("withdrawals.{action}"), Some(("withdrawal", id.clone()))).await?;
+        let input: ReasonBody = body(&bytes)?;
+        let why = reason(input.reason.as_deref())?;
+        let row = load(&staff, &id).await?;
+        let state = staff.state();
+        match action.as_str() {
+            "review" => {
+                if row.state() != "pending" {
+                    return Err(conflict(row.state()));
+                }
+                record(&staff, &row, "in_review", &why, Some("in_review"), false).await?;
+            }
+            "approve" => {
+                approve_one(&staff, &id, &why).await?;
+            }
+            "reject" => {
+                if !matches!(row.state(), "pending" | "in_review") && !(row.state() == "approved" && row.status == "pending") {
+                    return Err(conflict(row.state()));
+                }
+                match withdrawals::reject(state, &id).await? {
+                    Decision::Rejected => after_cashier(&staff, &row, "rejected", &why, "withdrawals.reject").await?,
+                    _ => return Err(conflict(load(&staff, &id).await?.state())),
+                }
+            }
+            _ => {
+                if row.state() != "approved" {
+                    return Err(conflict(row.state()));
+                }
+                match withdrawals::approve(state, &id).await? {
+                    Decision::Paid => after_cashier(&staff, &row, "paid", &why, "withdrawals.paid").await?,
+                    Decision::Failed => after_cashier(&staff, &row, "rejected", &why, "withdrawals.paid").await?,
+                    Decision::Rejected | Decision::NotWaiting(_) => {
+                        return Err(conflict(load(&staff, &id).await?.state()));
+                    }
+                }
+            }
+        }
+        let row = load(&staff, &id).await?;
+        Ok(json(&item(&staff, row).await?))
+    }
+    .await;
+    staff.answer(result)
+}
+
+#[derive(Deserialize)]
+struct BulkBody {
+    #[serde(default)]
+    ids: Option<Vec<String>>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// `POST /backoffice/api/withdrawals/bulk-approve {ids, reason}`: approves each below the
+/// four-eyes limit; the others (and any that cannot be approved) report why.
+pub async fn bulk_approve(staff: Staff, bytes: Bytes) -> Response {
+    let result = async {
+        staff.require("withdrawals.decide", "withdrawals.bulk_approve", None).await?;
+        let input: BulkBody = body(&bytes)?;
+        let why = reason(input.reason.as_deref())?;
+        let ids = input.ids.filter(|ids| !ids.is_empty()).ok_or_else(|| bad("ids", FieldCode::Required))?;
+        if ids.len() > 200 {
+            return Err(ApiError::field_with("ids", FieldCode::MaxLength, vec![("max", "200".into())]));
+        }
+        let limit = staff.state().config().four_eyes_minor;
+        let mut results = Vec::with_capacity(ids.len());
+        for id in ids {
+            let row = match load(&staff, &id).await {
+                Ok(row) => row,
+                Err(_) => {
+                    results.push(json!({ "id": id, "ok": false, "state": null, "error": "NOT_FOUND" }));
+                    continue;
+                }
+            };
+            if row.amount >= limit {
+                results.push(json!({ "id": id, "ok": false, "state": row.state(), "error": "ABOVE_LIMIT" }));
+                continue;
+            }
+            match approve_one(&staff, &id, &why).await {
+                Ok(_) => results.push(json!({ "id": id, "ok": true, "state": "approved" })),
+                Err(e) => {
+                    let error = if e.status() == StatusCode::CONFLICT { "STATE" } else if e.status() == StatusCode::FORBIDDEN { "FOUR_EYES" } else { "FAILED" };
+                    let state = load(&staff, &id).await.map(|r| r.state()).unwrap_or("pending");
+                    results.push(json!({ "id": id, "ok": false, "state": state, "error": error }));
+                }
+            }
+        }
+        Ok(json(&json!({ "results": results })))
+    }
+    .await;
+    staff.answer(result)
+}
+
+#[derive(sqlx::FromRow, Serialize, Clone)]
+struct Correction {
+    id: i64,
+    user_id: i64,
+    direction: String,
+    amount: i64,
+    currency: String,
+    reason_code: String,
+    reason: String,
+    state: String,
+    requested_by: Option<i64>,
+    requested_by_name: String,
+    decided_by: Option<i64>,
+    decided_by_name: Option<String>,
+    created_at: i64,
+    decided_at: Option<i64>,
+}
+
+impl Correction {
+    fn view(mut self) -> Correction {
+        self.created_at = seconds(self.created_at);
+        self.decided_at = self.decided_at.map(seconds);
+        self
+    }
+}
+
+const CORRECTION_SELECT: &str = "SELECT id, user_id, direction, amount, currency, reason_code, reason, state, requested_by, \
+     requested_by_name, decided_by, decided_by_name, created_at, decided_at FROM balance_corrections";
+const CORRECTION_SORTS: &[(&str, &str)] = &[("id", "id"), ("created_at", "created_at"), ("amount", "amount")];
+pub const REASON_CODES: [&str; 5] = ["goodwill", "error", "chargeback", "fraud", "other"];
+/// The largest correction: a typo of a few digits must not create billions.
+const MAX_AMOUNT: i64 = 1_000_000_000_000;
+
+fn correction_filters(query: &ListQuery) -> Result<Where, ApiError> {
+    let mut w = Where::default();
+    w.eq_int(query, "user_id", "user_id")?;
+    if let Some(state) = query.text("state")? {
+        if !matches!(state.as_str(), "applied" | "pending_approval" | "rejected") {
+            return Err(bad("filter.state", FieldCode::Unsupported));
+        }
+        w.push("state = {}", vec![Arg::Text(state)]);
+    }
+    w.time_range(query, "created_at")?;
+    Ok(w)
+}
+
+/// `GET /backoffice/api/corrections`.
+pub async fn corrections(staff: Staff, RawQuery(raw): RawQuery) -> Response {
+    let result = async {
+        staff.require("balance.correct", "corrections.list", None).await?;
+        let query = ListQuery::parse(raw.as_deref(), CORRECTION_SORTS, "id")?;
+        let (rows, total) = correction_filters(&query)?.page::<Correction>(staff.state().db(), CORRECTION_SELECT, &query).await?;
+        let items: Vec<Correction> = rows.into_iter().map(Correction::view).collect();
+        Ok(super::lists::answer("corrections", &query, total, &items))
+    }
+    .await;
+    staff.answer(result)
+}
+
+/// `GET /backoffice/api/corrections/export.csv`.
+pub async fn corrections_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
+    let result = async {
+        staff.require("balance.correct", "corrections.export", None).await?;
+        let query = ListQuery::parse(raw.as_deref(), CORRECTION_SORTS, "id")?.all();
+        let rows = correction_filters(&query)?.page::<Correction>(staff.state().db(), CORRECTION_SELECT, &query).await?.0;
+        let mut out = String::from("id,user_id,direction,amount,currency,reason_code,reason,state,requested_by_name,decided_by_name,created_at,decided_at\r\n");
+        for c in rows.into_iter().map(Correction::view) {
+            let f = [
+                c.id.to_string(),
+                c.user_id.to_string(),
+                c.direction,
+                c.amount.to_string(),
+                c.currency,
+                c.reason_code,
+                c.reason,
+                c.state,
+                c.requested_by_name,
+                c.decided_by_name.unwrap_or_default(),
+                c.created_at.to_string(),
+                c.decided_at.map(|v| v.to_string()).unwrap_or_default(),
+            ];
+            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
+            out.push_str("\r\n");
+        }
+        Ok(csv("corrections", out))
+    }
+    .await;
+    staff.answer(result)
+}
+
+async fn load_correction(conn: impl sqlx::AnyExecutor<'_>, id: i64) -> Result<Correction, ApiError> {
+    let row: Option<Correction> = sqlx::query_as(sqlx::AssertSqlSafe(format!("{CORRECTION_SELECT} WHERE id = $1")))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    row.ok_or_else(|| missing("id"))
+}
+
+/// `GET /backoffice/api/corrections/{id}`.
+pub async fn correction(staff: Staff, Path(id): Path<i64>) -> Response {
+    let result = async {
+        staff.require("balance.correct", "corrections.show", Some(("correction", id.to_string()))).await?;
+        Ok(json(&load_correction(staff.state().db().pool(), id).await?.view()))
+    }
+    .await;
+    staff.answer(result)
+}
+
+#[derive(Deserialize)]
+struct CorrectionBody {
+    #[serde(default)]
+    user_id: Option<i64>,
+    #[serde(default)]
+    direction: Option<String>,
+    #[serde(default)]
+    amount: Option<serde_json::Value>,
+    #[serde(default)]
+    currency: Option<String>,
+    #[serde(default)]
+    reason_code: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// The ledger entry of an applied correction.
+fn posting<'a>(c: &Correction, key: &'a str) -> Result<Entry<'a>, ApiError> {
+    let currency = Currency::parse(&c.currency).ok_or_else(|| bad("currency", FieldCode::Unsupported))?;
+    let (from, to) = if c.direction == "credit" {
+        (Account::House(HouseAccount::Corrections), Account::main(c.user_id))
+    } else {
+        (Account::main(c.user_id), Account::House(HouseAccount::Corrections))
+    };
+    Ok(Entry::transfer(key, "balance_correction", currency, from, to, c.amount).by(Some(c.user_id)))
+}
+
+fn insufficient() -> ApiError {
+    ApiError::new(ErrorType::InvalidParameterException)
+        .with_status(StatusCode::BAD_REQUEST)
+        .with_data("amount", json!(["INSUFFICIENT_FUNDS"]))
+}
+
+fn ledger_error(e: LedgerError) -> ApiError {
+    match e {
+        LedgerError::InsufficientFunds => insufficient(),
+        other => ApiError::from(other),
+    }
+}
+
+/// Validates a new correction against the player's currency.
+async fn validate(staff: &Staff, input: CorrectionBody) -> Result<Correction, ApiError> {
+    let mut errors = crate::api::FieldErrors::default();
+    let direction = input.direction.as_deref().map(str::trim).unwrap_or("");
+    if direction.is_empty() {
+        errors.add("direction", FieldCode::Required);
+    } else if !matches!(direction, "credit" | "debit") {
+        errors.add("direction", FieldCode::Unsupported);
+    }
+    let amount = match &input.amount {
+        None | Some(serde_json::Value::Null) => {
+            errors.add("amount", FieldCode::Required);
+            0
+        }
+        Some(value) => match value.as_i64() {
+            Some(n) if n < 1 => {
+                errors.add_with("amount", FieldCode::MinValue, vec![("min", "1".into())]);
+                0
+            }
+            Some(n) if n > MAX_AMOUNT => {
+                errors.add_with("amount", FieldCode::MaxValue, vec![("max", MAX_AMOUNT.to_string())]);
+                0
+            }
+            Some(n) => n,
+            None => {
+                errors.add("amount", FieldCode::Invalid);
+                0
+            }
+        },
+    };
+    let reason_code = input.reason_code.as_deref().map(str::trim).unwrap_or("");
+    if reason_code.is_empty() {
+        errors.add("reason_code", FieldCode::Required);
+    } else if !REASON_CODES.contains(&reason_code) {
+        errors.add("reason_code", FieldCode::Unsupported);
+    }
+    let why = match reason(input.reason.as_deref()) {
+        Ok(why) => why,
+        Err(e) => {
+            for f in e.fields() {
+                errors.add_with(&f.field, f.code, f.params.clone());
+            }
+            String::new()
+        }
+    };
+    let currency: Option<Option<String>> = match input.user_id {
+        None => {
+            errors.add("user_id", FieldCode::Required);
+            None
+        }
+        Some(id) => sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(staff.state().db().pool())
+            .await?,
+    };
+    let given = input.currency.as_deref().map(str::trim).unwrap_or("");
+    match (input.user_id, &currency) {
+        (Some(_), None) => errors.add("user_id", FieldCode::NotFound),
+        (Some(_), Some(None)) => errors.add("currency", FieldCode::Unsupported),
+        (Some(_), Some(Some(theirs))) if given.is_empty() => {
+            let _ = theirs;
+            errors.add("currency", FieldCode::Required);
+        }
+        (Some(_), Some(Some(theirs))) if !given.eq_ignore_ascii_case(theirs) => errors.add("currency", FieldCode::Unsupported),
+        _ => {}
+    }
+    errors.into_result()?;
+    Ok(Correction {
+        id: 0,
+        user_id: input.user_id.unwrap_or(0),
+        direction: direction.to_owned(),
+        amount,
+        currency: currency.flatten().unwrap_or_default(),
+        reason_code: reason_code.to_owned(),
+        reason: why,
+        state: String::new(),
+        requested_by: staff.id,
+        requested_by_name: staff.name.clone(),
+        decided_by: None,
+        decided_by_name: None,
+        created_at: now_ms(),
+        decided_at: None,
+    })
+}
+
+async fn insert(conn: &mut sqlx::AnyConnection, c: &Correction) -> Result<i64, ApiError> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO balance_corrections (user_id, direction, amount, currency, reason_code, reason, state, requested_by, \
+         requested_by_name, decided_by, decided_by_name, created_at, decided_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+    )
+    .bind(c.user_id)
+    .bind(&c.direction)
+    .bind(c.amount)
+    .bind(&c.currency)
+    .bind(&c.reason_code)
+    .bind(&c.reason)
+    .bind(&c.state)
+    .bind(c.requested_by)
+    .bind(&c.requested_by_name)
+    .bind(c.decided_by)
+    .bind(&c.decided_by_name)
+    .bind(c.created_at)
+    .bind(c.decided_at)
+    .fetch_one(conn)
+    .await?)
+}
+
+async fn balance(staff: &Staff, c: &Correction) -> Result<i64, ApiError> {
+    let mut conn = staff.state().db().pool().acquire().await?;
+    let currency = Currency::parse(&c.currency).ok_or_else(|| bad("currency", FieldCode::Unsupported))?;
+    Ok(ledger::balance(&mut conn, Account::main(c.user_id), currency).await?)
+}
+
+fn audit_row<'a>(staff: &'a Staff, action: &'a str, c: &'a Correction, id: &'a str) -> trail::Row<'a> {
+    trail::Row {
+        action,
+        target_type: Some("correction"),
+        target_id: Some(id),
+        user_id: Some(c.user_id),
+        reason: Some(&c.reason),
+        ..trail::Row::of(staff)
+    }
+}
+
+/// `POST /backoffice/api/corrections`.
+pub async fn create_correction(staff: Staff, bytes: Bytes) -> Response {
+    let result = async {
+        staff.require("balance.correct", "corrections.create", None).await?;
+        let input: CorrectionBody = body(&bytes)?;
+        let mut c = validate(&staff, input).await?;
+        let db = staff.state().db();
+        let id = if c.amount >= staff.state().config().four_eyes_minor {
+            c.state = "pending_approval".into();
+            let mut tx = db.begin().await?;
+            let id = insert(&mut tx, &c).await?;
+            let id_text = id.to_string();
+            let row = trail::Row {
+                after: Some(json!({ "state": c.state, "direction": c.direction, "amount": c.amount, "currency": c.currency })),
+                ..audit_row(&staff, "corrections.create", &c, &id_text)
+            };
+            trail::write(&mut *tx, &row).await?;
+            tx.commit().await?;
+            id
+        } else {
+            c.state = "applied".into();
+            c.decided_by = staff.id;
+            c.decided_by_name = Some(staff.name.clone());
+            c.decided_at = Some(c.created_at);
+            let before = balance(&staff, &c).await?;
+            let work = Arc::new((staff.clone(), c.clone()));
+            db.group(
+                c.user_id,
+                job(move |conn| {
+                    let work = Arc::clone(&work);
+                    Box::pin(async move {
+                        let (staff, c) = (&work.0, &work.1);
+                        let id = insert(conn, c).await?;
+                        let key = format!("correction:{id}");
+                        let reference = id.to_string();
+                        let entry = posting(c, &key)?.about(Some(&reference));
+                        ledger::post(conn, &entry).await.map_err(ledger_error)?;
+                        let delta = if c.direction == "credit" { c.amount } else { -c.amount };
+                        let row = trail::Row {
+                            before: Some(json!({ "balance": before })),
+                            after: Some(json!({ "balance": before + delta, "state": "applied", "amount": c.amount, "currency": c.currency })),
+                            ..audit_row(staff, "corrections.create", c, &reference)
+                        };
+                        trail::write(&mut *conn, &row).await?;
+                        Ok::<i64, ApiError>(id)
+                    })
+                }),
+            )
+            .await?
+        };
+        Ok(created(&load_correction(db.pool(), id).await?.view()))
+    }
+    .await;
+    staff.answer(result)
+}
+
+/// `POST /backoffice/api/corrections/{id}/{approve|reject} {reason}`.
+pub async fn decide_correction(staff: Staff, Path((id, action)): Path<(i64, String)>, bytes: Bytes) -> Response {
+    let result = async {
+        if !matches!(action.as_str(), "approve" | "reject") {
+            return Err(ApiError::new(ErrorType::MethodNotFoundException));
+        }
+        let audit_action = format!("corrections.{action}");
+        staff.require("balance.approve", &audit_action, Some(("correction", id.to_string()))).await?;
+        let input: ReasonBody = body(&bytes)?;
+        let why = reason(input.reason.as_deref())?;
+        let db = staff.state().db();
+        let c = load_correction(db.pool(), id).await?;
+        if c.state != "pending_approval" {
+            return Err(conflict(&c.state));
+        }
+        let id_text = id.to_string();
+        if action == "approve" {
+            if c.requested_by.unwrap_or(0) == staff.id.unwrap_or(0) {
+                let row = trail::Row {
+                    reason: Some(&why),
+                    outcome: "denied",
+                    after: Some(json!({ "refused": "FOUR_EYES" })),
+                    ..audit_row(&staff, &audit_action, &c, &id_text)
+                };
+                trail::write(db.pool(), &row).await?;
+                return Err(four_eyes());
+            }
+            let before = balance(&staff, &c).await?;
+            let work = Arc::new((staff.clone(), c.clone(), why.clone()));
+            db.group(
+                c.user_id,
+                job(move |conn| {
+                    let work = Arc::clone(&work);
+                    Box::pin(async move {
+                        let (staff, c, why) = (&work.0, &work.1, &work.2);
+                        let now = now_ms();
+                        let moved = sqlx::query(
+                            "UPDATE balance_corrections SET state = 'applied', decided_by = $1, decided_by_name = $2, decided_at = $3 \
+                             WHERE id = $4 AND state = 'pending_approval'",
+                        )
+                        .bind(staff.id)
+                        .bind(&staff.name)
+                        .bind(now)
+                        .bind(c.id)
+                        .execute(&mut *conn)
+                        .await?;
+                        if moved.rows_affected() == 0 {
+                            let state: String = sqlx::query_scalar("SELECT state FROM balance_corrections WHERE id = $1")
+                                .bind(c.id)
+                                .fetch_one(&mut *conn)
+                                .await?;
+                            return Err(conflict(&state));
+                        }
+                        let key = format!("correction:{}", c.id);
+                        let reference = c.id.to_string();
+                        let entry = posting(c, &key)?.about(Some(&reference));
+                        ledger::post(conn, &entry).await.map_err(ledger_error)?;
+                        let delta = if c.direction == "credit" { c.amount } else { -c.amount };
+                        let row = trail::Row {
+                            reason: Some(why),
+                            before: Some(json!({ "state": "pending_approval", "balance": before })),
+                            after: Some(json!({ "state": "applied", "balance": before + delta })),
+                            ..audit_row(staff, "corrections.approve", c, &reference)
+                        };
+                        trail::write(&mut *conn, &row).await?;
+                        Ok::<(), ApiError>(())
+                    })
+                }),
+            )
+            .await?;
+        } else {
+            let mut tx = db.begin().await?;
+            let moved = sqlx::query(
+                "UPDATE balance_corrections SET state = 'rejected', decided_by = $1, decided_by_name = $2, decided_at = $3 \
+                 WHERE id = $4 AND state = 'pending_approval'",
+            )
+            .bind(staff.id)
+            .bind(&staff.name)
+            .bind(now_ms())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            if moved.rows_affected() == 0 {
+                return Err(conflict("rejected"));
+            }
+            let row = trail::Row {
+                reason: Some(&why),
+                before: Some(json!({ "state": "pending_approval" })),
+                after: Some(json!({ "state": "rejected" })),
+                ..audit_row(&staff, "corrections.reject", &c, &id_text)
+            };
+            trail::write(&mut *tx, &row).await?;
+            tx.commit().await?;
+        }
+        Ok(json(&load_correction(db.pool(), id).await?.view()))
+    }
+    .await;
+    staff.answer(result)
+}
