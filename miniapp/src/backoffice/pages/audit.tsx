@@ -3,6 +3,7 @@
 import { Box } from '@mui/material';
 import { Datagrid, List, SelectField, SelectInput, TextField, TextInput, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
 import { ExportCsvButton } from '../components/export-csv';
+import { onlySortable } from '../components/sortable';
 import { TimeField } from '../components/fields';
 import { timeFilters } from './deposits';
 
@@ -40,17 +41,22 @@ export function AuditList() {
   return (
     <List filters={auditFilters} sort={{ field: 'id', order: 'DESC' }} actions={<TopToolbar><ExportCsvButton /></TopToolbar>}>
       <Datagrid bulkActionButtons={false} rowClick="expand" expand={<BeforeAfter />} data-testid="audit-list">
-        <TextField source="id" />
-        <TimeField source="at" />
-        <TextField source="operator_name" emptyText="—" />
-        <TextField source="role" />
-        <TextField source="ip" />
-        <TextField source="action" />
-        <TextField source="target_type" emptyText="—" />
-        <TextField source="target_id" emptyText="—" />
-        <TextField source="user_id" emptyText="—" />
-        <TextField source="reason" emptyText="—" />
-        <SelectField source="outcome" choices={OUTCOMES} />
+        {onlySortable(
+          ['id', 'at', 'action', 'operator_id'],
+          <>
+            <TextField source="id" />
+            <TimeField source="at" />
+            <TextField source="operator_name" emptyText="—" />
+            <TextField source="role" />
+            <TextField source="ip" />
+            <TextField source="action" />
+            <TextField source="target_type" emptyText="—" />
+            <TextField source="target_id" emptyText="—" />
+            <TextField source="user_id" emptyText="—" />
+            <TextField source="reason" emptyText="—" />
+            <SelectField source="outcome" choices={OUTCOMES} />
+          </>,
+        )}
       </Datagrid>
     </List>
   );
@@ -66,13 +72,18 @@ export function RefusalList() {
   return (
     <List filters={refusalFilters} sort={{ field: 'id', order: 'DESC' }} actions={false}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
-        <TextField source="id" />
-        <TimeField source="created_at" />
-        <TextField source="action" />
-        <TextField source="reason" />
-        <TextField source="subject" emptyText="—" />
-        <TextField source="user_id" emptyText="—" />
-        <TextField source="ip" emptyText="—" />
+        {onlySortable(
+          ['id', 'created_at'],
+          <>
+            <TextField source="id" />
+            <TimeField source="created_at" />
+            <TextField source="action" />
+            <TextField source="reason" />
+            <TextField source="subject" emptyText="—" />
+            <TextField source="user_id" emptyText="—" />
+            <TextField source="ip" emptyText="—" />
+          </>,
+        )}
       </Datagrid>
     </List>
   );

@@ -5,6 +5,7 @@ import { Datagrid, List, SelectField, SelectInput, TextField, TextInput, TopTool
 import { ActionDialogButton } from '../components/action-dialog';
 import { Can } from '../components/can';
 import { ExportCsvButton } from '../components/export-csv';
+import { onlySortable } from '../components/sortable';
 import { MoneyField, TimeField } from '../components/fields';
 import type { BackofficeDataProvider } from '../lib/data-provider';
 
@@ -49,17 +50,22 @@ export function CorrectionList() {
       actions={<TopToolbar><ExportCsvButton /></TopToolbar>}
     >
       <Datagrid bulkActionButtons={false} rowClick={false}>
-        <TextField source="id" />
-        <TextField source="user_id" />
-        <SelectField source="direction" choices={DIRECTIONS} />
-        <MoneyField source="amount" />
-        <SelectField source="reason_code" choices={REASON_CODES} />
-        <TextField source="reason" />
-        <SelectField source="state" choices={STATES} />
-        <TextField source="requested_by_name" />
-        <TextField source="decided_by_name" emptyText="—" />
-        <TimeField source="created_at" />
-        <Decide />
+        {onlySortable(
+          ['id', 'created_at', 'amount'],
+          <>
+            <TextField source="id" />
+            <TextField source="user_id" />
+            <SelectField source="direction" choices={DIRECTIONS} />
+            <MoneyField source="amount" />
+            <SelectField source="reason_code" choices={REASON_CODES} />
+            <TextField source="reason" />
+            <SelectField source="state" choices={STATES} />
+            <TextField source="requested_by_name" />
+            <TextField source="decided_by_name" emptyText="—" />
+            <TimeField source="created_at" />
+            <Decide />
+          </>,
+        )}
       </Datagrid>
     </List>
   );

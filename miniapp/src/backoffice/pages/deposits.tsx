@@ -1,6 +1,7 @@
 // Deposits: every payment in, filterable by player, status, method and time, exportable as CSV.
 import { Datagrid, DateInput, List, TextField, TextInput, TopToolbar, SelectInput } from 'react-admin';
 import { ExportCsvButton } from '../components/export-csv';
+import { onlySortable } from '../components/sortable';
 import { MoneyField, TimeField } from '../components/fields';
 import { dayToSeconds } from '../lib/dates';
 
@@ -26,14 +27,19 @@ const filters = [
 export function DepositColumns() {
   return (
     <Datagrid bulkActionButtons={false} rowClick={false}>
-      <TextField source="id" />
-      <TextField source="user_id" />
-      <MoneyField source="amount" />
-      <TextField source="method" />
-      <TextField source="provider" />
-      <TextField source="status" />
-      <TimeField source="created_at" />
-      <TimeField source="updated_at" />
+      {onlySortable(
+        ['id', 'created_at', 'updated_at', 'amount'],
+        <>
+          <TextField source="id" />
+          <TextField source="user_id" />
+          <MoneyField source="amount" />
+          <TextField source="method" />
+          <TextField source="provider" />
+          <TextField source="status" />
+          <TimeField source="created_at" />
+          <TimeField source="updated_at" />
+        </>,
+      )}
     </Datagrid>
   );
 }

@@ -23,6 +23,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { ActionDialogButton, reasonValidators } from '../components/action-dialog';
+import { onlySortable } from '../components/sortable';
 import { TimeField } from '../components/fields';
 import type { BackofficeDataProvider } from '../lib/data-provider';
 
@@ -32,14 +33,19 @@ export function OperatorList() {
   return (
     <List sort={{ field: 'id', order: 'ASC' }} actions={<TopToolbar><CreateButton /></TopToolbar>}>
       <Datagrid rowClick="edit" bulkActionButtons={false}>
-        <TextField source="id" />
-        <EmailField source="email" />
-        <TextField source="name" />
-        <SelectField source="role" choices={ROLES} />
-        <BooleanField source="enrolled" />
-        <BooleanField source="disabled" />
-        <TimeField source="last_sign_in_at" emptyText="—" />
-        <TimeField source="created_at" />
+        {onlySortable(
+          ['id', 'email', 'name', 'created_at'],
+          <>
+            <TextField source="id" />
+            <EmailField source="email" />
+            <TextField source="name" />
+            <SelectField source="role" choices={ROLES} />
+            <BooleanField source="enrolled" />
+            <BooleanField source="disabled" />
+            <TimeField source="last_sign_in_at" emptyText="—" />
+            <TimeField source="created_at" />
+          </>,
+        )}
       </Datagrid>
     </List>
   );

@@ -41,6 +41,7 @@ import {
 import { ActionDialogButton } from '../components/action-dialog';
 import { Can } from '../components/can';
 import { ExportCsvButton } from '../components/export-csv';
+import { onlySortable } from '../components/sortable';
 import { MoneyField, TimeField } from '../components/fields';
 import type { BackofficeDataProvider } from '../lib/data-provider';
 import type { FieldValues } from '../lib/http';
@@ -60,18 +61,23 @@ export function PlayerList() {
   return (
     <List filters={playerFilters} sort={{ field: 'id', order: 'DESC' }} actions={<TopToolbar><ExportCsvButton /></TopToolbar>}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="id" />
-        <TextField source="login" />
-        <EmailField source="email" />
-        <TextField source="phone" />
-        <TextField source="telegram_id" />
-        <TextField source="country_code" />
-        <MoneyField source="balances.main" sortable={false} />
-        <SelectField source="verification" choices={VERIFICATION_CHOICES} />
-        <BooleanField source="banned" />
-        <TimeField source="created_at" />
-        {/* The row opens on click; the button is the keyboard's way in. */}
-        <ShowButton />
+        {onlySortable(
+          ['id', 'created_at', 'fakename'],
+          <>
+            <TextField source="id" />
+            <TextField source="login" />
+            <EmailField source="email" />
+            <TextField source="phone" />
+            <TextField source="telegram_id" />
+            <TextField source="country_code" />
+            <MoneyField source="balances.main" sortable={false} />
+            <SelectField source="verification" choices={VERIFICATION_CHOICES} />
+            <BooleanField source="banned" />
+            <TimeField source="created_at" />
+            {/* The row opens on click; the button is the keyboard's way in. */}
+            <ShowButton />
+          </>,
+        )}
       </Datagrid>
     </List>
   );
@@ -309,12 +315,17 @@ export function PlayerShow() {
         <TabbedShowLayout.Tab label="bo.tabs.ledger" path="ledger">
           <ManyField reference="ledger">
             <Datagrid bulkActionButtons={false} rowClick={false}>
-              <TextField source="id" />
-              <TimeField source="created_at" />
-              <TextField source="kind" />
-              <TextField source="balance_kind" />
-              <MoneyField source="amount" signed />
-              <TextField source="reference" />
+              {onlySortable(
+                ['id', 'created_at', 'amount'],
+                <>
+                  <TextField source="id" />
+                  <TimeField source="created_at" />
+                  <TextField source="kind" />
+                  <TextField source="balance_kind" />
+                  <MoneyField source="amount" signed />
+                  <TextField source="reference" />
+                </>,
+              )}
             </Datagrid>
           </ManyField>
         </TabbedShowLayout.Tab>
@@ -336,32 +347,42 @@ export function PlayerShow() {
         <TabbedShowLayout.Tab label="bo.tabs.bonuses" path="bonuses">
           <ManyField reference="bonuses">
             <Datagrid bulkActionButtons={false} rowClick={false}>
-              <TextField source="id" />
-              <TextField source="title" emptyText="—" />
-              <TextField source="status" />
-              <MoneyField source="amount" />
-              <TimeField source="created_at" />
+              {onlySortable(
+                ['id'],
+                <>
+                  <TextField source="id" />
+                  <TextField source="title" emptyText="—" />
+                  <TextField source="status" />
+                  <MoneyField source="amount" />
+                  <TimeField source="created_at" />
+                </>,
+              )}
             </Datagrid>
           </ManyField>
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="bo.tabs.sessions" path="sessions">
-          <ManyField reference="sessions">
+          <ManyField reference="sessions" sort={{ field: 'last_seen_at', order: 'DESC' }}>
             <Datagrid bulkActionButtons={false} rowClick={false}>
-              <TextField source="id" />
-              <TimeField source="created_at" />
-              <TimeField source="last_seen_at" />
-              <TextField source="ip" />
-              <TextField source="user_agent" />
-              <Can permission="players.sessions">
-                <DeleteButton
-                  label="bo.sessions.end"
-                  mutationMode="pessimistic"
-                  redirect={false}
-                  confirmTitle="bo.sessions.end_title"
-                  confirmContent="bo.sessions.end_confirm"
-                  successMessage="bo.sessions.ended"
-                />
-              </Can>
+              {onlySortable(
+                ['created_at', 'last_seen_at'],
+                <>
+                  <TextField source="id" />
+                  <TimeField source="created_at" />
+                  <TimeField source="last_seen_at" />
+                  <TextField source="ip" />
+                  <TextField source="user_agent" />
+                  <Can permission="players.sessions">
+                    <DeleteButton
+                      label="bo.sessions.end"
+                      mutationMode="pessimistic"
+                      redirect={false}
+                      confirmTitle="bo.sessions.end_title"
+                      confirmContent="bo.sessions.end_confirm"
+                      successMessage="bo.sessions.ended"
+                    />
+                  </Can>
+                </>,
+              )}
             </Datagrid>
           </ManyField>
         </TabbedShowLayout.Tab>
@@ -369,11 +390,16 @@ export function PlayerShow() {
           <Can permission="players.notes">
             <AddNote />
           </Can>
-          <ManyField reference="notes">
+          <ManyField reference="notes" sort={{ field: 'created_at', order: 'DESC' }}>
             <Datagrid bulkActionButtons={false} rowClick={false}>
-              <TimeField source="created_at" />
-              <TextField source="operator_name" />
-              <TextField source="text" />
+              {onlySortable(
+                ['id', 'created_at'],
+                <>
+                  <TimeField source="created_at" />
+                  <TextField source="operator_name" />
+                  <TextField source="text" />
+                </>,
+              )}
             </Datagrid>
           </ManyField>
         </TabbedShowLayout.Tab>

@@ -1,6 +1,7 @@
 // Game rounds: every bet and win, filterable by player, game, provider and time, exportable as CSV.
 import { Datagrid, List, TextField, TextInput, TopToolbar } from 'react-admin';
 import { ExportCsvButton } from '../components/export-csv';
+import { onlySortable } from '../components/sortable';
 import { MoneyField, TimeField } from '../components/fields';
 import { timeFilters } from './deposits';
 
@@ -14,14 +15,19 @@ const filters = [
 export function RoundColumns() {
   return (
     <Datagrid bulkActionButtons={false} rowClick={false}>
-      <TextField source="id" />
-      <TextField source="user_id" />
-      <TextField source="game" />
-      <TextField source="provider" />
-      <MoneyField source="bet" sortable={false} />
-      <MoneyField source="win" sortable={false} />
-      <TextField source="status" />
-      <TimeField source="created_at" />
+      {onlySortable(
+        ['id', 'created_at', 'bet', 'win'],
+        <>
+          <TextField source="id" />
+          <TextField source="user_id" />
+          <TextField source="game" />
+          <TextField source="provider" />
+          <MoneyField source="bet" sortable={false} />
+          <MoneyField source="win" sortable={false} />
+          <TextField source="status" />
+          <TimeField source="created_at" />
+        </>,
+      )}
     </Datagrid>
   );
 }

@@ -26,6 +26,7 @@ import {
 import { ActionDialogButton } from '../components/action-dialog';
 import { Can } from '../components/can';
 import { ExportCsvButton } from '../components/export-csv';
+import { onlySortable } from '../components/sortable';
 import { MoneyField, TimeField } from '../components/fields';
 import type { BackofficeDataProvider, BulkResult } from '../lib/data-provider';
 
@@ -47,15 +48,20 @@ const filters = [
 export function WithdrawalColumns({ bulk = false }: { bulk?: boolean }) {
   return (
     <Datagrid rowClick="show" bulkActionButtons={bulk ? <BulkApproveButton /> : false}>
-      <TextField source="id" />
-      <TextField source="user_id" />
-      <MoneyField source="amount" />
-      <TextField source="method" />
-      <SelectField source="state" choices={STATE_CHOICES} />
-      <BooleanField source="needs_second_approval" />
-      <TimeField source="created_at" />
-      <TimeField source="updated_at" />
-      <ShowButton />
+      {onlySortable(
+        ['id', 'created_at', 'updated_at', 'amount'],
+        <>
+          <TextField source="id" />
+          <TextField source="user_id" />
+          <MoneyField source="amount" />
+          <TextField source="method" />
+          <SelectField source="state" choices={STATE_CHOICES} />
+          <BooleanField source="needs_second_approval" />
+          <TimeField source="created_at" />
+          <TimeField source="updated_at" />
+          <ShowButton />
+        </>,
+      )}
     </Datagrid>
   );
 }
