@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AdminContext, HttpError, testDataProvider } from 'react-admin';
 import { describe, expect, it, vi } from 'vitest';
 import { createI18nProvider } from '../i18n/provider';
@@ -30,7 +30,8 @@ describe('the action dialog', () => {
     expect(onSubmit).not.toHaveBeenCalled();
     fireEvent.change(screen.getByLabelText(/Reason/), { target: { value: 'Checked' } });
     fireEvent.click(confirmButton());
-    await vi.waitFor(() => {
+    // The dialog's exit transition: testing-library's wait (5 s under load, src/test/setup.ts).
+    await waitFor(() => {
       expect(dialog).not.toBeInTheDocument();
     });
     expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ reason: 'Checked' }));
