@@ -32,7 +32,9 @@ async fn main() -> ExitCode {
         | ["admin", "tournaments" | "jackpots", "update", _, _]
         | ["admin", "tournaments", "cancel", _, _]
         | ["admin", "jackpots", "pause" | "resume" | "close", _] => {}
-        ["admin", "operators", "create", ..] | ["admin", "operators", "list"] | ["admin", "operators", "disable", _] => {}
+        ["admin", "operators", "create", ..]
+        | ["admin", "operators", "list"]
+        | ["admin", "operators", "disable", _] => {}
         ["--help" | "-h" | "help"] => {
             eprintln!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -596,7 +598,11 @@ async fn operators_admin(config: Config, args: &[&str]) -> ExitCode {
             (_, Some((email, name, role, password))) => {
                 let new = NewOperator::check(&email, &name, &role, &password).map_err(fail)?;
                 let id = operators::create_from_cli(&state, &new).await.map_err(fail)?;
-                Ok(format!("operator {id} created: {} ({}); the first sign-in enrols the authenticator", new.email, new.role.name()))
+                Ok(format!(
+                    "operator {id} created: {} ({}); the first sign-in enrols the authenticator",
+                    new.email,
+                    new.role.name()
+                ))
             }
             (["list"], None) => {
                 let rows = operators::list_all(&state).await.map_err(fail)?;

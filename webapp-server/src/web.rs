@@ -578,7 +578,9 @@ async fn backoffice(State(site): State<Site>) -> Response {
         )
             .into_response(),
     };
-    response.headers_mut().insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex, nofollow"));
+    response
+        .headers_mut()
+        .insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex, nofollow"));
     no_cache(response)
 }
 

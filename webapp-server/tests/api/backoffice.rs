@@ -36,8 +36,7 @@ async fn operator(app: &TestApp, email: &str, role: &str) -> Op {
     assert!(enrolment["otpauth_url"].as_str().unwrap().starts_with("otpauth://totp/Croupier:"));
     let secret = totp::base32_decode(enrolment["secret"].as_str().unwrap()).unwrap();
     let code = totp::code_at(&secret, now());
-    let (status, body) =
-        post(&http, app, "/session/enrol", &json!({"token": enrolment["token"], "totp": code})).await;
+    let (status, body) = post(&http, app, "/session/enrol", &json!({"token": enrolment["token"], "totp": code})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["operator"]["role"], role);
     Op { http, id }
@@ -140,11 +139,23 @@ const TABLE: &[(&str, &str, &str)] = &[
 /// The contract's roles → permissions.
 fn allowed(role: &str, permission: &str) -> bool {
     let finance = [
-        "players.read", "balance.correct", "balance.approve", "withdrawals.read", "withdrawals.decide",
-        "deposits.read", "rounds.read", "reports.read", "audit.read",
+        "players.read",
+        "balance.correct",
+        "balance.approve",
+        "withdrawals.read",
+        "withdrawals.decide",
+        "deposits.read",
+        "rounds.read",
+        "reports.read",
+        "audit.read",
     ];
     let support = [
-        "players.read", "players.ban", "players.notes", "players.sessions", "withdrawals.read", "deposits.read",
+        "players.read",
+        "players.ban",
+        "players.notes",
+        "players.sessions",
+        "withdrawals.read",
+        "deposits.read",
         "rounds.read",
     ];
     match role {
@@ -198,7 +209,12 @@ async fn each_role_is_allowed_or_refused_exactly_as_its_permissions_say() {
         // Without a session or with a wrong token: 401.
         let (status, body) = get(&reqwest::Client::new(), &app, "/players").await;
         expect_error(status, &body, 401, "AuthorizationException");
-        let response = reqwest::Client::new().get(url(&app, "/players")).header("authorization", "Bearer wrong").send().await.unwrap();
+        let response = reqwest::Client::new()
+            .get(url(&app, "/players"))
+            .header("authorization", "Bearer wrong")
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
         app.finish().await;
     }
@@ -214,14 +230,29 @@ async fn sign_in_needs_the_password_and_a_fresh_totp_code_and_locks_after_five_f
         assert_eq!(body["operator"]["enrolled"], true);
         assert!(body["operator"]["permissions"].as_array().unwrap().contains(&json!("players.ban")));
         let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
-        let (status, body) = post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD})).await;
-        assert_eq!(expect_error(status, &body, 400, "InvalidParameterException")["error_data"]["totp"], json!(["REQUIRED"]));
         let (status, body) =
-            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": "wrong password!", "totp": "000000"})).await;
-        assert_eq!(expect_error(status, &body, 401, "InvalidParameterException")["error_data"]["password"], json!(["INVALID"]));
+            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD})).await;
+        assert_eq!(
+            expect_error(status, &body, 400, "InvalidParameterException")["error_data"]["totp"],
+            json!(["REQUIRED"])
+        );
+        let (status, body) = post(
+            &http,
+            &app,
+            "/session",
+            &json!({"email": "ann@casino.test", "password": "wrong password!", "totp": "000000"}),
+        )
+        .await;
+        assert_eq!(
+            expect_error(status, &body, 401, "InvalidParameterException")["error_data"]["password"],
+            json!(["INVALID"])
+        );
         let (status, body) =
             post(&http, &app, "/session", &json!({"email": "nobody@casino.test", "password": PASSWORD})).await;
-        assert_eq!(expect_error(status, &body, 401, "InvalidParameterException")["error_data"]["password"], json!(["INVALID"]));
+        assert_eq!(
+            expect_error(status, &body, 401, "InvalidParameterException")["error_data"]["password"],
+            json!(["INVALID"])
+        );
         // The secret as sealed in the table, opened with the installation key: the next step's code.
         let sealed: String = sqlx::query_scalar("SELECT totp_secret FROM operators WHERE id = $1")
             .bind(op.id)
@@ -232,21 +263,35 @@ async fn sign_in_needs_the_password_and_a_fresh_totp_code_and_locks_after_five_f
         let next = totp::code_at(&secret, now() + 30);
         let wrong = if next == "123456" { "654321" } else { "123456" };
         let (status, body) =
-            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": wrong})).await;
-        assert_eq!(expect_error(status, &body, 401, "InvalidParameterException")["error_data"]["totp"], json!(["INVALID"]));
+            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": wrong}))
+                .await;
+        assert_eq!(
+            expect_error(status, &body, 401, "InvalidParameterException")["error_data"]["totp"],
+            json!(["INVALID"])
+        );
         let (status, body) =
-            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": next})).await;
+            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": next}))
+                .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         // The same code again is refused (a step is good once).
         let (status, _) =
-            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": next})).await;
+            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": next}))
+                .await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
         for _ in 0..5 {
             post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": "wrong password!"})).await;
         }
-        let (status, body) =
-            post(&http, &app, "/session", &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": totp::code_at(&secret, now())})).await;
-        assert_eq!(expect_error(status, &body, 423, "AccessDeniedException")["error_data"]["operator"], json!(["LOCKED"]));
+        let (status, body) = post(
+            &http,
+            &app,
+            "/session",
+            &json!({"email": "ann@casino.test", "password": PASSWORD, "totp": totp::code_at(&secret, now())}),
+        )
+        .await;
+        assert_eq!(
+            expect_error(status, &body, 423, "AccessDeniedException")["error_data"]["operator"],
+            json!(["LOCKED"])
+        );
         // Every attempt is in the trail.
         let sign_ins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM operator_audit WHERE action = 'session.sign_in'")
             .fetch_one(app.state.db().pool())
@@ -283,12 +328,30 @@ async fn corrections_above_the_limit_need_a_second_operator_and_move_money_throu
         // Bad input changes nothing.
         let rows_before = audit_count(&app, "ok").await;
         for (body, field) in [
-            (json!({"user_id": user_id, "direction": "up", "amount": 100, "currency": "USD", "reason_code": "goodwill", "reason": "x"}), "direction"),
-            (json!({"user_id": user_id, "direction": "credit", "amount": -5, "currency": "USD", "reason_code": "goodwill", "reason": "x"}), "amount"),
-            (json!({"user_id": user_id, "direction": "credit", "amount": 100, "currency": "EUR", "reason_code": "goodwill", "reason": "x"}), "currency"),
-            (json!({"user_id": user_id, "direction": "credit", "amount": 100, "currency": "USD", "reason_code": "bribe", "reason": "x"}), "reason_code"),
-            (json!({"user_id": user_id, "direction": "credit", "amount": 100, "currency": "USD", "reason_code": "goodwill", "reason": " "}), "reason"),
-            (json!({"user_id": 999_999, "direction": "credit", "amount": 100, "currency": "USD", "reason_code": "goodwill", "reason": "x"}), "user_id"),
+            (
+                json!({"user_id": user_id, "direction": "up", "amount": 100, "currency": "USD", "reason_code": "goodwill", "reason": "x"}),
+                "direction",
+            ),
+            (
+                json!({"user_id": user_id, "direction": "credit", "amount": -5, "currency": "USD", "reason_code": "goodwill", "reason": "x"}),
+                "amount",
+            ),
+            (
+                json!({"user_id": user_id, "direction": "credit", "amount": 100, "currency": "EUR", "reason_code": "goodwill", "reason": "x"}),
+                "currency",
+            ),
+            (
+                json!({"user_id": user_id, "direction": "credit", "amount": 100, "currency": "USD", "reason_code": "bribe", "reason": "x"}),
+                "reason_code",
+            ),
+            (
+                json!({"user_id": user_id, "direction": "credit", "amount": 100, "currency": "USD", "reason_code": "goodwill", "reason": " "}),
+                "reason",
+            ),
+            (
+                json!({"user_id": 999_999, "direction": "credit", "amount": 100, "currency": "USD", "reason_code": "goodwill", "reason": "x"}),
+                "user_id",
+            ),
         ] {
             let (status, answer) = post(&first.http, &app, "/corrections", &body).await;
             let error = expect_error(status, &answer, 400, "InvalidParameterException");
@@ -303,7 +366,10 @@ async fn corrections_above_the_limit_need_a_second_operator_and_move_money_throu
         assert_eq!(main_balance(&app, user_id).await, 1050);
         // A debit beyond the balance: refused, nothing moves.
         let (status, answer) = post(&first.http, &app, "/corrections", &json!({"user_id": user_id, "direction": "debit", "amount": 2000, "currency": "USD", "reason_code": "error", "reason": "typo"})).await;
-        assert_eq!(expect_error(status, &answer, 400, "InvalidParameterException")["error_data"]["amount"], json!(["INSUFFICIENT_FUNDS"]));
+        assert_eq!(
+            expect_error(status, &answer, 400, "InvalidParameterException")["error_data"]["amount"],
+            json!(["INSUFFICIENT_FUNDS"])
+        );
         assert_eq!(main_balance(&app, user_id).await, 1050);
         // At the limit: waits for a second operator.
         let (status, big) = post(&first.http, &app, "/corrections", &json!({"user_id": user_id, "direction": "credit", "amount": 5000, "currency": "USD", "reason_code": "chargeback", "reason": "bank reversed"})).await;
@@ -311,18 +377,26 @@ async fn corrections_above_the_limit_need_a_second_operator_and_move_money_throu
         assert_eq!(big["state"], "pending_approval");
         assert_eq!(main_balance(&app, user_id).await, 1050);
         let id = big["id"].as_i64().unwrap();
-        let (status, answer) = post(&first.http, &app, &format!("/corrections/{id}/approve"), &json!({"reason": "ok"})).await;
-        assert_eq!(expect_error(status, &answer, 403, "AccessDeniedException")["error_data"]["approver"], json!(["FOUR_EYES"]));
+        let (status, answer) =
+            post(&first.http, &app, &format!("/corrections/{id}/approve"), &json!({"reason": "ok"})).await;
+        assert_eq!(
+            expect_error(status, &answer, 403, "AccessDeniedException")["error_data"]["approver"],
+            json!(["FOUR_EYES"])
+        );
         assert_eq!(main_balance(&app, user_id).await, 1050);
-        let (status, answer) = get(&first.http, &app, "/corrections?filter=%7B%22state%22%3A%22pending_approval%22%7D").await;
+        let (status, answer) =
+            get(&first.http, &app, "/corrections?filter=%7B%22state%22%3A%22pending_approval%22%7D").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(answer.as_array().unwrap().len(), 1);
-        let (status, applied) = post(&second.http, &app, &format!("/corrections/{id}/approve"), &json!({"reason": "checked the bank"})).await;
+        let (status, applied) =
+            post(&second.http, &app, &format!("/corrections/{id}/approve"), &json!({"reason": "checked the bank"}))
+                .await;
         assert_eq!(status, StatusCode::OK, "{applied}");
         assert_eq!(applied["state"], "applied");
         assert_eq!(applied["decided_by"], second.id);
         assert_eq!(main_balance(&app, user_id).await, 6050);
-        let (status, _) = post(&second.http, &app, &format!("/corrections/{id}/approve"), &json!({"reason": "again"})).await;
+        let (status, _) =
+            post(&second.http, &app, &format!("/corrections/{id}/approve"), &json!({"reason": "again"})).await;
         assert_eq!(status, StatusCode::CONFLICT);
         assert_eq!(main_balance(&app, user_id).await, 6050);
         // The player's page and ledger show it; the ledger's invariants hold.
@@ -334,7 +408,12 @@ async fn corrections_above_the_limit_need_a_second_operator_and_move_money_throu
         let output = app.cli(&["ledger", "check"]);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         // The trail: who asked, who approved, the refusal, with balances before and after.
-        let (_, trail) = get(&second.http, &app, &format!("/audit?filter=%7B%22user_id%22%3A{user_id}%7D&sort=%5B%22id%22%2C%22ASC%22%5D")).await;
+        let (_, trail) = get(
+            &second.http,
+            &app,
+            &format!("/audit?filter=%7B%22user_id%22%3A{user_id}%7D&sort=%5B%22id%22%2C%22ASC%22%5D"),
+        )
+        .await;
         let actions: Vec<(String, String)> = trail
             .as_array()
             .unwrap()
@@ -343,8 +422,13 @@ async fn corrections_above_the_limit_need_a_second_operator_and_move_money_throu
             .collect();
         assert_eq!(
             actions,
-            [("corrections.create", "ok"), ("corrections.create", "ok"), ("corrections.approve", "denied"), ("corrections.approve", "ok")]
-                .map(|(a, o)| (a.to_owned(), o.to_owned()))
+            [
+                ("corrections.create", "ok"),
+                ("corrections.create", "ok"),
+                ("corrections.approve", "denied"),
+                ("corrections.approve", "ok")
+            ]
+            .map(|(a, o)| (a.to_owned(), o.to_owned()))
         );
         let approval = &trail.as_array().unwrap()[3];
         assert_eq!(approval["operator_id"], second.id);
@@ -376,25 +460,37 @@ async fn the_withdrawal_queue_goes_pending_in_review_approved_paid_with_four_eye
         assert_eq!(list.as_array().unwrap().len(), 3);
         // Reasons are required; paid before approval is a state conflict.
         let (status, body) = post(&first.http, &app, &format!("/withdrawals/{big}/review"), &json!({})).await;
-        assert_eq!(expect_error(status, &body, 400, "InvalidParameterException")["error_data"]["reason"], json!(["REQUIRED"]));
-        let (status, body) = post(&first.http, &app, &format!("/withdrawals/{big}/paid"), &json!({"reason": "x"})).await;
+        assert_eq!(
+            expect_error(status, &body, 400, "InvalidParameterException")["error_data"]["reason"],
+            json!(["REQUIRED"])
+        );
+        let (status, body) =
+            post(&first.http, &app, &format!("/withdrawals/{big}/paid"), &json!({"reason": "x"})).await;
         assert_eq!(status, StatusCode::CONFLICT, "{body}");
         assert_eq!(body["error"]["error_data"]["state"], json!(["pending"]));
-        let (status, body) = post(&first.http, &app, &format!("/withdrawals/{big}/review"), &json!({"reason": "looking"})).await;
+        let (status, body) =
+            post(&first.http, &app, &format!("/withdrawals/{big}/review"), &json!({"reason": "looking"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "in_review");
         // 100.00 is above the 50.00 limit: the first approval waits for another operator.
-        let (status, body) = post(&first.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "docs fine"})).await;
+        let (status, body) =
+            post(&first.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "docs fine"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "in_review");
         assert_eq!(body["needs_second_approval"], true);
-        let (status, body) = post(&first.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "again"})).await;
-        assert_eq!(expect_error(status, &body, 403, "AccessDeniedException")["error_data"]["approver"], json!(["FOUR_EYES"]));
-        let (status, body) = post(&second.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "agree"})).await;
+        let (status, body) =
+            post(&first.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "again"})).await;
+        assert_eq!(
+            expect_error(status, &body, 403, "AccessDeniedException")["error_data"]["approver"],
+            json!(["FOUR_EYES"])
+        );
+        let (status, body) =
+            post(&second.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "agree"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "approved");
         assert_eq!(body["approvals"].as_array().unwrap().len(), 2);
-        let (status, body) = post(&second.http, &app, &format!("/withdrawals/{big}/paid"), &json!({"reason": "sent"})).await;
+        let (status, body) =
+            post(&second.http, &app, &format!("/withdrawals/{big}/paid"), &json!({"reason": "sent"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "paid");
         let history: Vec<(String, String)> = body["history"]
@@ -409,14 +505,22 @@ async fn the_withdrawal_queue_goes_pending_in_review_approved_paid_with_four_eye
                 .map(|(a, b)| (a.to_owned(), b.to_owned()))
         );
         // Bulk approval: within the limit only.
-        let (status, body) = post(&first.http, &app, "/withdrawals/bulk-approve", &json!({"ids": [big, ids[1], ids[2]], "reason": "batch"})).await;
+        let (status, body) = post(
+            &first.http,
+            &app,
+            "/withdrawals/bulk-approve",
+            &json!({"ids": [big, ids[1], ids[2]], "reason": "batch"}),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let results = body["results"].as_array().unwrap();
         assert_eq!(results[0]["ok"], false);
         assert_eq!(results[1]["ok"], true);
         assert_eq!(results[2]["ok"], true);
         // Reject returns the hold.
-        let (status, body) = post(&first.http, &app, &format!("/withdrawals/{}/reject", ids[2]), &json!({"reason": "fraud check"})).await;
+        let (status, body) =
+            post(&first.http, &app, &format!("/withdrawals/{}/reject", ids[2]), &json!({"reason": "fraud check"}))
+                .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "rejected");
         let (_, paid) = get(&support.http, &app, "/withdrawals?filter=%7B%22state%22%3A%22paid%22%7D").await;
@@ -441,7 +545,8 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         let player_client = app.browser();
         let player = app.register(&player_client, "found.me@example.com").await;
         let user_id = player["id"].as_i64().unwrap_or_else(|| player["user_id"].as_i64().unwrap());
-        let (status, found) = get(&support.http, &app, "/players?filter=%7B%22q%22%3A%22found.me%40example.com%22%7D").await;
+        let (status, found) =
+            get(&support.http, &app, "/players?filter=%7B%22q%22%3A%22found.me%40example.com%22%7D").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(found.as_array().unwrap().len(), 1);
         assert_eq!(found[0]["id"], user_id);
@@ -452,16 +557,20 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         let (status, body) = get(&support.http, &app, "/players?filter=%7Bnope").await;
         expect_error(status, &body, 400, "InvalidParameterException");
         // Ban: the player's next call is refused; the trail has before and after.
-        let (status, body) = post(&support.http, &app, &format!("/players/{user_id}/ban"), &json!({"reason": ""})).await;
+        let (status, body) =
+            post(&support.http, &app, &format!("/players/{user_id}/ban"), &json!({"reason": ""})).await;
         expect_error(status, &body, 400, "InvalidParameterException");
-        let (status, body) = post(&support.http, &app, &format!("/players/{user_id}/ban"), &json!({"reason": "abuse"})).await;
+        let (status, body) =
+            post(&support.http, &app, &format!("/players/{user_id}/ban"), &json!({"reason": "abuse"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["banned"], true);
         let (status, _) = app.get_as(&player_client, "account.getInfo", &[]).await;
         assert_eq!(status, StatusCode::FORBIDDEN);
-        let (status, body) = post(&support.http, &app, &format!("/players/{user_id}/unban"), &json!({"reason": "appeal"})).await;
+        let (status, body) =
+            post(&support.http, &app, &format!("/players/{user_id}/unban"), &json!({"reason": "appeal"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        let (status, note) = post(&support.http, &app, "/notes", &json!({"user_id": user_id, "text": "called about a bonus"})).await;
+        let (status, note) =
+            post(&support.http, &app, "/notes", &json!({"user_id": user_id, "text": "called about a bonus"})).await;
         assert_eq!(status, StatusCode::CREATED, "{note}");
         let (_, notes) = get(&support.http, &app, &format!("/notes?filter=%7B%22user_id%22%3A{user_id}%7D")).await;
         assert_eq!(notes[0]["operator_name"], "support help@casino.test");
@@ -474,7 +583,12 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         assert!(sqlx::query("UPDATE operator_audit SET reason = 'nothing'").execute(pool).await.is_err());
         assert!(sqlx::query("DELETE FROM operator_audit").execute(pool).await.is_err());
         // CSV export with the same filters.
-        let response = admin.http.get(url(&app, "/audit/export.csv?filter=%7B%22action%22%3A%22players.ban%22%7D")).send().await.unwrap();
+        let response = admin
+            .http
+            .get(url(&app, "/audit/export.csv?filter=%7B%22action%22%3A%22players.ban%22%7D"))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.headers()["content-type"], "text/csv; charset=utf-8");
         assert!(response.headers()["content-disposition"].to_str().unwrap().starts_with("attachment"));
         let text = response.text().await.unwrap();
@@ -483,11 +597,13 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         assert_eq!(lines.len(), 2, "{text}");
         assert!(lines[1].contains("players.ban") && lines[1].contains("abuse"));
         // The system page and maintenance switch; reports.
-        let (status, system) = post(&admin.http, &app, "/system/maintenance", &json!({"on": true, "reason": "upgrade"})).await;
+        let (status, system) =
+            post(&admin.http, &app, "/system/maintenance", &json!({"on": true, "reason": "upgrade"})).await;
         assert_eq!(status, StatusCode::OK, "{system}");
         assert_eq!(system["maintenance"]["on"], true);
         post(&admin.http, &app, "/system/maintenance", &json!({"on": false, "reason": "done"})).await;
-        let (status, report) = get(&admin.http, &app, "/reports/summary?from=2026-01-01&to=2026-01-07&currency=USD").await;
+        let (status, report) =
+            get(&admin.http, &app, "/reports/summary?from=2026-01-01&to=2026-01-07&currency=USD").await;
         assert_eq!(status, StatusCode::OK, "{report}");
         assert_eq!(report["days"].as_array().unwrap().len(), 7);
         let (status, body) = get(&admin.http, &app, "/reports/summary?from=2026-02-30").await;
@@ -506,7 +622,8 @@ async fn the_console_page_is_served_noindexed_and_the_api_never_falls_back_to_it
     let response = http.get(app.url("/backoffice")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
     assert!(response.text().await.unwrap().contains("npm run build"));
-    std::fs::write(app.state.config().web_dir.join("backoffice.html"), "<!doctype html><title>Back office</title>").unwrap();
+    std::fs::write(app.state.config().web_dir.join("backoffice.html"), "<!doctype html><title>Back office</title>")
+        .unwrap();
     for path in ["/backoffice", "/backoffice/", "/backoffice/players/12/show"] {
         let response = http.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{path}");
@@ -537,17 +654,31 @@ async fn the_cli_creates_lists_and_disables_operators_without_a_password_in_argv
     child.stdin.take().unwrap().write_all(b"a long enough secret\n").unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let output = app.cli(&["admin", "operators", "create", "--email", "x@casino.test", "--name", "X", "--role", "admin", "--password", "inline"]);
+    let output = app.cli(&[
+        "admin",
+        "operators",
+        "create",
+        "--email",
+        "x@casino.test",
+        "--name",
+        "X",
+        "--role",
+        "admin",
+        "--password",
+        "inline",
+    ]);
     assert!(!output.status.success());
     let listed = app.cli(&["admin", "operators", "list"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.contains("first@casino.test") && text.contains("not enrolled"), "{text}");
     let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
-    let (status, body) = post(&http, &app, "/session", &json!({"email": "first@casino.test", "password": "a long enough secret"})).await;
+    let (status, body) =
+        post(&http, &app, "/session", &json!({"email": "first@casino.test", "password": "a long enough secret"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(body["enrolment"]["secret"].is_string());
     assert!(app.cli(&["admin", "operators", "disable", "first@casino.test"]).status.success());
-    let (status, _) = post(&http, &app, "/session", &json!({"email": "first@casino.test", "password": "a long enough secret"})).await;
+    let (status, _) =
+        post(&http, &app, "/session", &json!({"email": "first@casino.test", "password": "a long enough secret"})).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     app.finish().await;
 }

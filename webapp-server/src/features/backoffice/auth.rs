@@ -111,7 +111,12 @@ pub struct Staff {
 
 impl Staff {
     /// Refuses (403, audited) unless the caller has `permission`. `action` names what was tried.
-    pub async fn require(&self, permission: &str, action: &str, target: Option<(&str, String)>) -> Result<(), ApiError> {
+    pub async fn require(
+        &self,
+        permission: &str,
+        action: &str,
+        target: Option<(&str, String)>,
+    ) -> Result<(), ApiError> {
         if self.role.can(permission) {
             return Ok(());
         }
@@ -333,7 +338,14 @@ fn locale_of(headers: &HeaderMap) -> Locale {
 }
 
 /// The trail row of a sign-in attempt (no operator session yet).
-async fn sign_in_row(state: &AppState, ip: Option<IpAddr>, who: Option<(i64, &str, &str)>, email: &str, outcome: &str, why: &str) {
+async fn sign_in_row(
+    state: &AppState,
+    ip: Option<IpAddr>,
+    who: Option<(i64, &str, &str)>,
+    email: &str,
+    outcome: &str,
+    why: &str,
+) {
     let row = trail::Row {
         at: now_ms(),
         operator_id: who.map(|w| w.0),
@@ -418,8 +430,10 @@ async fn sign_in_inner(state: &AppState, parts: &Parts0, bytes: &[u8]) -> Result
         return Err(bad("password", FieldCode::Required));
     }
     if let Some(ip) = parts.ip {
-        let decision =
-            state.coord().hit(&format!("backoffice-sign-in:{ip}"), Duration::from_secs(60), SIGN_INS_PER_MINUTE).await?;
+        let decision = state
+            .coord()
+            .hit(&format!("backoffice-sign-in:{ip}"), Duration::from_secs(60), SIGN_INS_PER_MINUTE)
+            .await?;
         if !decision.allowed {
             if crate::audit::trips(decision.count, SIGN_INS_PER_MINUTE) {
                 sign_in_row(state, parts.ip, None, &email, "denied", "rate_limited").await;
@@ -493,13 +507,9 @@ async fn open_session(
     (name, role): (&str, &str),
 ) -> Result<Response, ApiError> {
     let now = now_ms();
-    let token =
-        base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
-    let user_agent: Option<String> = parts
-        .headers
-        .get(header::USER_AGENT)
-        .and_then(|v| v.to_str().ok())
-        .map(|ua| ua.chars().take(256).collect());
+    let token = base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
+    let user_agent: Option<String> =
+        parts.headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok()).map(|ua| ua.chars().take(256).collect());
     let mut tx = state.db().begin().await?;
     let used = sqlx::query(
         "UPDATE operators SET totp_last_step = $1, failures = 0, locked_until = NULL, enrolled = 1, last_sign_in_at = $2 \
@@ -595,8 +605,10 @@ pub async fn enrol(State(state): State<AppState>, parts: Parts0, bytes: Bytes) -
         let Some(op) = row.filter(|r| r.disabled == 0 && r.enrolled == 0) else {
             return Err(bad("token", FieldCode::Invalid));
         };
-        let email: String =
-            sqlx::query_scalar("SELECT email FROM operators WHERE id = $1").bind(id).fetch_one(state.db().pool()).await?;
+        let email: String = sqlx::query_scalar("SELECT email FROM operators WHERE id = $1")
+            .bind(id)
+            .fetch_one(state.db().pool())
+            .await?;
         let who = Some((op.id, op.name.as_str(), op.role.as_str()));
         if op.locked_until.is_some_and(|until| until > now_ms()) {
             sign_in_row(&state, parts.ip, who, &email, "denied", "locked").await;

@@ -50,7 +50,8 @@ impl ListQuery {
         let order = match sort {
             None => (column(default).unwrap_or("id"), true),
             Some(text) => {
-                let parsed: (String, String) = serde_json::from_str(&text).map_err(|_| bad("sort", FieldCode::Invalid))?;
+                let parsed: (String, String) =
+                    serde_json::from_str(&text).map_err(|_| bad("sort", FieldCode::Invalid))?;
                 let col = column(&parsed.0).ok_or_else(|| bad("sort", FieldCode::Unsupported))?;
                 let desc = match parsed.1.to_ascii_uppercase().as_str() {
                     "ASC" => false,
@@ -63,7 +64,8 @@ impl ListQuery {
         let (offset, limit) = match range {
             None => (0, 25),
             Some(text) => {
-                let (start, end): (i64, i64) = serde_json::from_str(&text).map_err(|_| bad("range", FieldCode::Invalid))?;
+                let (start, end): (i64, i64) =
+                    serde_json::from_str(&text).map_err(|_| bad("range", FieldCode::Invalid))?;
                 if start < 0 || end < start {
                     return Err(bad("range", FieldCode::Invalid));
                 }
@@ -95,7 +97,9 @@ impl ListQuery {
     pub fn int(&self, key: &str) -> Result<Option<i64>, ApiError> {
         match self.filter.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => n.as_i64().map(Some).ok_or_else(|| bad(&format!("filter.{key}"), FieldCode::Invalid)),
+            Some(Value::Number(n)) => {
+                n.as_i64().map(Some).ok_or_else(|| bad(&format!("filter.{key}"), FieldCode::Invalid))
+            }
             Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
             Some(Value::String(s)) => {
                 s.trim().parse().map(Some).map_err(|_| bad(&format!("filter.{key}"), FieldCode::Invalid))
@@ -239,7 +243,9 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_refused() {
-        for raw in ["sort=%5B%22password%22%2C%22ASC%22%5D", "sort=x", "range=%5B5%2C1%5D", "filter=%5B%5D", "filter=%7B"] {
+        for raw in
+            ["sort=%5B%22password%22%2C%22ASC%22%5D", "sort=x", "range=%5B5%2C1%5D", "filter=%5B%5D", "filter=%7B"]
+        {
             assert!(ListQuery::parse(Some(raw), SORTS, "id").is_err(), "{raw}");
         }
     }

@@ -127,7 +127,8 @@ pub fn answer(locale: Locale, result: Result<Response, ApiError>) -> Response {
     match result {
         Ok(response) => response,
         Err(e) => {
-            let e = if e.status() == StatusCode::UNPROCESSABLE_ENTITY { e.with_status(StatusCode::BAD_REQUEST) } else { e };
+            let e =
+                if e.status() == StatusCode::UNPROCESSABLE_ENTITY { e.with_status(StatusCode::BAD_REQUEST) } else { e };
             e.render(locale)
         }
     }

@@ -169,7 +169,8 @@ pub async fn withdrawals(staff: Staff, RawQuery(raw): RawQuery) -> Response {
     let result = async {
         staff.require("withdrawals.read", "withdrawals.list", None).await?;
         let query = ListQuery::parse(raw.as_deref(), WITHDRAWAL_SORTS, "created_at")?;
-        let (rows, total) = withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?;
+        let (rows, total) =
+            withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?;
         let mut items = Vec::with_capacity(rows.len());
         for row in rows {
             items.push(item(&staff, row).await?);
@@ -185,7 +186,8 @@ pub async fn withdrawals_export(staff: Staff, RawQuery(raw): RawQuery) -> Respon
     let result = async {
         staff.require("withdrawals.read", "withdrawals.export", None).await?;
         let query = ListQuery::parse(raw.as_deref(), WITHDRAWAL_SORTS, "created_at")?.all();
-        let rows = withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?.0;
+        let rows =
+            withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?.0;
         let mut out = String::from("id,user_id,amount,currency,method,state,created_at,updated_at\r\n");
         for r in rows {
             let f = [
@@ -208,11 +210,12 @@ pub async fn withdrawals_export(staff: Staff, RawQuery(raw): RawQuery) -> Respon
 }
 
 async fn load(staff: &Staff, id: &str) -> Result<WithdrawalRow, ApiError> {
-    let row: Option<WithdrawalRow> =
-        sqlx::query_as(sqlx::AssertSqlSafe(format!("{WITHDRAWAL_SELECT} WHERE p.id = $1 AND p.direction = 'withdrawal'")))
-            .bind(id)
-            .fetch_optional(staff.state().db().pool())
-            .await?;
+    let row: Option<WithdrawalRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{WITHDRAWAL_SELECT} WHERE p.id = $1 AND p.direction = 'withdrawal'"
+    )))
+    .bind(id)
+    .fetch_optional(staff.state().db().pool())
+    .await?;
     row.ok_or_else(|| missing("id"))
 }
 
@@ -247,10 +250,8 @@ async fn record(
     let mut tx = staff.state().db().begin().await?;
     staff.state().db().lock_user(&mut tx, row.user_id).await?;
     // The payment must still be where it was read (the player may have cancelled meanwhile).
-    let status: String = sqlx::query_scalar("SELECT status FROM payments WHERE id = $1")
-        .bind(&row.id)
-        .fetch_one(&mut *tx)
-        .await?;
+    let status: String =
+        sqlx::query_scalar("SELECT status FROM payments WHERE id = $1").bind(&row.id).fetch_one(&mut *tx).await?;
     if status != row.status {
         return Err(conflict(&status));
     }
@@ -265,13 +266,15 @@ async fn record(
         if mine > 0 {
             return Err(four_eyes());
         }
-        sqlx::query("INSERT INTO withdrawal_approvals (payment_id, operator_id, operator_name, at) VALUES ($1, $2, $3, $4)")
-            .bind(&row.id)
-            .bind(staff.id)
-            .bind(&staff.name)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "INSERT INTO withdrawal_approvals (payment_id, operator_id, operator_name, at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&row.id)
+        .bind(staff.id)
+        .bind(&staff.name)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
     }
     if let Some(review) = review {
         sqlx::query(
@@ -406,7 +409,9 @@ pub async fn transition(staff: Staff, Path((id, action)): Path<(String, String)>
                 approve_one(&staff, &id, &why).await?;
             }
             "reject" => {
-                if !matches!(row.state(), "pending" | "in_review") && !(row.state() == "approved" && row.status == "pending") {
+                if !matches!(row.state(), "pending" | "in_review")
+                    && !(row.state() == "approved" && row.status == "pending")
+                {
                     return Err(conflict(row.state()));
                 }
                 match withdrawals::reject(state, &id).await? {
@@ -470,7 +475,13 @@ pub async fn bulk_approve(staff: Staff, bytes: Bytes) -> Response {
             match approve_one(&staff, &id, &why).await {
                 Ok(_) => results.push(json!({ "id": id, "ok": true, "state": "approved" })),
                 Err(e) => {
-                    let error = if e.status() == StatusCode::CONFLICT { "STATE" } else if e.status() == StatusCode::FORBIDDEN { "FOUR_EYES" } else { "FAILED" };
+                    let error = if e.status() == StatusCode::CONFLICT {
+                        "STATE"
+                    } else if e.status() == StatusCode::FORBIDDEN {
+                        "FOUR_EYES"
+                    } else {
+                        "FAILED"
+                    };
                     let state = load(&staff, &id).await.map(|r| r.state()).unwrap_or("pending");
                     results.push(json!({ "id": id, "ok": false, "state": state, "error": error }));
                 }
@@ -533,7 +544,8 @@ pub async fn corrections(staff: Staff, RawQuery(raw): RawQuery) -> Response {
     let result = async {
         staff.require("balance.correct", "corrections.list", None).await?;
         let query = ListQuery::parse(raw.as_deref(), CORRECTION_SORTS, "id")?;
-        let (rows, total) = correction_filters(&query)?.page::<Correction>(staff.state().db(), CORRECTION_SELECT, &query).await?;
+        let (rows, total) =
+            correction_filters(&query)?.page::<Correction>(staff.state().db(), CORRECTION_SELECT, &query).await?;
         let items: Vec<Correction> = rows.into_iter().map(Correction::view).collect();
         Ok(super::lists::answer("corrections", &query, total, &items))
     }
@@ -680,10 +692,12 @@ async fn validate(staff: &Staff, input: CorrectionBody) -> Result<Correction, Ap
             errors.add("user_id", FieldCode::Required);
             None
         }
-        Some(id) => sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
-            .bind(id)
-            .fetch_optional(staff.state().db().pool())
-            .await?,
+        Some(id) => {
+            sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
+                .bind(id)
+                .fetch_optional(staff.state().db().pool())
+                .await?
+        }
     };
     let given = input.currency.as_deref().map(str::trim).unwrap_or("");
     match (input.user_id, &currency) {
@@ -693,7 +707,9 @@ async fn validate(staff: &Staff, input: CorrectionBody) -> Result<Correction, Ap
             let _ = theirs;
             errors.add("currency", FieldCode::Required);
         }
-        (Some(_), Some(Some(theirs))) if !given.eq_ignore_ascii_case(theirs) => errors.add("currency", FieldCode::Unsupported),
+        (Some(_), Some(Some(theirs))) if !given.eq_ignore_ascii_case(theirs) => {
+            errors.add("currency", FieldCode::Unsupported)
+        }
         _ => {}
     }
     errors.into_result()?;

@@ -66,8 +66,10 @@ impl NewOperator {
 /// Writes a new operator (inside `conn`'s transaction); `Taken` when the e-mail is.
 pub async fn insert(conn: &mut sqlx::AnyConnection, new: &NewOperator) -> Result<i64, ApiError> {
     let hash = crate::password::hash(&new.password).await?;
-    let taken: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM operators WHERE email = $1").bind(&new.email).fetch_optional(&mut *conn).await?;
+    let taken: Option<i64> = sqlx::query_scalar("SELECT id FROM operators WHERE email = $1")
+        .bind(&new.email)
+        .fetch_optional(&mut *conn)
+        .await?;
     if taken.is_some() {
         return Err(bad("email", FieldCode::Taken));
     }

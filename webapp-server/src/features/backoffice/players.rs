@@ -144,7 +144,8 @@ pub async fn list(staff: Staff, RawQuery(raw): RawQuery) -> Response {
     let result = async {
         staff.require("players.read", "players.list", None).await?;
         let query = ListQuery::parse(raw.as_deref(), PLAYER_SORTS, "id")?;
-        let (rows, total) = player_filters(&query)?.page::<PlayerRow>(staff.state().db(), PLAYER_SELECT, &query).await?;
+        let (rows, total) =
+            player_filters(&query)?.page::<PlayerRow>(staff.state().db(), PLAYER_SELECT, &query).await?;
         let items: Vec<PlayerItem> = rows.iter().map(PlayerItem::from).collect();
         Ok(super::lists::answer("players", &query, total, &items))
     }
@@ -334,7 +335,11 @@ struct SessionItem {
 pub async fn sessions(staff: Staff, RawQuery(raw): RawQuery) -> Response {
     let result = async {
         staff.require("players.read", "sessions.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), &[("created_at", "created_at"), ("last_seen_at", "last_seen_at")], "last_seen_at")?;
+        let query = ListQuery::parse(
+            raw.as_deref(),
+            &[("created_at", "created_at"), ("last_seen_at", "last_seen_at")],
+            "last_seen_at",
+        )?;
         let mut w = Where::default();
         w.eq_int(&query, "user_id", "user_id")?;
         let (mut rows, total) = w
@@ -541,10 +546,15 @@ fn ledger_filters(query: &ListQuery) -> Result<Where, ApiError> {
     Ok(w)
 }
 
-async fn movements(staff: &Staff, raw: Option<&str>, export: bool) -> Result<(ListQuery, Vec<MovementItem>, i64), ApiError> {
+async fn movements(
+    staff: &Staff,
+    raw: Option<&str>,
+    export: bool,
+) -> Result<(ListQuery, Vec<MovementItem>, i64), ApiError> {
     let query = ListQuery::parse(raw, LEDGER_SORTS, "id")?;
     let query = if export { query.all() } else { query };
-    let (mut rows, total) = ledger_filters(&query)?.page::<MovementItem>(staff.state().db(), LEDGER_SELECT, &query).await?;
+    let (mut rows, total) =
+        ledger_filters(&query)?.page::<MovementItem>(staff.state().db(), LEDGER_SELECT, &query).await?;
     for r in &mut rows {
         r.created_at = seconds(r.created_at);
     }
@@ -606,7 +616,11 @@ const DEPOSIT_SELECT: &str =
 const PAYMENT_SORTS: &[(&str, &str)] =
     &[("id", "id"), ("created_at", "created_at"), ("updated_at", "updated_at"), ("amount", "amount")];
 
-async fn deposit_rows(staff: &Staff, raw: Option<&str>, export: bool) -> Result<(ListQuery, Vec<DepositItem>, i64), ApiError> {
+async fn deposit_rows(
+    staff: &Staff,
+    raw: Option<&str>,
+    export: bool,
+) -> Result<(ListQuery, Vec<DepositItem>, i64), ApiError> {
     let query = ListQuery::parse(raw, PAYMENT_SORTS, "created_at")?;
     let query = if export { query.all() } else { query };
     let mut w = Where::default();
@@ -689,8 +703,16 @@ struct RoundItem {
 const ROUND_SELECT: &str = "SELECT r.id, r.user_id, COALESCE(g.sysname, '') AS game, r.provider, r.currency, r.bet, r.win, r.status, r.created_at \
      FROM game_rounds r LEFT JOIN games g ON g.id = r.game_id";
 
-async fn round_rows(staff: &Staff, raw: Option<&str>, export: bool) -> Result<(ListQuery, Vec<RoundItem>, i64), ApiError> {
-    let query = ListQuery::parse(raw, &[("id", "r.id"), ("created_at", "r.created_at"), ("bet", "r.bet"), ("win", "r.win")], "id")?;
+async fn round_rows(
+    staff: &Staff,
+    raw: Option<&str>,
+    export: bool,
+) -> Result<(ListQuery, Vec<RoundItem>, i64), ApiError> {
+    let query = ListQuery::parse(
+        raw,
+        &[("id", "r.id"), ("created_at", "r.created_at"), ("bet", "r.bet"), ("win", "r.win")],
+        "id",
+    )?;
     let query = if export { query.all() } else { query };
     let mut w = Where::default();
     w.push("r.mode = 'real'", vec![]);

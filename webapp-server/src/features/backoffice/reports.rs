@@ -29,7 +29,8 @@ const MAX_DAYS: i64 = 366;
 /// Days since 1970-01-01 of a `YYYY-MM-DD` date (proleptic Gregorian).
 pub fn days_of(text: &str) -> Option<i64> {
     let mut parts = text.split('-');
-    let (y, m, d) = (parts.next()?.parse::<i64>().ok()?, parts.next()?.parse::<i64>().ok()?, parts.next()?.parse::<i64>().ok()?);
+    let (y, m, d) =
+        (parts.next()?.parse::<i64>().ok()?, parts.next()?.parse::<i64>().ok()?, parts.next()?.parse::<i64>().ok()?);
     if parts.next().is_some() || !(1970..=9999).contains(&y) || !(1..=12).contains(&m) || d < 1 {
         return None;
     }
@@ -134,7 +135,9 @@ fn period(state: &AppState, q: &SummaryQuery) -> Result<(i64, i64, Currency), Ap
     }
     let currency = match q.currency.as_deref().filter(|s| !s.is_empty()) {
         None => state.config().default_currency,
-        Some(code) => Currency::parse(&code.to_ascii_uppercase()).ok_or_else(|| bad("currency", FieldCode::Unsupported))?,
+        Some(code) => {
+            Currency::parse(&code.to_ascii_uppercase()).ok_or_else(|| bad("currency", FieldCode::Unsupported))?
+        }
     };
     Ok((from, to, currency))
 }
@@ -150,8 +153,7 @@ async fn sums(state: &AppState, sql: &str, currency: Currency, from: i64, to: i6
 
 async fn compute(state: &AppState, q: &SummaryQuery) -> Result<Summary, ApiError> {
     let (from, to, currency) = period(state, q)?;
-    let mut days: BTreeMap<i64, Day> =
-        (from..=to).map(|d| (d, Day { date: date_of(d), ..Day::default() })).collect();
+    let mut days: BTreeMap<i64, Day> = (from..=to).map(|d| (d, Day { date: date_of(d), ..Day::default() })).collect();
     let rounds = sums(
         state,
         "SELECT created_at / 86400000 AS k, CAST(COALESCE(SUM(bet), 0) AS BIGINT) AS a, CAST(COALESCE(SUM(win), 0) AS BIGINT) AS b, \
@@ -261,7 +263,8 @@ pub async fn summary_csv(staff: Staff, Query(q): Query<SummaryQuery>) -> Respons
     let result = async {
         staff.require("reports.read", "reports.export", None).await?;
         let s = compute(staff.state(), &q).await?;
-        let mut out = String::from("date,currency,bets,wins,ggr,deposits,withdrawals,active_players,new_players,bonus_cost\r\n");
+        let mut out =
+            String::from("date,currency,bets,wins,ggr,deposits,withdrawals,active_players,new_players,bonus_cost\r\n");
         for d in s.days {
             let f = [
                 d.date,
@@ -374,12 +377,14 @@ const GATE_BODY_MAX: usize = 1 << 20;
 /// `after`) and the body's `reason`, once it succeeded.
 pub async fn admin_gate(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let (mut parts, body_in) = request.into_parts();
-    let staff = match <Staff as axum::extract::FromRequestParts<AppState>>::from_request_parts(&mut parts, &state).await {
+    let staff = match <Staff as axum::extract::FromRequestParts<AppState>>::from_request_parts(&mut parts, &state).await
+    {
         Ok(staff) => staff,
         Err(rejection) => return rejection,
     };
     let path = parts.uri.path().to_owned();
-    let action = format!("admin.{} {}", parts.method.as_str().to_lowercase(), path.trim_start_matches("/backoffice/api"));
+    let action =
+        format!("admin.{} {}", parts.method.as_str().to_lowercase(), path.trim_start_matches("/backoffice/api"));
     if !staff.role.can("campaigns.manage") {
         let row = trail::Row {
             action: &action,

@@ -56,7 +56,8 @@ pub fn hotp(secret: &[u8], counter: u64, digits: u32) -> u32 {
     mac.update(&counter.to_be_bytes());
     let digest = mac.finalize().into_bytes();
     let offset = usize::from(digest[19] & 0x0f);
-    let binary = u32::from_be_bytes([digest[offset] & 0x7f, digest[offset + 1], digest[offset + 2], digest[offset + 3]]);
+    let binary =
+        u32::from_be_bytes([digest[offset] & 0x7f, digest[offset + 1], digest[offset + 2], digest[offset + 3]]);
     binary % 10u32.pow(digits)
 }
 
@@ -123,9 +124,7 @@ pub fn unseal(keys: &Keys, text: &str) -> Option<Vec<u8>> {
 /// The `otpauth://` address authenticator apps read from the QR code.
 pub fn otpauth_url(email: &str, secret_base32: &str) -> String {
     let label: String = percent_encoding::utf8_percent_encode(email, percent_encoding::NON_ALPHANUMERIC).to_string();
-    format!(
-        "otpauth://totp/Croupier:{label}?secret={secret_base32}&issuer=Croupier&algorithm=SHA1&digits=6&period=30"
-    )
+    format!("otpauth://totp/Croupier:{label}?secret={secret_base32}&issuer=Croupier&algorithm=SHA1&digits=6&period=30")
 }
 
 /// `url` as a QR code, in SVG.
@@ -167,9 +166,15 @@ mod tests {
     /// RFC 4648 section 10.
     #[test]
     fn base32_rfc_4648_vectors() {
-        for (plain, encoded) in
-            [("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"), ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI")]
-        {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "MY"),
+            ("fo", "MZXQ"),
+            ("foo", "MZXW6"),
+            ("foob", "MZXW6YQ"),
+            ("fooba", "MZXW6YTB"),
+            ("foobar", "MZXW6YTBOI"),
+        ] {
             assert_eq!(base32_encode(plain.as_bytes()), encoded);
             assert_eq!(base32_decode(encoded).unwrap(), plain.as_bytes());
         }
