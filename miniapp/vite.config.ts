@@ -1,29 +1,84 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // `vite dev` talks to a croupier-server running with its defaults.
 const devServerTarget = process.env.CROUPIER_DEV_API ?? 'http://127.0.0.1:8080';
 
-export default defineConfig({
-  plugins: [react()],
-  resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
-  },
-  server: {
-    proxy: { '/api': devServerTarget, '/cms': devServerTarget },
-  },
-  build: {
-    outDir: 'dist',
-    assetsDir: 'assets',
-  },
-  test: {
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['src/test/setup.ts'],
-    restoreMocks: true,
-    // Lazy screens under a loaded CI machine: see asyncUtilTimeout in src/test/setup.ts.
-    testTimeout: 20000,
-    unstubGlobals: true,
-  },
+/**
+ * `vite dev` answers the back office's pages (`/backoffice`, `/backoffice/players/1/show`…) with
+ * backoffice.html, as croupier-server does; its API (`/backoffice/api`) goes to the proxy.
+ */
+function backofficePages(): Plugin {
+  return {
+    name: 'croupier-backoffice-pages',
+    configureServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        const url = request.url ?? '';
+        if (/^\/backoffice(\/(?!api(\/|$))[^.]*)?(\?.*)?$/.test(url)) request.url = '/backoffice.html';
+        next();
+      });
+    },
+  };
+}
+
+const page = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+// Two pages, built in two passes into the same dist/ (`npm run build`): the player site
+// (index.html), then with `--mode backoffice` the back office (backoffice.html, issue 22). One
+// multi-page pass would share chunks between them, and a shared chunk keeps every export either
+// page uses: the player's first paint grew by the parts of react-router and TanStack Query only
+// react-admin needs. Two passes keep the player's bundle byte-for-byte what it was.
+export default defineConfig(({ mode }) => {
+  const backoffice = mode === 'backoffice';
+  return {
+    plugins: [react(), backofficePages()],
+    resolve: {
+      alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    },
+    server: {
+      proxy: { '/api': devServerTarget, '/cms': devServerTarget, '/backoffice/api': devServerTarget },
+    },
+    build: {
+      outDir: 'dist',
+      assetsDir: 'assets',
+      // The second pass adds to what the first wrote.
+      emptyOutDir: !backoffice,
+      // MUI alone is ~520 kB (160 kB gzip): a console for office networks, loaded once and cached.
+      ...(backoffice ? { chunkSizeWarningLimit: 600 } : {}),
+      rollupOptions: {
+        input: backoffice ? [page('./backoffice.html')] : [page('./index.html')],
+        // The back office's libraries in chunks of their own, cached across console releases.
+        ...(backoffice
+          ? {
+              output: {
+                codeSplitting: {
+                  groups: [
+                    { name: 'mui', test: /node_modules[\\/](@mui|@emotion)[\\/]/ },
+                    { name: 'react-admin', test: /node_modules[\\/](react-admin|ra-[a-z-]+)[\\/]/ },
+                    { name: 'vendor', test: /node_modules[\\/]/ },
+                  ],
+                },
+              },
+            }
+          : {}),
+      },
+    },
+    test: {
+      environment: 'jsdom',
+      include: ['src/**/*.test.{ts,tsx}'],
+      setupFiles: ['src/test/setup.ts'],
+      restoreMocks: true,
+      // Lazy screens under a loaded CI machine: see asyncUtilTimeout in src/test/setup.ts.
+      testTimeout: 20000,
+      unstubGlobals: true,
+      // react-admin through Vite's resolver, with react-router-dom (a re-export of react-router in
+      // v7) as react-router: under Node's resolution the two loaded as two copies, and react-admin's
+      // <Routes> refused the console's <Route>s ("[Route] is not a <Route> component"). The build
+      // resolves both to one copy already.
+      alias: { 'react-router-dom': 'react-router' },
+      server: { deps: { inline: [/node_modules[\\/](react-admin|ra-[a-z-]+)[\\/]/] } },
+    },
+  };
 });
