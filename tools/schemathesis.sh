@@ -3,12 +3,21 @@
 # fuzzing, stateful), checks that no answer is a 5xx and that status, content type and body match
 # the document. Two runs: a guest's (the methods a guest may call) and a signed-in player's (every
 # method but those that end the run's own session). Fails on any failure or error, and when more
-# than SCHEMATHESIS_MAX_MISMATCH operations "mostly rejected generated data" (a document that does
-# not state the server's rules).
+# than SCHEMATHESIS_MAX_MISMATCH operations "mostly rejected generated data" (every valid case of
+# one phase refused: a document that does not state the server's rules, or a run without the data
+# the operation needs).
+#
+# The run's data (tools/schemathesis_hooks.py, loaded through SCHEMATHESIS_HOOKS): the server starts
+# with an operator token and behind a "load balancer" (CROUPIER_TRUST_PROXY, so each case comes
+# from its own address and the per-address limits see many clients, not one fuzzer); the player is
+# registered, confirmed and funded; and before every second valid case of the operations that need
+# state, the hooks make a fresh fixture (a bonus, a promo code, a cashback, a withdrawal, a code
+# from the dev mailbox, ...) and put it in the case. See the module's docstring.
 #
 # Environment: CROUPIER_SERVER_BIN (default target/release/croupier-server), CARGO_TARGET_DIR,
 # SCHEMATHESIS_MAX_EXAMPLES (cases per operation and phase, default 25), SCHEMATHESIS_MAX_MISMATCH
-# (default 45, see below), CROUPIER_REQUIRE_SCHEMATHESIS / CI (a missing Python is then a failure, not a skip).
+# (default 5, see below), CROUPIER_REQUIRE_SCHEMATHESIS / CI (a missing Python is then a failure,
+# not a skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,12 +25,13 @@ target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
 server_bin="${CROUPIER_SERVER_BIN:-$target_dir/release/croupier-server}"
 venv="$target_dir/schemathesis-venv"
 max_examples="${SCHEMATHESIS_MAX_EXAMPLES:-25}"
-# Issue 24 asks for at most 5. Measured here: 42 (of 188 operations in both runs; 84 of 143 in one
-# run before the document stated the rules). Schemathesis warns when every schema-valid case of one
-# phase is refused, and most of the 42 are refused for the player's state, which no schema can say:
-# ids of objects the player does not have, codes it was never sent, Telegram's signatures, a
-# locked verification, too few points. The ceiling stops a regression; lower it as test data lands.
-max_mismatch="${SCHEMATHESIS_MAX_MISMATCH:-45}"
+# Issue 24 asks for at most 5. Two operations cannot take a valid generated case in this run, and
+# are left refused rather than left out: `account.unlinkTelegram` (the player has no Telegram link;
+# linking needs a bot token and Telegram's signature, which the run does not have) and a guest's
+# `account.unsubscribe` (its token is signed with the server's secret and only ever sent in a
+# marketing e-mail). Before the document stated the required fields and the hooks gave the run its
+# data, it was 38-42.
+max_mismatch="${SCHEMATHESIS_MAX_MISMATCH:-5}"
 # Schemathesis 4's CLI, report format and warning names are what this script reads.
 schemathesis_spec='schemathesis>=4.32,<5'
 
@@ -64,6 +74,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+admin_token="$(python3 -c 'import secrets; print(secrets.token_hex(24))')"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 base="http://127.0.0.1:$port"
 # As the browser tests start it (miniapp/e2e/server.ts): a fresh SQLite database, nothing from the
@@ -73,7 +84,8 @@ base="http://127.0.0.1:$port"
   cd "$work"
   exec env -u TELEGRAM_BOT_TOKEN -u REDIS_URL -u CROUPIER_CONFIG -u CROUPIER_FORCE_LOGOUT_SECONDS \
     CROUPIER_ADDR="127.0.0.1:$port" CROUPIER_PUBLIC_URL="$base" DATABASE_URL="sqlite://$work/schemathesis.db" \
-    CROUPIER_ENV=dev CROUPIER_REGISTRATIONS_PER_IP_HOUR=100000 RUST_LOG="${RUST_LOG:-warn}" \
+    CROUPIER_ENV=dev CROUPIER_REGISTRATIONS_PER_IP_HOUR=100000 CROUPIER_ADMIN_TOKEN="$admin_token" \
+    CROUPIER_TRUST_PROXY=true RUST_LOG="${RUST_LOG:-warn}" \
     "$server_bin" >"$work/server.log" 2>&1
 ) &
 server_pid=$!
@@ -96,35 +108,26 @@ if [ -z "$cookie" ]; then
   echo "ERROR: registering $email gave no session cookie:"; cat "$work/register.headers" "$work/register.json"; exit 1
 fi
 
-# The player's own data, which no generator can guess: its e-mail (the contact its subscription
-# methods name) and a deposit's id.
-deposit_id="$(curl -fsS -H "Origin: $base" -H "Cookie: $cookie" --data "method=sandbox_card&amount=100" \
-  "$base/api/cashier.makedeposit?v=$version" | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["id"])')"
-cat >"$work/signed-in.toml" <<TOML
-[[operations]]
-include-operation-id = "account.changeSubscription"
-parameters = { "body.contact" = "$email" }
-
-[[operations]]
-include-operation-id = "account.sendconfirmationtocontact"
-parameters = { "body.contact" = "$email" }
-
-[[operations]]
-include-operation-id = "account.unsubscribe"
-parameters = { "body.contact" = "$email" }
-
-[[operations]]
-include-operation-id = "cashier.getdepositinfo"
-parameters = { "body.id" = "$deposit_id" }
-
-[[operations]]
-include-operation-id = "get:cashier.getdepositinfo"
-parameters = { "query.id" = "$deposit_id" }
-TOML
+# The run's own data, which no generator can guess (tools/schemathesis_hooks.py): the player is
+# signed in, its e-mail confirmed, money on its balance, a deposit, and two campaigns of the
+# operator's (bonuses granted by hand, promo codes); the hooks make each further fixture (a bonus,
+# a promo code, a cashback, a withdrawal, a contact's code from the dev mailbox) just before the
+# call that uses it. (Schemathesis' own `[[operations]] parameters` would not do: in 4.x a body
+# field's value set there reaches only the fuzzing phase, not the examples and coverage phases,
+# and one fixed value cannot be used up more than once.)
+export SCHEMATHESIS_HOOKS="$PWD/tools/schemathesis_hooks.py"
+export CROUPIER_ST_BASE="$base" CROUPIER_ST_VERSION="$version" CROUPIER_ST_ADMIN_TOKEN="$admin_token" \
+  CROUPIER_ST_COOKIE="$cookie" CROUPIER_ST_EMAIL="$email" CROUPIER_ST_PASSWORD="secret123" \
+  CROUPIER_ST_USER_ID="$(python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["uid"])' <"$work/register.json")"
+fixtures="$(CROUPIER_ST_RUN=setup "$venv/bin/python" "$SCHEMATHESIS_HOOKS")" || {
+  echo "ERROR: preparing the run's data failed"; tail -n 50 "$work/server.log"; exit 1
+}
+eval "$fixtures"
 
 run() { # run NAME CONFIG [st options…]: one Schemathesis run, its JSON report in $work/NAME.json
   local name="$1" config="$2"
   shift 2
+  export CROUPIER_ST_RUN="$name"
   echo "== Schemathesis: $name"
   local status=0
   # From the scratch directory: Schemathesis keeps a cache of crashes in its working directory.
@@ -144,8 +147,8 @@ started=$SECONDS
 run guest "" --exclude-tag signed-in
 # A signed-in player: every method but those that end the session this run signs in with (signing
 # out, a self-exclusion, and signing in or up again, which replaces the browser's session; the
-# guest run covers the last three).
-run signed-in "$work/signed-in.toml" --header "Cookie: $cookie" \
+# guest run covers the last three). Its session cookie is set by the hooks, on every case.
+run signed-in "" \
   --exclude-operation-id auth.logout --exclude-operation-id get:auth.logout \
   --exclude-operation-id responsibleGaming.exclude --exclude-operation-id auth.register \
   --exclude-operation-id auth.login --exclude-operation-id auth.telegram
@@ -179,7 +182,7 @@ for name in ("guest", "signed-in"):
         failed = True
     for label in report["warnings"].get("validation_mismatch", []):
         mismatch.setdefault(label, []).append(name)
-print(f"operations that mostly rejected generated data: {len(mismatch)} (at most {max_mismatch})")
+print(f"operations mostly rejecting generated data: {len(mismatch)} (ceiling {max_mismatch})")
 for label in sorted(mismatch):
     print(f"  {label} ({', '.join(mismatch[label])})")
 print(f"Schemathesis time: {elapsed} s")

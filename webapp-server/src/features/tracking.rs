@@ -176,7 +176,7 @@ pub const EVENTS_PER_MINUTE: u64 = 120;
 pub struct EventInput {
     /// One of [`EVENTS`].
     #[serde(default)]
-    #[schemars(required, extend("enum" = EVENTS))]
+    #[schemars(extend("x-required" = true), extend("enum" = EVENTS))]
     pub event: String,
     /// A JSON object with the event's details (at most 2000 characters).
     #[serde(default)]

@@ -153,6 +153,9 @@ async fn the_openapi_document_states_the_servers_rules_at_their_bounds() {
         bound("account.saveProfileInfo", "sex", "3", false),
         bound("account.saveProfileInfo", "document_type", "passport", true),
         bound("account.saveProfileInfo", "document_type", "visa", false),
+        bound("cashier.makedeposit", "amount", " 100 ", true),
+        bound("cashier.makedeposit", "amount", "0100", false),
+        bound("cashier.makedeposit", "amount", "1.5", false),
     ];
     for (i, case) in cases.iter().enumerate() {
         let path = format!("/api/{}", case.method);
@@ -167,6 +170,7 @@ async fn the_openapi_document_states_the_servers_rules_at_their_bounds() {
             "auth.register" => vec![("email", &email), ("password", "secret123"), ("currency", "USD"), ("terms", "1")],
             "storage.set" => vec![("key", "k"), ("value", "v")],
             "responsibleGaming.setLimit" => vec![("kind", "loss"), ("period", "day")],
+            "cashier.makedeposit" => vec![("method", "sandbox_card")],
             _ => Vec::new(),
         };
         form.retain(|(k, _)| *k != case.field);
@@ -222,4 +226,59 @@ async fn every_operation_documents_its_refusals_and_who_may_call_it() {
     let (status, answer) = app.api_get("account.getBalance", &[]).await;
     assert_eq!((status.as_u16(), answer["error"]["type"].as_str()), (401, Some("AuthorizationException")));
     app.finish().await;
+}
+
+/// A field the server requires is one the document requires, and the other way round: a signed-in
+/// player calls every method with an empty body, and the fields of the form the answer refuses
+/// (`REQUIRED`, or a rule's own code for an empty value, such as `CODE_LENGTH`) are the operation's
+/// `required` list (the request body is then required too). Two fields are required
+/// only when their alternative is absent as well, which the document cannot say in its `required`
+/// list: `account.unsubscribe`'s `token` (or a signed-in player's `contact`) and
+/// `auth.register`'s `email` (or `phone`); one is checked only once another field is valid
+/// (`responsibleGaming.exclude`'s `days`, after its `kind`).
+#[tokio::test]
+async fn the_document_requires_what_the_server_requires() {
+    const EITHER_OR: [(&str, &str); 2] = [("account.unsubscribe", "token"), ("auth.register", "email")];
+    // Required fields the server checks only once another is valid (an empty call does not show them).
+    const DEPENDENT: [(&str, &str); 1] = [("responsibleGaming.exclude", "days")];
+    for backend in [crate::helpers::Backend::Sqlite, crate::helpers::Backend::Postgres] {
+        if backend == crate::helpers::Backend::Postgres && !crate::helpers::postgres_configured() {
+            continue;
+        }
+        let app = crate::helpers::TestApp::spawn(backend).await;
+        let doc: serde_json::Value =
+            app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+        let player = app.browser();
+        app.register(&player, "required@example.com").await;
+        let mut methods: Vec<&str> = app.state.api().methods().map(|m| m.name).collect();
+        // Signing out ends the session the other calls use: last.
+        methods.sort_by_key(|name| *name == "auth.logout");
+        let mut stated = 0;
+        for name in methods {
+            let post = &doc["paths"][&format!("/api/{name}")]["post"];
+            let schema = &post["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"];
+            let mut documented: Vec<&str> =
+                schema["required"].as_array().into_iter().flatten().filter_map(|r| r.as_str()).collect();
+            documented.sort_unstable();
+            assert_eq!(post["requestBody"]["required"], !documented.is_empty(), "{name}: {post}");
+            let (_, answer) = app.post_as(&player, name, &[]).await;
+            let mut refused: Vec<&str> = answer["error"]["error_data"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(field, codes)| {
+                    codes.is_array()
+                        && schema["properties"].get(field.as_str()).is_some()
+                        && !EITHER_OR.contains(&(name, field.as_str()))
+                })
+                .map(|(field, _)| field.as_str())
+                .collect();
+            refused.extend(DEPENDENT.iter().filter(|(method, _)| *method == name).map(|(_, field)| *field));
+            refused.sort_unstable();
+            assert_eq!(documented, refused, "{name}: the document's required fields, then the server's: {answer}");
+            stated += documented.len();
+        }
+        assert!(stated >= 40, "only {stated} required fields in the document");
+        app.finish().await;
+    }
 }

@@ -146,19 +146,39 @@ fn tags(spec: &MethodSpec) -> Vec<String> {
     tags
 }
 
+/// The mark of a field the method requires: `#[schemars(extend("x-required" = true))]`.
+///
+/// Every form field carries `#[serde(default)]`, so that an absent field reaches the method's
+/// `validate`, which names each missing one (`REQUIRED`) in one answer instead of serde stopping at
+/// the first; and schemars 1 lists a field with a default as optional whatever
+/// `#[schemars(required)]` says. So a required field is marked, and [`as_form`] moves the mark into
+/// the object's `required` list.
+pub const REQUIRED_MARK: &str = "x-required";
+
 /// A form field is a string or absent: it has no `null`, and an empty value counts as absent (see
 /// [`super::Params::deserialize`]), so a required text field has at least one character and no
 /// default. A number is parsed into its Rust type, so its format's range is stated. Rewrites the
-/// schema of an input so that an `Option<T>` field reads as an optional `T`.
+/// schema of an input so that an `Option<T>` field reads as an optional `T`, and a field marked
+/// [`REQUIRED_MARK`] is required. A form carries only the fields the method reads (names a client
+/// would send), so the object takes no other property: the server ignores a well-formed unknown
+/// field, but names that a form cannot carry (a control character, a quote) make the body
+/// malformed (400).
 fn as_form(schema: &mut Value) {
-    let required: Vec<String> = schema
+    let mut required: Vec<String> = schema
         .get("required")
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
         .unwrap_or_default();
-    let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else { return };
+    let Some(object) = schema.as_object_mut() else { return };
+    if object.get("type").and_then(Value::as_str) == Some("object") {
+        object.insert("additionalProperties".into(), json!(false));
+    }
+    let Some(properties) = object.get_mut("properties").and_then(Value::as_object_mut) else { return };
     for (name, property) in properties.iter_mut() {
         let Some(property) = property.as_object_mut() else { continue };
+        if property.remove(REQUIRED_MARK).is_some_and(|mark| mark == json!(true)) && !required.contains(name) {
+            required.push(name.clone());
+        }
         if property.get("default").is_some_and(|d| d.is_null() || required.contains(name)) {
             property.remove("default");
         }
@@ -197,6 +217,9 @@ fn as_form(schema: &mut Value) {
             property.entry("minimum").or_insert(min);
             property.entry("maximum").or_insert(max);
         }
+    }
+    if !required.is_empty() {
+        object.insert("required".into(), json!(required));
     }
 }
 

@@ -45,7 +45,7 @@ pub fn register(api: &mut Registry) {
 pub struct ContactInput {
     /// An e-mail address or a phone number.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
     pub contact: String,
     /// For phones: the country calling code (digits, `+` allowed).
     #[serde(default)]
@@ -154,13 +154,13 @@ async fn send_confirmation(ctx: Ctx, user: AuthUser, input: ContactInput) -> Res
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ConfirmInput {
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK))]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK))]
     pub contact: String,
     #[serde(default)]
     pub phone_country_code: String,
     /// The 6-digit code the contact received.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::CODE))]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::CODE))]
     pub code: String,
 }
 
@@ -201,11 +201,11 @@ async fn confirm_contact(ctx: Ctx, user: AuthUser, input: ConfirmInput) -> Resul
 pub struct ConfirmLinkInput {
     /// The link's `contact`: `email:<address>` or `phone:<digits>` (at most 330 bytes).
     #[serde(default)]
-    #[schemars(required, pattern(r"^(email|phone):[\s\S]"), length(max = 330))]
+    #[schemars(extend("x-required" = true), pattern(r"^(email|phone):[\s\S]"), length(max = 330))]
     pub contact: String,
     /// The link's 6-digit `code`.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::CODE))]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::CODE))]
     pub code: String,
 }
 
@@ -257,13 +257,13 @@ async fn confirm_contact_link(ctx: Ctx, _: MaybeUser, input: ConfirmLinkInput) -
 pub struct SubscriptionInput {
     /// One of the player's contacts (e-mail, or phone digits).
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK))]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK))]
     pub contact: String,
     #[serde(default)]
     pub phone_country_code: String,
     /// 1 to receive marketing messages, 0 to stop.
     #[serde(default)]
-    #[schemars(required, extend("enum" = ["0", "1"]))]
+    #[schemars(extend("x-required" = true), extend("enum" = ["0", "1"]))]
     pub subscription: String,
 }
 

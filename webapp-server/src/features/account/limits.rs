@@ -273,11 +273,11 @@ async fn get_all_limits(ctx: Ctx, user: AuthUser, _: crate::api::NoInput) -> Res
 pub struct SetAnyLimitInput {
     /// deposit, loss or wager.
     #[serde(default)]
-    #[schemars(required, extend("enum" = ["deposit", "loss", "wager"]))]
+    #[schemars(extend("x-required" = true), extend("enum" = ["deposit", "loss", "wager"]))]
     pub kind: String,
     /// day, week or month.
     #[serde(default)]
-    #[schemars(required, extend("enum" = ["day", "week", "month"]))]
+    #[schemars(extend("x-required" = true), extend("enum" = ["day", "week", "month"]))]
     pub period: String,
     /// Whole major units; empty removes the limit (after 24 hours).
     #[serde(default)]
@@ -308,7 +308,7 @@ fn check_period(period: &str, errors: &mut FieldErrors) {
 pub struct SetLimitInput {
     /// day, week or month.
     #[serde(default)]
-    #[schemars(required, extend("enum" = ["day", "week", "month"]))]
+    #[schemars(extend("x-required" = true), extend("enum" = ["day", "week", "month"]))]
     pub period: String,
     /// Whole major units; empty removes the limit (after 24 hours).
     #[serde(default)]

@@ -28,11 +28,11 @@ pub fn register(api: &mut Registry) {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ChangePasswordInput {
     #[serde(default)]
-    #[schemars(required)]
+    #[schemars(extend("x-required" = true))]
     pub old_password: String,
     /// 6 to 20 printable ASCII characters, no space.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::PASSWORD))]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::PASSWORD))]
     pub new_password: String,
     /// When given, must equal `new_password`.
     #[serde(default)]
@@ -80,7 +80,7 @@ async fn change_password(ctx: Ctx, user: AuthUser, input: ChangePasswordInput) -
 pub struct FakenameInput {
     /// 4 to 32 letters or digits; unique.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::FAKENAME))]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::FAKENAME))]
     pub fakename: String,
 }
 
@@ -108,7 +108,7 @@ async fn change_fakename(ctx: Ctx, user: AuthUser, input: FakenameInput) -> Resu
 pub struct LocaleInput {
     /// en or fr (any case; surrounding whitespace ignored).
     #[serde(default)]
-    #[schemars(required, pattern(r"^\s*([Ee][Nn]|[Ff][Rr])\s*$"), example = &"fr")]
+    #[schemars(extend("x-required" = true), pattern(r"^\s*([Ee][Nn]|[Ff][Rr])\s*$"), example = &"fr")]
     pub locale: String,
 }
 
@@ -139,7 +139,7 @@ async fn change_locale(ctx: Ctx, input: LocaleInput) -> Result<One, ApiError> {
 pub struct CurrencyInput {
     /// One of `available_currencies`.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"USD")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK), example = &"USD")]
     pub currency: String,
     /// 1 when the player accepts the terms (completes a social sign-up).
     #[serde(default)]
@@ -200,7 +200,7 @@ async fn set_currency(ctx: Ctx, user: AuthUser, input: CurrencyInput) -> Result<
 pub struct TwoFactorInput {
     /// 1 to turn two-factor sign-in on, 0 to turn it off.
     #[serde(default)]
-    #[schemars(required, extend("enum" = ["0", "1"]))]
+    #[schemars(extend("x-required" = true), extend("enum" = ["0", "1"]))]
     pub enable: String,
 }
 
@@ -254,7 +254,7 @@ async fn change_two_factor(ctx: Ctx, user: AuthUser, input: TwoFactorInput) -> R
 pub struct ConfirmTwoFactorInput {
     /// The 6-digit code sent.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::CODE))]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::CODE))]
     pub code: String,
 }
 

@@ -89,7 +89,7 @@ pub fn refused(reason: &str) -> ApiError {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct LinkInput {
     #[serde(default)]
-    #[schemars(required, length(max = 512))]
+    #[schemars(extend("x-required" = true), length(max = 512))]
     pub id: String,
     #[serde(default)]
     #[schemars(length(max = 512))]
@@ -104,11 +104,11 @@ pub struct LinkInput {
     #[schemars(length(max = 512))]
     pub photo_url: String,
     #[serde(default)]
-    #[schemars(required, length(max = 512))]
+    #[schemars(extend("x-required" = true), length(max = 512))]
     pub auth_date: String,
     /// The widget's signature of the other fields (by the bot's token).
     #[serde(default)]
-    #[schemars(required, length(max = 128))]
+    #[schemars(extend("x-required" = true), length(max = 128))]
     pub hash: String,
 }
 

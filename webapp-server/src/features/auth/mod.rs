@@ -49,15 +49,15 @@ pub struct RegisterInput {
     pub phone_country_code: String,
     /// 6 to 20 printable ASCII characters, no space.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::PASSWORD), example = &"secret123")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::PASSWORD), example = &"secret123")]
     pub password: String,
     /// ISO 4217 code, one of `available_currencies` (metadata.getgeneralinfo).
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"USD")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK), example = &"USD")]
     pub currency: String,
     /// Must be checked (`1`, `true` or `on`): the player accepts the terms.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::CHECKBOX), example = &"1")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::CHECKBOX), example = &"1")]
     pub terms: String,
     /// 4 to 32 letters or digits; unique.
     #[serde(default)]
@@ -180,10 +180,10 @@ async fn send_contact_code(ctx: &Ctx, user_id: i64, login: &Login) {
 pub struct LoginInput {
     /// E-mail, or phone digits without a leading +.
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
     pub login: String,
     #[serde(default)]
-    #[schemars(required, example = &"secret123")]
+    #[schemars(extend("x-required" = true), example = &"secret123")]
     pub password: String,
     /// The two-factor code (6 digits), in the second step.
     #[serde(default)]
@@ -252,7 +252,7 @@ async fn logout(ctx: Ctx, _: crate::api::NoInput) -> Result<One, ApiError> {
 pub struct RestoreInput {
     /// The account's login (e-mail, or phone digits without a leading +).
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK), example = &"player@example.com")]
     pub login: String,
     /// Step two: the code received (6 digits).
     #[serde(default)]

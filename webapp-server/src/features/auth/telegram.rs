@@ -32,7 +32,7 @@ pub struct TelegramInput {
     /// The raw `initData` string of the mini-app: the only thing trusted (signed by the bot's
     /// token, so only Telegram's own is accepted).
     #[serde(default)]
-    #[schemars(required, length(max = croupier_shared::telegram::MAX_RAW_LEN))]
+    #[schemars(extend("x-required" = true), length(max = croupier_shared::telegram::MAX_RAW_LEN))]
     pub init_data: String,
     #[serde(default)]
     pub is_tg: String,

@@ -353,7 +353,7 @@ async fn get(ctx: Ctx, user: AuthUser, query: BonusesQuery) -> Result<Bonuses, A
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BonusInput {
     #[serde(default)]
-    #[schemars(required, range(min = 1))]
+    #[schemars(extend("x-required" = true), range(min = 1))]
     pub bonus_id: Option<i64>,
 }
 
@@ -592,7 +592,7 @@ async fn offers(ctx: Ctx, user: MaybeUser, query: OffersQuery) -> Result<Offers,
 pub struct PromoInput {
     /// Letters, digits, `-` and `_` (surrounding whitespace ignored), at most 64 characters.
     #[serde(default)]
-    #[schemars(required, pattern(r"^\s*[A-Za-z0-9_-]+\s*$"), example = &"WEEKEND")]
+    #[schemars(extend("x-required" = true), pattern(r"^\s*[A-Za-z0-9_-]+\s*$"), example = &"WEEKEND")]
     pub promo_code: String,
     #[serde(default)]
     pub fields: Option<String>,
@@ -700,7 +700,7 @@ async fn activate_offer(ctx: Ctx, user: AuthUser, input: PromoInput) -> Result<T
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct TakeInput {
     #[serde(default)]
-    #[schemars(required, range(min = 1))]
+    #[schemars(extend("x-required" = true), range(min = 1))]
     pub offer_id: Option<i64>,
 }
 

@@ -221,7 +221,7 @@ const COLUMNS: &str = "id, user_id, status, pays, description_en, description_fr
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CashbackInput {
     #[serde(default)]
-    #[schemars(required, range(min = 1))]
+    #[schemars(extend("x-required" = true), range(min = 1))]
     pub cashback_id: Option<i64>,
 }
 

@@ -34,11 +34,11 @@ pub fn register(api: &mut Registry) {
 pub struct DepositInput {
     /// A method of `cashier.getdepositsettings`.
     #[serde(default)]
-    #[schemars(required, example = &"sandbox_card")]
+    #[schemars(extend("x-required" = true), example = &"sandbox_card")]
     pub method: String,
     /// Whole major units (SPEC §5 `sum`), within the method's limits.
     #[serde(default)]
-    #[schemars(required, example = &"100")]
+    #[schemars(extend("x-required" = true), pattern(super::WHOLE_AMOUNT), example = &"100")]
     pub amount: String,
     /// An offer's id, `none` or `0` for no bonus; empty: the bonus waiting for a deposit, if any.
     #[serde(default)]
@@ -121,7 +121,7 @@ async fn make_deposit(ctx: Ctx, user: AuthUser, input: DepositInput) -> Result<D
 pub struct InfoQuery {
     /// The deposit's id, as `cashier.makedeposit` answered it.
     #[serde(default)]
-    #[schemars(required)]
+    #[schemars(extend("x-required" = true))]
     pub id: String,
 }
 

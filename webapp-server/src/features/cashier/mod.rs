@@ -60,6 +60,11 @@ pub fn check_request(method: &str, amount: &str, requisites: &str, errors: &mut 
     }
 }
 
+/// [`parse_amount`]'s shape for the OpenAPI document: a positive whole number of major units
+/// without a leading zero, surrounding whitespace ignored; at most 16 digits, so that it fits the
+/// ledger's minor units (the method's bounds, which refuse far less, are configured, not stated).
+pub const WHOLE_AMOUNT: &str = r"^\s*[1-9][0-9]{0,15}\s*$";
+
 /// The SPEC §5 `sum` rule with the method's bounds: a positive whole number of major units.
 pub fn parse_amount(text: &str, m: &MethodInfo, currency: Currency) -> Result<Money, ApiError> {
     let mut errors = FieldErrors::default();

@@ -139,11 +139,11 @@ async fn settings(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<WithdrawSettin
 pub struct WithdrawInput {
     /// A method of `cashier.getwithdrawsettings`.
     #[serde(default)]
-    #[schemars(required, example = &"sandbox_card")]
+    #[schemars(extend("x-required" = true), example = &"sandbox_card")]
     pub method: String,
     /// Whole major units (SPEC §5 `sum`), within the method's limits.
     #[serde(default)]
-    #[schemars(required, example = &"100")]
+    #[schemars(extend("x-required" = true), pattern(super::WHOLE_AMOUNT), example = &"100")]
     pub amount: String,
     #[serde(default)]
     #[schemars(length(max = 2000))]
@@ -317,7 +317,7 @@ async fn load(state: &AppState, id: &str) -> Result<PaymentRow, ApiError> {
 pub struct CancelInput {
     /// The withdrawal's id.
     #[serde(default)]
-    #[schemars(required)]
+    #[schemars(extend("x-required" = true))]
     pub id: String,
 }
 

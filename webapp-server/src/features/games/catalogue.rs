@@ -382,7 +382,7 @@ async fn likes(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Vec<String>, ApiE
 pub struct LikeInput {
     /// The game's sysname (games.get).
     #[serde(default)]
-    #[schemars(required, example = &"dice")]
+    #[schemars(extend("x-required" = true), example = &"dice")]
     pub sysname: String,
 }
 

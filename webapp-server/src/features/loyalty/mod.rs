@@ -675,7 +675,7 @@ async fn getcharacters(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Character
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CharacterInput {
     #[serde(default)]
-    #[schemars(required, range(min = 1))]
+    #[schemars(extend("x-required" = true), range(min = 1))]
     pub id: Option<i64>,
 }
 

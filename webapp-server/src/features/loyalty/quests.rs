@@ -308,7 +308,7 @@ async fn get_programs(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<Programs, 
 pub struct ProgramQuery {
     /// A programme's sysname (loyalty.getPrograms).
     #[serde(default)]
-    #[schemars(required, length(max = 64), example = &"first-steps")]
+    #[schemars(extend("x-required" = true), length(max = 64), example = &"first-steps")]
     pub sysname: Option<String>,
 }
 

@@ -142,7 +142,7 @@ async fn getproducts(ctx: Ctx, user: MaybeUser, query: ProductsQuery) -> Result<
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BuyInput {
     #[serde(default)]
-    #[schemars(required, range(min = 1))]
+    #[schemars(extend("x-required" = true), range(min = 1))]
     pub product_id: Option<i64>,
     /// Made by the client when the confirm dialog opens (at most 64 characters, not blank, no
     /// control characters).

@@ -82,16 +82,16 @@ async fn get(ctx: Ctx, user: AuthUser, _: NoInput) -> Result<RgState, ApiError> 
 pub struct ExcludeInput {
     /// time_out or self_exclusion.
     #[serde(default)]
-    #[schemars(required, extend("enum" = [TIME_OUT, SELF_EXCLUSION]))]
+    #[schemars(extend("x-required" = true), extend("enum" = [TIME_OUT, SELF_EXCLUSION]))]
     pub kind: String,
     /// Days: 1–42 for a time-out; 183, 365 or 1826 for a self-exclusion (the range is the
     /// union of both).
     #[serde(default)]
-    #[schemars(required, range(min = 1, max = 1826))]
+    #[schemars(extend("x-required" = true), range(min = 1, max = 1826))]
     pub days: Option<i64>,
     /// 1: the player confirmed, having read what it means.
     #[serde(default)]
-    #[schemars(required, extend("const" = "1"))]
+    #[schemars(extend("x-required" = true), extend("const" = "1"))]
     pub confirm: String,
 }
 
@@ -159,7 +159,7 @@ async fn exclude(ctx: Ctx, user: AuthUser, input: ExcludeInput) -> Result<Exclus
 pub struct RealityCheckInput {
     /// 0 (off), 15, 30, 45, 60, 90 or 120.
     #[serde(default)]
-    #[schemars(required, extend("enum" = [0, 15, 30, 45, 60, 90, 120]))]
+    #[schemars(extend("x-required" = true), extend("enum" = [0, 15, 30, 45, 60, 90, 120]))]
     pub minutes: Option<i64>,
 }
 

@@ -147,12 +147,12 @@ pub struct FeedbackInput {
     /// 1–100 characters once surrounding whitespace is removed (a bound on the trimmed text,
     /// which JSON Schema cannot state).
     #[serde(default)]
-    #[schemars(required, pattern(rules::schema::NOT_BLANK), example = &"Ann")]
+    #[schemars(extend("x-required" = true), pattern(rules::schema::NOT_BLANK), example = &"Ann")]
     pub name: String,
     /// 10–2000 characters once surrounding whitespace is removed (the minimum holds for the raw
     /// text too).
     #[serde(default)]
-    #[schemars(required, length(min = MESSAGE_MIN), pattern(rules::schema::NOT_BLANK), example = &"My deposit has not arrived yet.")]
+    #[schemars(extend("x-required" = true), length(min = MESSAGE_MIN), pattern(rules::schema::NOT_BLANK), example = &"My deposit has not arrived yet.")]
     pub message: String,
 }
 
@@ -236,11 +236,11 @@ async fn send_feedback(ctx: Ctx, caller: MaybeUser, input: FeedbackInput) -> Res
 pub struct ChatEventInput {
     /// The provider that reported it (the configured one, or `sandbox`).
     #[serde(default)]
-    #[schemars(required, example = &"sandbox")]
+    #[schemars(extend("x-required" = true), example = &"sandbox")]
     pub provider: String,
     /// What happened: lower-case letters and `_`, up to 40 (`opened`, `message_sent`, …).
     #[serde(default)]
-    #[schemars(required, pattern(r"^[a-z_]{1,40}$"), example = &"opened")]
+    #[schemars(extend("x-required" = true), pattern(r"^[a-z_]{1,40}$"), example = &"opened")]
     pub event: String,
     /// A JSON object with the event's detail (up to 2000 characters).
     #[serde(default)]
