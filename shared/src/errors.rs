@@ -134,6 +134,8 @@ field_codes! {
     PromoExpired = "PROMO_EXPIRED", "This code is no longer valid", "Ce code n'est plus valable";
     PromoNotEligible = "PROMO_NOT_ELIGIBLE", "This code is not available for your account", "Ce code n'est pas disponible pour votre compte";
     InsufficientPoints = "INSUFFICIENT_POINTS", "You do not have enough points", "Vous n'avez pas assez de points";
+    OddsChanged = "ODDS_CHANGED", "The odds have changed", "Les cotes ont changé";
+    MarketSuspended = "MARKET_SUSPENDED", "Betting on this market is suspended", "Les paris sur ce marché sont suspendus";
 }
 
 impl FieldCode {

@@ -21,6 +21,7 @@ pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
             run_once(&state, "cashback-periods", &holder, crate::features::cashbacks::close::run).await;
             run_once(&state, "loyalty-weekly-summary", &holder, crate::features::loyalty::summary::run).await;
             run_once(&state, "guest-sweep", &holder, crate::features::games::launch::sweep_guests).await;
+            run_once(&state, "sportsbook-feed", &holder, crate::features::sportsbook::store::run).await;
         }
     })
 }

@@ -243,6 +243,7 @@ fn register_methods(api: &mut api::Registry, content: &Arc<Cache>, games: &Arc<I
     tournaments::register(api);
     jackpots::register(api);
     winners::register(api);
+    sportsbook::register(api);
 }
 
 pub fn app(app: App) -> Router {

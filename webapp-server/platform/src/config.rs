@@ -327,6 +327,44 @@ pub const VARIABLES: &[Variable] = &[
         "External game providers: comma-separated name|launch_url_template|wallet_secret ({token} {game} {mode} {currency} {locale} in the template).",
     ),
     var(
+        "CROUPIER_SPORTSBOOK_FEED",
+        Some("sandbox"),
+        false,
+        "Where the sportsbook's events and prices come from: sandbox (a generated calendar, reproducible from CROUPIER_SPORTSBOOK_SEED), oddsapi (The Odds API v4 format at CROUPIER_ODDS_API_URL) or off (nothing new comes in).",
+    ),
+    var("CROUPIER_SPORTSBOOK_SEED", Some("20"), false, "Seed of the sandbox feed's calendar, prices and results."),
+    var(
+        "CROUPIER_ODDS_API_URL",
+        Some("https://api.the-odds-api.com"),
+        false,
+        "Origin of the odds feed in The Odds API v4 format (CROUPIER_SPORTSBOOK_FEED=oddsapi).",
+    ),
+    var(
+        "CROUPIER_ODDS_API_KEY",
+        None,
+        true,
+        "The odds feed's apiKey (required with CROUPIER_SPORTSBOOK_FEED=oddsapi).",
+    ),
+    var(
+        "CROUPIER_ODDS_API_SPORTS",
+        Some("soccer_epl"),
+        false,
+        "The odds feed's sport keys to follow, comma-separated (soccer_, tennis_, basketball_ and icehockey_ keys).",
+    ),
+    var("CROUPIER_ODDS_API_REGIONS", Some("eu"), false, "The odds feed's regions parameter (which bookmakers price)."),
+    var(
+        "CROUPIER_SPORTSBOOK_LIMITS",
+        Some("*:0.10:1000:50000"),
+        false,
+        "Bet limits per currency, comma-separated CURRENCY:min_stake_per_line:max_total_stake:max_payout in major units; * for every other currency.",
+    ),
+    var(
+        "CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP",
+        Some("500"),
+        false,
+        "The house's margin on a cash-out offer, in basis points of the bet's fair value (0 to 5000).",
+    ),
+    var(
         "CROUPIER_INTERNAL_SECRET",
         None,
         true,
@@ -371,6 +409,128 @@ pub const VARIABLES: &[Variable] = &[
         "Bot API server (tests and mirrors point it elsewhere).",
     ),
 ];
+
+/// The sportsbook's feed and limits.
+#[derive(Debug, Clone)]
+pub struct Sportsbook {
+    /// `sandbox`, `oddsapi` or `off`.
+    pub feed: String,
+    pub seed: u64,
+    pub odds_api_url: String,
+    pub odds_api_key: Option<Secret>,
+    pub odds_api_sports: Vec<String>,
+    pub odds_api_regions: String,
+    /// Per currency (`None`: every other one): minimum stake per line, maximum total stake and
+    /// maximum payout, as major-unit decimal text checked to parse in every currency.
+    pub limits: Vec<(Option<Currency>, [String; 3])>,
+    pub cash_out_margin_bp: u32,
+}
+
+impl Sportsbook {
+    fn from_raw(raw: &Raw) -> Result<Sportsbook, ConfigError> {
+        let feed = raw.required("CROUPIER_SPORTSBOOK_FEED")?.trim().to_owned();
+        let odds_api_key = raw.optional("CROUPIER_ODDS_API_KEY").map(Secret::new);
+        match feed.as_str() {
+            "sandbox" | "off" => {}
+            "oddsapi" if odds_api_key.is_some() => {}
+            "oddsapi" => {
+                return Err(raw.invalid("CROUPIER_ODDS_API_KEY", "is required with CROUPIER_SPORTSBOOK_FEED=oddsapi"));
+            }
+            other => {
+                return Err(
+                    raw.invalid("CROUPIER_SPORTSBOOK_FEED", format!("{other:?} is not sandbox, oddsapi or off"))
+                );
+            }
+        }
+        let odds_api_url = raw.required("CROUPIER_ODDS_API_URL")?.trim().trim_end_matches('/').to_owned();
+        if !(odds_api_url.starts_with("https://") || odds_api_url.starts_with("http://")) {
+            return Err(raw.invalid("CROUPIER_ODDS_API_URL", "must be an http(s) URL"));
+        }
+        let odds_api_sports: Vec<String> = raw
+            .required("CROUPIER_ODDS_API_SPORTS")?
+            .split(',')
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if odds_api_sports.iter().any(|s| !s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')) {
+            return Err(raw.invalid("CROUPIER_ODDS_API_SPORTS", "sport keys are letters, digits and _"));
+        }
+        let mut limits = Vec::new();
+        for entry in raw.required("CROUPIER_SPORTSBOOK_LIMITS")?.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let parts: Vec<&str> = entry.split(':').map(str::trim).collect();
+            let [code, min, max, payout] = parts.as_slice() else {
+                return Err(
+                    raw.invalid("CROUPIER_SPORTSBOOK_LIMITS", "each entry is CURRENCY:min_stake:max_stake:max_payout")
+                );
+            };
+            let currency = if *code == "*" {
+                None
+            } else {
+                Some(Currency::parse(code).ok_or_else(|| {
+                    raw.invalid("CROUPIER_SPORTSBOOK_LIMITS", format!("{code:?} is not a supported currency"))
+                })?)
+            };
+            let amounts = [(*min).to_owned(), (*max).to_owned(), (*payout).to_owned()];
+            let minor: Option<Vec<i64>> = amounts.iter().map(|a| major_to_minor(a, 6)).collect();
+            match minor.as_deref() {
+                Some([min, max, payout]) if min <= max && max <= payout => {}
+                _ => {
+                    return Err(raw.invalid(
+                        "CROUPIER_SPORTSBOOK_LIMITS",
+                        format!(
+                            "{entry}: amounts must be positive decimals (up to 6 places) with min <= max <= max payout"
+                        ),
+                    ));
+                }
+            }
+            limits.push((currency, amounts));
+        }
+        if !limits.iter().any(|(c, _)| c.is_none()) {
+            return Err(raw.invalid("CROUPIER_SPORTSBOOK_LIMITS", "needs a * entry for the other currencies"));
+        }
+        let cash_out_margin_bp: u32 =
+            raw.parse("CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP", "a whole number of basis points")?;
+        if cash_out_margin_bp > 5000 {
+            return Err(raw.invalid("CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP", "must be 0 to 5000"));
+        }
+        Ok(Sportsbook {
+            feed,
+            seed: raw.parse("CROUPIER_SPORTSBOOK_SEED", "a whole number")?,
+            odds_api_url,
+            odds_api_key,
+            odds_api_sports,
+            odds_api_regions: raw.required("CROUPIER_ODDS_API_REGIONS")?.trim().to_owned(),
+            limits,
+            cash_out_margin_bp,
+        })
+    }
+
+    /// The limits of `currency` in its minor units: (min stake per line, max total stake, max payout).
+    pub fn limits_of(&self, currency: Currency) -> (i64, i64, i64) {
+        let entry = self
+            .limits
+            .iter()
+            .find(|(c, _)| *c == Some(currency))
+            .or_else(|| self.limits.iter().find(|(c, _)| c.is_none()));
+        let minor = |i: usize| entry.and_then(|(_, a)| major_to_minor(&a[i], currency.exponent())).unwrap_or(1);
+        (minor(0), minor(1), minor(2))
+    }
+}
+
+/// A positive major-unit decimal (`0.10`, `1000`) in units of 10^-`exponent`, rounded down but
+/// at least 1 (a limit of 0.10 in a currency without minor units is 1).
+fn major_to_minor(text: &str, exponent: u8) -> Option<i64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits_only = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || whole.len() > 12 || fraction.len() > 6 || !digits_only(whole) || !digits_only(fraction) {
+        return None;
+    }
+    let exponent = usize::from(exponent);
+    let kept: String = fraction.chars().chain(std::iter::repeat('0')).take(exponent).collect();
+    let value: i64 = format!("{whole}{kept}").parse().ok()?;
+    let any = whole.bytes().chain(fraction.bytes()).any(|b| b != b'0');
+    any.then_some(value.max(1))
+}
 
 /// An OpenID Connect provider for social sign-in.
 #[derive(Debug, Clone)]
@@ -473,6 +633,8 @@ pub struct Config {
     pub big_win_multiplier: i64,
     /// `CROUPIER_DEMO_TOURNAMENT`.
     pub demo_tournament: bool,
+    /// `CROUPIER_SPORTSBOOK_*` and `CROUPIER_ODDS_API_*`.
+    pub sportsbook: Sportsbook,
     /// `CROUPIER_SHUTDOWN_GRACE_SECONDS`.
     pub shutdown_grace: std::time::Duration,
     pub game_history_export: bool,
@@ -924,6 +1086,7 @@ impl Config {
                 n
             },
             demo_tournament: raw.flag("CROUPIER_DEMO_TOURNAMENT")?,
+            sportsbook: Sportsbook::from_raw(raw)?,
             shutdown_grace: {
                 let n: u64 = raw.parse("CROUPIER_SHUTDOWN_GRACE_SECONDS", "a whole number of seconds")?;
                 if !(1..=600).contains(&n) {

@@ -56,6 +56,8 @@ pub enum HouseAccount {
     FunSupply,
     /// What the house pays players out of its own pocket as rewards: cashbacks.
     Promotions,
+    /// The house's side of sports bets: stakes in, payouts and cash-outs out.
+    SportsbookSettlement,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +93,7 @@ impl Account {
                     HouseAccount::JackpotPool => "jackpot_pool",
                     HouseAccount::FunSupply => "fun_supply",
                     HouseAccount::Promotions => "promotions",
+                    HouseAccount::SportsbookSettlement => "sportsbook_settlement",
                 },
                 false,
             ),

@@ -15,6 +15,7 @@ pub mod loyalty;
 pub mod metadata;
 pub mod notify;
 pub mod protection;
+pub mod sportsbook;
 pub mod storage;
 pub mod tournaments;
 pub mod tracking;

@@ -166,6 +166,8 @@ impl TestApp {
             ("CROUPIER_PUBLIC_URL".into(), "http://localhost:8080".into()),
             // Tests make the tournaments they need (`competition.rs` checks the demo one).
             ("CROUPIER_DEMO_TOURNAMENT".into(), "false".into()),
+            // Tests that need sport feed it at the moment they choose (`sportsbook.rs`).
+            ("CROUPIER_SPORTSBOOK_FEED".into(), "off".into()),
         ]);
         for (k, v) in env {
             vars.insert((*k).to_owned(), (*v).to_owned());

@@ -42,6 +42,7 @@ mod seo;
 mod shutdown;
 mod soak;
 mod social;
+mod sportsbook;
 mod storage;
 mod telegram;
 mod tracking;

@@ -113,6 +113,8 @@ export const FIELD_ERROR_CODES = [
   "PROMO_EXPIRED",
   "PROMO_NOT_ELIGIBLE",
   "INSUFFICIENT_POINTS",
+  "ODDS_CHANGED",
+  "MARKET_SUSPENDED",
 ] as const;
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];

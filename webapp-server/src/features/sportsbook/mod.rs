@@ -1,0 +1,43 @@
+//! The house sportsbook (issue 20): exact odds, markets, settlement arithmetic, an odds-feed port
+//! with a seeded sandbox feed and a The Odds API v4 adapter, the stored calendar, bet placement,
+//! settlement and cash-out.
+//!
+//! Layers, bottom up:
+//! - [`odds`], [`markets`], [`settle`]: the domain, pure (no I/O). Odds are integers (decimal
+//!   odds × 10,000); a selection's result is won/lost with a void factor (0, ½, 1) and a
+//!   dead-heat factor; a bet is lines of legs (singles, accumulators, system bets expanded into
+//!   their combinations) whose return is computed exactly and rounded down once per line.
+//! - [`feed`]: the port and its adapters ([`feed::sandbox`], [`feed::odds_api`]).
+//! - [`store`]: the job that writes the feed's snapshot (migration 0025) and marks the bets whose
+//!   markets' results changed; [`settlement`] recomputes them through the ledger.
+//! - [`catalog`] and [`bets`]: the `/api` methods.
+//!
+//! `/api` methods:
+//! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events.
+//! - `sportsbook.getEvents` — `sport`, `league`, `status` (live | upcoming), `offset`, `count`,
+//!   `odds_format`: events with their main market.
+//! - `sportsbook.getEvent` — `event_id`, `odds_format`: every market and selection.
+//! - `bets.place` — the bet slip (see [`bets`]).
+//! - `bets.get` — the player's bets for `/profile/bets` (`status` open | settled | all).
+//! - `bets.cashOut` — `bet_id`, `amount`.
+//!
+//! Money: a stake moves from the player's main (or betting-bonus) balance to the house's
+//! `sportsbook_settlement` account; payouts, resettlement differences and cash-outs move between
+//! that account and the player's main balance, each one ledger transaction keyed by the bet.
+
+pub mod bets;
+pub mod catalog;
+pub mod feed;
+pub mod markets;
+pub mod odds;
+pub mod rng;
+pub mod settle;
+pub mod settlement;
+pub mod store;
+
+use crate::api::Registry;
+
+pub fn register(api: &mut Registry) {
+    catalog::register(api);
+    bets::register(api);
+}

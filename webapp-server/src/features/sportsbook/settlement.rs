@@ -1,0 +1,212 @@
+//! Settlement of bets: one rule for settle, resettle, rollback and cancel.
+//!
+//! A bet's **target** payout is computed from its legs as they stand ([`Slip::settle`]): a leg on
+//! a cancelled market is void, one on a settled market has its selection's result, any other is
+//! open. All legs settled: the target is the capped return. A lost leg with others still open:
+//! the bet is lost now (target 0). Otherwise the bet is open (target 0). The difference between
+//! the target and what the bet has been paid so far is one ledger movement between the house's
+//! sportsbook account and the player's main balance, keyed `sportsbook:bet:{id}:v{n}` with `n`
+//! the bet's next settlement version — so a settlement replays to nothing, a corrected result
+//! moves only the difference, and a rollback takes back what was paid. A cashed-out bet is final.
+//!
+//! Each bet is recomputed in one transaction on its player's lane of the group committer. A
+//! claw-back the player's balance cannot cover (they spent the winnings of a result later
+//! corrected) is refused by the ledger, which never lets a player balance go negative: the bet
+//! stays dirty and is retried on every run (and logged) until the money is there or an operator
+//! steps in.
+
+use super::odds::Odds;
+use super::settle::{BetKind, Leg, Slip, System};
+use super::store::parse_result;
+use crate::AppState;
+use crate::api::ApiError;
+use crate::db::now_ms;
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
+use croupier_shared::Currency;
+use sqlx::AnyConnection;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct BetRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub kind: String,
+    pub system: Option<String>,
+    pub currency: String,
+    pub funds: String,
+    pub stake_per_line: i64,
+    pub stake: i64,
+    pub potential: i64,
+    pub max_payout: i64,
+    pub status: String,
+    pub payout: i64,
+    pub settle_version: i64,
+    pub dirty: i64,
+    pub created_at: i64,
+    pub settled_at: Option<i64>,
+}
+
+pub const BET_COLUMNS: &str = "id, user_id, kind, system, currency, funds, stake_per_line, stake, potential, max_payout, status, payout, settle_version, dirty, created_at, settled_at";
+
+/// A leg with what the bet page shows of it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LegRow {
+    pub position: i64,
+    pub selection_id: i64,
+    pub odds: i64,
+    pub market_id: i64,
+    pub market_key: String,
+    pub market_state: String,
+    pub selection_key: String,
+    pub current_odds: Option<i64>,
+    pub result: Option<String>,
+    pub event_id: i64,
+    pub home: String,
+    pub away: String,
+    pub event_status: String,
+}
+
+pub async fn legs_of(conn: &mut AnyConnection, bet_id: i64) -> Result<Vec<LegRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT l.position, l.selection_id, l.odds, l.market_id, m.market_key, m.state AS market_state, s.selection_key, \
+         s.odds AS current_odds, s.result, e.id AS event_id, e.home, e.away, e.status AS event_status \
+         FROM sb_bet_legs l JOIN sb_selections s ON s.id = l.selection_id JOIN sb_markets m ON m.id = l.market_id \
+         JOIN sb_events e ON e.id = m.event_id WHERE l.bet_id = $1 ORDER BY l.position",
+    )
+    .bind(bet_id)
+    .fetch_all(conn)
+    .await
+}
+
+impl BetRow {
+    pub fn bet_kind(&self) -> Option<BetKind> {
+        match self.kind.as_str() {
+            "single" => Some(BetKind::Single),
+            "accumulator" => Some(BetKind::Accumulator),
+            "system" => System::parse(self.system.as_deref()?).map(BetKind::System),
+            _ => None,
+        }
+    }
+
+    /// The bet as settlement sees it, legs as they stand now.
+    pub fn slip(&self, legs: &[LegRow]) -> Option<Slip> {
+        let legs: Option<Vec<Leg>> = legs
+            .iter()
+            .map(|l| {
+                let odds = Odds::from_scaled(u64::try_from(l.odds).ok()?).ok()?;
+                Some(Leg { odds, outcome: leg_outcome(l) })
+            })
+            .collect();
+        Slip::new(self.bet_kind()?, legs?, self.stake_per_line)
+    }
+}
+
+/// A leg's result: void on a cancelled market, its selection's on a settled one, else open.
+pub fn leg_outcome(l: &LegRow) -> Option<super::settle::Outcome> {
+    match l.market_state.as_str() {
+        "cancelled" => Some(super::settle::Outcome::VOID),
+        "settled" => l.result.as_deref().and_then(parse_result),
+        _ => None,
+    }
+}
+
+/// Recomputes every dirty bet; answers how many were brought up to date.
+pub async fn settle_dirty(state: &AppState) -> anyhow::Result<usize> {
+    let mut done = 0;
+    loop {
+        let dirty: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT id, user_id FROM sb_bets WHERE dirty > 0 ORDER BY id LIMIT 500")
+                .fetch_all(state.db().pool())
+                .await?;
+        if dirty.is_empty() {
+            return Ok(done);
+        }
+        let mut progressed = false;
+        for (bet_id, user_id) in dirty {
+            match recompute(state, user_id, bet_id).await {
+                Ok(true) => {
+                    done += 1;
+                    progressed = true;
+                }
+                Ok(false) => {}
+                Err(e) => tracing::warn!(bet_id, error = ?e, "cannot settle a sports bet"),
+            }
+        }
+        if !progressed {
+            return Ok(done);
+        }
+    }
+}
+
+/// Recomputes bet `bet_id` on its player's lane; answers whether it is now up to date.
+pub async fn recompute(state: &AppState, user_id: i64, bet_id: i64) -> Result<bool, ApiError> {
+    state
+        .db()
+        .group(user_id, crate::db::group::job(move |conn| Box::pin(async move { recompute_in(conn, bet_id).await })))
+        .await
+}
+
+async fn recompute_in(conn: &mut AnyConnection, bet_id: i64) -> Result<bool, ApiError> {
+    let bet: Option<BetRow> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {BET_COLUMNS} FROM sb_bets WHERE id = $1")))
+            .bind(bet_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some(bet) = bet else { return Ok(true) };
+    if bet.status == "cashed_out" || bet.dirty == 0 {
+        sqlx::query("UPDATE sb_bets SET dirty = 0 WHERE id = $1").bind(bet_id).execute(&mut *conn).await?;
+        return Ok(true);
+    }
+    let legs = legs_of(conn, bet_id).await?;
+    let slip = bet.slip(&legs).ok_or_else(|| ApiError::internal(anyhow::anyhow!("bet {bet_id} cannot be read")))?;
+    let (target, status) = match slip.settle(bet.max_payout) {
+        Some(payout) => {
+            let all_void = slip.legs.iter().all(|l| l.outcome == Some(super::settle::Outcome::VOID));
+            let status = if payout == 0 {
+                "lost"
+            } else if all_void {
+                "void"
+            } else {
+                "won"
+            };
+            (payout, status)
+        }
+        None if slip.lost() => (0, "lost"),
+        None => (0, "open"),
+    };
+    let delta = target - bet.payout;
+    let mut version = bet.settle_version;
+    if delta != 0 {
+        let currency = Currency::parse(&bet.currency)
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("bet {bet_id} has currency {}", bet.currency)))?;
+        version += 1;
+        let key = format!("sportsbook:bet:{bet_id}:v{version}");
+        let reference = bet_id.to_string();
+        let house = Account::House(HouseAccount::SportsbookSettlement);
+        let player = Account::main(bet.user_id);
+        let (from, to, kind) =
+            if delta > 0 { (house, player, "sportsbook_payout") } else { (player, house, "sportsbook_clawback") };
+        let entry =
+            Entry::transfer(&key, kind, currency, from, to, delta.abs()).by(Some(bet.user_id)).about(Some(&reference));
+        match ledger::post(conn, &entry).await {
+            Ok(_) => {}
+            Err(LedgerError::InsufficientFunds) => {
+                tracing::warn!(bet_id, owed = -delta, "a resettlement's claw-back waits for the player's balance");
+                return Ok(false);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let settled_at = (status != "open").then_some(now_ms());
+    sqlx::query(
+        "UPDATE sb_bets SET status = $1, payout = $2, settle_version = $3, settled_at = $4, dirty = dirty - $5 WHERE id = $6",
+    )
+    .bind(status)
+    .bind(target)
+    .bind(version)
+    .bind(settled_at)
+    .bind(bet.dirty)
+    .bind(bet_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(true)
+}
