@@ -25,6 +25,7 @@ async function layoutOf(): Promise<string | null> {
 /** SPEC §2 route table: path → route name, layout. */
 const ROUTES: [string, string, string][] = [
   ['/betting', 'betting', 'default'],
+  ['/betting/event/12', 'betting-event-id', 'default'],
   ['/cashier/deposit', 'cashier-deposit', 'default'],
   ['/cashier/deposit/visa', 'cashier-deposit-sysname', 'default'],
   ['/cashier/history?tab=withdrawal', 'cashier-history', 'default'],
@@ -86,12 +87,13 @@ describe('route table (SPEC §2)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Jackpots' })).toBeVisible();
   });
 
-  it('shows placeholders in the language of the path', async () => {
-    mockApi();
+  it('opens the sportsbook at /betting in the language of the path', async () => {
+    mockApi({ 'sportsbook.getSports': { total: 0, items: [] }, 'sportsbook.getEvents': { total: 0, items: [] } });
     renderApp('/fr/betting');
-    expect(await screen.findByText('Cette section est en construction et ouvre bientôt.')).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Paris sportifs' })).toBeVisible();
+    expect(await screen.findByText('Aucun match en cours pour le moment.')).toBeVisible();
     renderApp('/betting');
-    expect(await screen.findByText('This section is being built and opens soon.')).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sports betting' })).toBeVisible();
   });
 
   it('puts the sign-in forms on the empty layout', async () => {

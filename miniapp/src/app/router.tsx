@@ -19,6 +19,9 @@ type Lazy = NonNullable<RouteObject['lazy']>;
 
 // One chunk per kind of page: a visitor downloads only what the page in front of them needs.
 const pages = {
+  betting: (async () => ({ Component: (await import('@/features/betting/betting-page')).BettingPage })) satisfies Lazy,
+  bettingEvent: (async () => ({ Component: (await import('@/features/betting/betting-page')).BettingEventPage })) satisfies Lazy,
+  bets: (async () => ({ Component: (await import('@/features/betting/bets-page')).BetsPage })) satisfies Lazy,
   home: (async () => ({ Component: (await import('@/features/home/home-page')).HomePage })) satisfies Lazy,
   comingSoon: (async () => ({ Component: (await import('./routes/coming-soon')).ComingSoonPage })) satisfies Lazy,
   payment: (async () => ({ Component: (await import('@/features/cashier/payment-result-page')).PaymentResultPage })) satisfies Lazy,
@@ -109,7 +112,6 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
   const page = (name: string, path: string, lazy: Lazy, options?: PageOptions) =>
     pageRoute(queryClient, name, path, lazy, options);
   const contentRedirects = contentRedirectLoader(queryClient);
-  const soon = (name: string, path: string, title: PageTitleKey) => page(name, path, pages.comingSoon, { title });
   const payment = (type: PaymentPageType) => [
     page(`cashier-${type}`, `cashier/${type}`, pages.payment, { payment: type }),
     page(`cashier-${type}-transaction`, `cashier/${type}/:transaction`, pages.payment, { payment: type }),
@@ -127,7 +129,8 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
     withErrors({ Component: DefaultLayout }, [
       page('index', '', pages.home),
       page('slug', ':slug', pages.content, { before: contentRedirects }),
-      soon('betting', 'betting', 'betting'),
+      page('betting', 'betting', pages.betting, { title: 'betting' }),
+      page('betting-event-id', 'betting/event/:id', pages.bettingEvent, { title: 'betting' }),
       page('cashier', 'cashier', pages.comingSoon, { redirectTo: paths.cashierDeposit }),
       page('cashier-billing', 'cashier/billing', pages.comingSoon, { redirectTo: paths.cashierDeposit }),
       page('cashier-deposit', 'cashier/deposit', pages.deposit, { title: 'cashierDeposit' }),
@@ -175,7 +178,7 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
       page('unsubscribe', 'unsubscribe', pages.unsubscribe),
       page('winners', 'winners', pages.winners, { title: 'winners' }),
       page('responsible-game', 'responsible-game', pages.responsibleGame, { title: 'responsibleGame' }),
-      soon('bets-all', 'bets/*', 'bets'),
+      page('bets-all', 'bets/*', pages.bets, { title: 'bets' }),
       page('not-found', '*', pages.notFound, { before: contentRedirects }),
     ]),
     withErrors({ Component: EmptyLayout }, [

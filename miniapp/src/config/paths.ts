@@ -73,3 +73,8 @@ export function jackpotPath(id: number | string): string {
 export function routeId(param: string | undefined): number {
   return param !== undefined && /^\d{1,15}$/.test(param) && Number(param) > 0 ? Number(param) : Number.NaN;
 }
+
+/** The sportsbook's event page: every market of one event. */
+export function bettingEventPath(id: number): string {
+  return `${paths.betting}/event/${encodeURIComponent(String(id))}`;
+}

@@ -25,4 +25,8 @@ export const STORAGE_KEYS = {
   tracking: 'tracking_params',
   balances: 'balances',
   confirmSent: 'confirm_sent',
+  /** The sportsbook's odds format (decimal, fractional, american). */
+  oddsFormat: 'odds_format',
+  /** The bet slip's "accept odds changes" choice (never, higher, any). */
+  acceptOdds: 'accept_odds',
 } as const;

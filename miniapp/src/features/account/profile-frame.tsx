@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { PlayerBets } from '@/features/betting';
 import { PlayerBonuses } from '@/features/bonuses';
 import { PlayerCashbacks } from '@/features/cashbacks';
 import { GameHistory } from '@/features/games';
@@ -54,12 +55,13 @@ export function ProfileFrame({ tab, children }: { tab: ProfileTab; children: Rea
 
 
 /**
- * /profile/bets: the game history (casino rounds, with the provably-fair check and the CSV
- * export). Sports bets join it with the sportsbook.
+ * /profile/bets: the sports bets (open and settled, with cash-out), then the game history
+ * (casino rounds, with the provably-fair check and the CSV export).
  */
 export function BetsPage() {
   return (
     <ProfileFrame tab="profileBets">
+      <PlayerBets />
       <GameHistory />
     </ProfileFrame>
   );

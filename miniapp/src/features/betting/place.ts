@@ -1,0 +1,99 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountKeys } from '@/features/account';
+import { ApiError } from '@/lib/api/client';
+import { haptic } from '@/lib/telegram';
+import { betKeys, placeBet, type Bet, type PlaceRequest } from './api/bets';
+import { catalogKeys } from './api/get-catalog';
+import { applyPrices, removePlaced, slipStore, type SlipState } from './slip-store';
+
+// Placing the slip. Singles are one bet per selection (the server takes one selection per
+// single), placed one after another; an accumulator or a system is one bet. A refusal for moved
+// or suspended prices carries every selection's price now (`error_data.odds`): the slip takes
+// them, so what the player sees is what an "accept and place" sends, and nothing is placed at a
+// price the player did not see.
+
+/** Why the server would not take the slip as it was. */
+export type Refusal = 'odds_changed' | 'suspended';
+
+export interface PlaceOutcome {
+  placed: Bet[];
+  refusal: Refusal | null;
+}
+
+/** The bets.place requests a slip makes, in order. */
+export function slipRequests(state: SlipState, newId: () => string): PlaceRequest[] {
+  const common = { stake: state.stake.trim().replace(',', '.'), accept_odds: state.accept, funds: 'main' as const };
+  if (state.kind === 'single') {
+    return state.entries.map((entry) => ({
+      ...common,
+      kind: 'single',
+      selections: [entry.selectionId],
+      odds: [entry.odds],
+      request_id: newId(),
+    }));
+  }
+  return [
+    {
+      ...common,
+      kind: state.kind,
+      system: state.kind === 'system' ? (state.system ?? undefined) : undefined,
+      selections: state.entries.map((entry) => entry.selectionId),
+      odds: state.entries.map((entry) => entry.odds),
+      request_id: newId(),
+    },
+  ];
+}
+
+/** The prices a refusal carries, or null when the error is not a refusal for prices. */
+export function refusalOf(error: unknown): { refusal: Refusal; prices: Map<number, string | null> } | null {
+  if (!(error instanceof ApiError)) return null;
+  const codes = error.fieldErrors.selections ?? [];
+  const refusal: Refusal | null = codes.includes('MARKET_SUSPENDED') ? 'suspended' : codes.includes('ODDS_CHANGED') ? 'odds_changed' : null;
+  if (!refusal) return null;
+  const prices = new Map<number, string | null>();
+  const odds = error.data.odds;
+  if (typeof odds === 'object' && odds !== null) {
+    for (const [id, price] of Object.entries(odds)) prices.set(Number(id), typeof price === 'string' ? price : null);
+  }
+  return { refusal, prices };
+}
+
+function requestId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * Places the slip as it is now. Each bet placed leaves the slip at once, so a refusal half-way
+ * through a run of singles leaves only the unplaced ones; a refusal for prices is an outcome
+ * (the slip now shows the new prices), any other error is thrown.
+ */
+export async function placeSlip(newId: () => string = requestId): Promise<PlaceOutcome> {
+  const placed: Bet[] = [];
+  for (const request of slipRequests(slipStore.get(), newId)) {
+    try {
+      placed.push(await placeBet(request));
+      removePlaced(request.selections);
+    } catch (error) {
+      const refused = refusalOf(error);
+      if (!refused) throw error;
+      applyPrices(refused.prices);
+      return { placed, refusal: refused.refusal };
+    }
+  }
+  return { placed, refusal: null };
+}
+
+/** placeSlip as a mutation: the balance, the bet lists and the prices are asked again after it. */
+export function usePlaceSlip() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => placeSlip(),
+    onSettled: (outcome) => {
+      if (outcome && outcome.placed.length > 0) haptic('bet');
+      else haptic('error');
+      void queryClient.invalidateQueries({ queryKey: accountKeys.info() });
+      void queryClient.invalidateQueries({ queryKey: betKeys.all });
+      void queryClient.invalidateQueries({ queryKey: catalogKeys.all });
+    },
+  });
+}
