@@ -70,11 +70,13 @@ async fn audit_count(app: &TestApp, outcome: &str) -> i64 {
 }
 
 async fn main_balance(app: &TestApp, user_id: i64) -> i64 {
-    sqlx::query_scalar("SELECT COALESCE(SUM(balance), 0) FROM ledger_accounts WHERE user_id = $1 AND kind = 'main'")
-        .bind(user_id)
-        .fetch_one(app.state.db().pool())
-        .await
-        .unwrap()
+    sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM ledger_accounts WHERE user_id = $1 AND kind = 'main'",
+    )
+    .bind(user_id)
+    .fetch_one(app.state.db().pool())
+    .await
+    .unwrap()
 }
 
 async fn ledger_is_clean(app: &TestApp) {

@@ -432,7 +432,8 @@ fn unknown_export(url: &str) -> String {
     format!("{base}/999999999/{file}")
 }
 
-/// Methods whose id-like parameters name nothing private, with the reason. `(method, parameter)`.
+/// Methods whose id-like parameters name nothing private, or whose refusal of another player's id
+/// is proven by the feature's own test (named in the reason), with the reason. `(method, parameter)`.
 const PUBLIC_IDS: &[(&str, &str, &str)] = &[
     ("Jackpots.get", "id", "jackpot pools are public"),
     ("Jackpots.getWinners", "id", "jackpot pools and their winners feed are public"),
@@ -457,6 +458,14 @@ const PUBLIC_IDS: &[(&str, &str, &str)] = &[
     ),
     ("account.addcontact", "contact", "adds to the caller's own contacts; one another player has is refused TAKEN"),
     ("account.unsubscribe", "token", "a signed link: its HMAC is the capability (a forged one is refused)"),
+    ("sportsbook.getEvent", "event_id", "the sportsbook's calendar is public"),
+    ("bets.place", "request_id", "the caller's own idempotency key, scoped to the caller's bets"),
+    (
+        "bets.cashOut",
+        "bet_id",
+        "sportsbook::placement_settlement_resettlement_cash_out_and_rollback_keep_balances_and_ledger_right: \
+         another player's bet is refused NOT_FOUND and nothing moves (a row here needs a fed calendar)",
+    ),
 ];
 
 /// Routes whose key is itself the capability, as a payment provider's page is: whoever holds the

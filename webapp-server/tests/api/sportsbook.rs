@@ -110,11 +110,11 @@ db_test!(async fn the_sandbox_calendar_is_listed_by_sport_league_and_event(app) 
     let display = event["data"]["markets"][0]["selections"][0]["odds_display"].as_str().unwrap();
     assert!(display.contains('/'), "{event}");
     let (status, bad) = app.api_get("sportsbook.getEvents", &[("sport", "curling"), ("count", "500")]).await;
-    let data = expect_error(status, &bad, 400, "InvalidParameterException");
+    let data = expect_error(status, &bad, 422, "InvalidParameterException")["error_data"].clone();
     assert_eq!(data["sport"][0], "UNSUPPORTED");
     assert_eq!(data["count"][0], "MAX_VALUE");
     let (status, missing) = app.api_get("sportsbook.getEvent", &[("event_id", "999999")]).await;
-    expect_error(status, &missing, 400, "InvalidParameterException");
+    expect_error(status, &missing, 422, "InvalidParameterException");
     // A second run over the same moment writes nothing.
     assert_eq!(store::store(&app.state, "sandbox", &Sandbox::new(SEED).snapshot(NOON), NOON).await.unwrap(), 0);
     // The tests' configuration turns the job's own feed off.
@@ -132,7 +132,7 @@ db_test!(async fn a_bet_at_changed_odds_or_on_a_suspended_market_is_refused_with
     let sel_text = sel.to_string();
     // The slip shows a price that is no longer the price: refused, the price now in error_data.
     let (status, body) = place(app, &alice, &[("kind", "single"), ("selections", &sel_text), ("odds", "1.01"), ("stake", "5"), ("request_id", "a1")]).await;
-    let data = expect_error(status, &body, 400, "InvalidParameterException");
+    let data = expect_error(status, &body, 422, "InvalidParameterException")["error_data"].clone();
     assert_eq!(data["selections"][0], "ODDS_CHANGED", "{body}");
     assert_eq!(data["odds"][&sel_text], odds.as_str(), "{body}");
     // "higher" takes a longer price than shown, and the bet is at the price now.
@@ -157,16 +157,16 @@ db_test!(async fn a_bet_at_changed_odds_or_on_a_suspended_market_is_refused_with
     assert_eq!(again["data"]["id"], bet["data"]["id"]);
     assert_eq!(main_balance(app, user).await, 100_000 - 500);
     let (status, reused) = place(app, &alice, &[("kind", "single"), ("selections", &sel_text), ("odds", odds), ("stake", "6"), ("request_id", "a2")]).await;
-    assert_eq!(expect_error(status, &reused, 400, "InvalidParameterException")["request_id"][0], "TAKEN");
+    assert_eq!(expect_error(status, &reused, 422, "InvalidParameterException")["error_data"]["request_id"][0], "TAKEN");
     // Suspended: refused whatever the player accepts.
     sqlx::query("UPDATE sb_markets SET state = 'suspended' WHERE event_id = $1").bind(id).execute(app.state.db().pool()).await.unwrap();
     let (status, body) = place(app, &alice, &[("kind", "single"), ("selections", &sel_text), ("odds", odds), ("stake", "5"), ("accept_odds", "any"), ("request_id", "a3")]).await;
-    assert_eq!(expect_error(status, &body, 400, "InvalidParameterException")["selections"][0], "MARKET_SUSPENDED");
+    assert_eq!(expect_error(status, &body, 422, "InvalidParameterException")["error_data"]["selections"][0], "MARKET_SUSPENDED");
     // Limits: below the minimum stake, above the maximum, above the maximum payout, above the balance.
     sqlx::query("UPDATE sb_markets SET state = 'active' WHERE event_id = $1").bind(id).execute(app.state.db().pool()).await.unwrap();
     for (stake, code) in [("0.05", "MIN_VALUE"), ("1000.01", "MAX_VALUE"), ("999", "MAX_VALUE")] {
         let (status, body) = place(app, &alice, &[("kind", "single"), ("selections", &sel_text), ("odds", odds), ("stake", stake), ("request_id", "a4")]).await;
-        let data = expect_error(status, &body, 400, "InvalidParameterException");
+        let data = expect_error(status, &body, 422, "InvalidParameterException")["error_data"].clone();
         assert_eq!(data["stake"][0], code, "{stake}: {body}");
     }
     assert_eq!(main_balance(app, user).await, 100_000 - 500);
@@ -174,7 +174,7 @@ db_test!(async fn a_bet_at_changed_odds_or_on_a_suspended_market_is_refused_with
     let two = format!("{},{}", sels[0].0, sels[1].0);
     let prices = format!("{},{}", sels[0].2, sels[1].2);
     let (status, body) = place(app, &alice, &[("kind", "accumulator"), ("selections", &two), ("odds", &prices), ("stake", "1"), ("request_id", "a5")]).await;
-    assert_eq!(expect_error(status, &body, 400, "InvalidParameterException")["selections"][0], "DUPLICATE");
+    assert_eq!(expect_error(status, &body, 422, "InvalidParameterException")["error_data"]["selections"][0], "DUPLICATE");
     // Guests cannot bet.
     let (status, body) = app.api_post("bets.place", &[("kind", "single"), ("selections", &sel_text), ("odds", odds), ("stake", "1"), ("request_id", "g")]).await;
     expect_error(status, &body, 401, "AuthorizationException");
@@ -234,17 +234,17 @@ db_test!(async fn placement_settlement_resettlement_cash_out_and_rollback_keep_b
     assert_eq!(bets["data"]["items"][0]["cash_out"]["amount"], "19.00", "{bets}");
     let bet_id = d["data"]["id"].as_i64().unwrap().to_string();
     let (status, low) = app.post_as(&bob, "bets.cashOut", &[("bet_id", &bet_id), ("amount", "25")]).await;
-    let data = expect_error(status, &low, 400, "InvalidParameterException");
+    let data = expect_error(status, &low, 422, "InvalidParameterException")["error_data"].clone();
     assert_eq!(data["cash_out"], "19.00");
     let (status, cashed) = app.post_as(&bob, "bets.cashOut", &[("bet_id", &bet_id), ("amount", "19")]).await;
     assert_eq!(status, StatusCode::OK, "{cashed}");
     assert_eq!(cashed["data"]["status"], "cashed_out");
     assert_eq!(main_balance(app, bob_id).await, 50_000 - 2000 + 1900);
     let (status, twice) = app.post_as(&bob, "bets.cashOut", &[("bet_id", &bet_id)]).await;
-    assert_eq!(expect_error(status, &twice, 400, "InvalidParameterException")["bet_id"][0], "LOCKED");
+    assert_eq!(expect_error(status, &twice, 422, "InvalidParameterException")["error_data"]["bet_id"][0], "LOCKED");
     // Alice cannot touch Bob's bet.
     let (status, theirs) = app.post_as(&alice, "bets.cashOut", &[("bet_id", &bet_id)]).await;
-    assert_eq!(expect_error(status, &theirs, 400, "InvalidParameterException")["bet_id"][0], "NOT_FOUND");
+    assert_eq!(expect_error(status, &theirs, 422, "InvalidParameterException")["error_data"]["bet_id"][0], "NOT_FOUND");
     ledger_clean(app).await;
 
     // The matches are played: everything settles from the sandbox's results.

@@ -186,8 +186,9 @@ impl Where {
     where
         T: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
     {
-        let from = select.find(" FROM ").map_or(select, |i| &select[i..]);
-        let count_sql = format!("SELECT COUNT(*) AS n{from}{}", self.sql());
+        // Counted over the filtered select itself: its columns may hold subselects with a FROM
+        // of their own, so the outer FROM cannot be found by searching the text.
+        let count_sql = format!("SELECT COUNT(*) AS n FROM ({select}{}) AS counted", self.sql());
         let total: (i64,) = self.bind(sqlx::query_as(sqlx::AssertSqlSafe(count_sql))).fetch_one(db.pool()).await?;
         let (column, desc) = query.order;
         let sql = format!(

@@ -53,22 +53,22 @@ pub fn register(api: &mut Registry) {
 pub struct PlaceInput {
     /// single, accumulator or system.
     #[serde(default)]
-    #[schemars(required)]
+    #[schemars(extend("x-required" = true))]
     pub kind: Option<String>,
     /// With kind=system.
     #[serde(default)]
     pub system: Option<String>,
     /// Comma-separated selection ids, in slip order.
     #[serde(default)]
-    #[schemars(required, length(min = 1, max = 400))]
+    #[schemars(extend("x-required" = true), length(min = 1, max = 400))]
     pub selections: Option<String>,
     /// Comma-separated decimal prices the slip showed, one per selection.
     #[serde(default)]
-    #[schemars(required, length(min = 1, max = 400))]
+    #[schemars(extend("x-required" = true), length(min = 1, max = 400))]
     pub odds: Option<String>,
     /// Stake per line in major units, e.g. 2.50.
     #[serde(default)]
-    #[schemars(required, length(min = 1, max = 20))]
+    #[schemars(extend("x-required" = true), length(min = 1, max = 20))]
     pub stake: Option<String>,
     /// never (default), higher or any.
     #[serde(default)]
@@ -78,7 +78,7 @@ pub struct PlaceInput {
     pub funds: Option<String>,
     /// The client's id of this placement (1 to 64 of A-Z a-z 0-9 _ -): a retry places nothing twice.
     #[serde(default)]
-    #[schemars(required, length(min = 1, max = 64), regex(pattern = r"^[A-Za-z0-9_-]{1,64}$"))]
+    #[schemars(extend("x-required" = true), length(min = 1, max = 64), regex(pattern = r"^[A-Za-z0-9_-]{1,64}$"))]
     pub request_id: Option<String>,
 }
 
@@ -627,7 +627,7 @@ async fn get(ctx: Ctx, user: AuthUser, query: BetsQuery) -> Result<Bets, ApiErro
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CashOutInput {
     #[serde(default)]
-    #[schemars(required, range(min = 1))]
+    #[schemars(extend("x-required" = true), range(min = 1))]
     pub bet_id: Option<i64>,
     /// The offer the client showed (major units); a lower offer now is refused.
     #[serde(default)]

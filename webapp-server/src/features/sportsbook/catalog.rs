@@ -360,7 +360,7 @@ async fn get_events(ctx: Ctx, query: EventsQuery) -> Result<Events, ApiError> {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct EventQuery {
     #[serde(default)]
-    #[schemars(required, range(min = 1))]
+    #[schemars(extend("x-required" = true), range(min = 1))]
     pub event_id: Option<i64>,
     /// decimal (default), fractional or american.
     #[serde(default)]
