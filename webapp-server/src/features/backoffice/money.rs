@@ -410,7 +410,7 @@ pub async fn transition(staff: Staff, Path((id, action)): Path<(String, String)>
             }
             "reject" => {
                 if !matches!(row.state(), "pending" | "in_review")
-                    && !(row.state() == "approved" && row.status == "pending")
+                    && (row.state() != "approved" || row.status != "pending")
                 {
                     return Err(conflict(row.state()));
                 }

@@ -43,9 +43,10 @@ pub fn market_name(kind: MarketKind, locale: Locale) -> String {
     match kind {
         MarketKind::MatchResult => if fr { "Résultat du match" } else { "Match result" }.into(),
         MarketKind::Moneyline => if fr { "Vainqueur" } else { "Winner" }.into(),
-        MarketKind::DoubleChance => if fr { "Double chance" } else { "Double chance" }.into(),
+        // The same word in both languages.
+        MarketKind::DoubleChance => "Double chance".into(),
         MarketKind::Totals(line) => format!("{} {line}", if fr { "Plus/moins de" } else { "Over/under" }),
-        MarketKind::Handicap(line) => format!("{} {line}", if fr { "Handicap" } else { "Handicap" }),
+        MarketKind::Handicap(line) => format!("Handicap {line}"),
         MarketKind::BothTeamsToScore => if fr { "Les deux équipes marquent" } else { "Both teams to score" }.into(),
         MarketKind::CorrectScore => if fr { "Score exact" } else { "Correct score" }.into(),
     }
