@@ -1,5 +1,6 @@
-//! Small HTTP helpers that several features need: HTML escaping for server-rendered pages and
-//! reading the request's cookies (the session's and the language the player chose).
+//! Small HTTP helpers that several features need: HTML escaping for server-rendered pages,
+//! reading the request's cookies (the session's and the language the player chose), and CSV
+//! fields for downloads (a player's game history, the back office's exports).
 
 use axum::http::{HeaderMap, header};
 use croupier_shared::Locale;
@@ -28,9 +29,38 @@ pub fn cookie_locale(headers: &HeaderMap) -> Option<Locale> {
     cookie(headers, "i18n_locale").and_then(Locale::parse)
 }
 
+/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. A text a
+/// spreadsheet would run as a formula (a leading `=`, `+`, `-` or `@` that is not a whole number)
+/// is kept as text behind an apostrophe: exports hold values players and providers chose.
+pub fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@']) && text.parse::<i64>().is_err() {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    };
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
+}
+
+/// One CSV line of `fields`, each through [`csv_field`], ended with CRLF (RFC 4180).
+pub fn csv_line<S: AsRef<str>>(fields: impl IntoIterator<Item = S>) -> String {
+    let mut line = fields.into_iter().map(|f| csv_field(f.as_ref())).collect::<Vec<_>>().join(",");
+    line.push_str("\r\n");
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_fields_are_quoted_and_never_formulas() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("=SUM(A1)"), "'=SUM(A1)");
+        assert_eq!(csv_field("-1050"), "-1050");
+        assert_eq!(csv_line(["1", "a,b", "@x"]), "1,\"a,b\",'@x\r\n");
+    }
 
     #[test]
     fn escapes_what_would_break_out_of_text_or_an_attribute() {

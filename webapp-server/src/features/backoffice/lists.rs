@@ -2,14 +2,17 @@
 //! `?sort=["field","ASC"]&range=[0,24]&filter={"k":"v"}` (each optional, URL-encoded JSON) →
 //! a JSON array and `Content-Range: {resource} {start}-{end}/{total}`. An unknown sort field or
 //! malformed JSON answers 400 naming the parameter. CSV exports take the same filters and sort
-//! and return up to [`EXPORT_MAX`] rows.
+//! and return up to [`EXPORT_MAX`] rows. Each list is a [`Listing`]: its permission, sort
+//! fields, select and filters; [`Listing::page`] and [`Listing::export`] are the two handlers'
+//! bodies, so a list's rules are written once for both.
 
-use super::bad;
+use super::{Staff, bad, csv};
 use crate::api::ApiError;
 use crate::db::Db;
 use axum::Json;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use croupier_platform::http::csv_line;
 use croupier_shared::FieldCode;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -190,18 +193,97 @@ impl Where {
         // of their own, so the outer FROM cannot be found by searching the text.
         let count_sql = format!("SELECT COUNT(*) AS n FROM ({select}{}) AS counted", self.sql());
         let total: (i64,) = self.bind(sqlx::query_as(sqlx::AssertSqlSafe(count_sql))).fetch_one(db.pool()).await?;
+        Ok((self.fetch(db, select, query).await?, total.0))
+    }
+
+    /// The rows of `select` the query's order, offset and limit pick (no count).
+    pub async fn fetch<T>(&self, db: &Db, select: &str, query: &ListQuery) -> Result<Vec<T>, ApiError>
+    where
+        T: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+    {
         let (column, desc) = query.order;
+        let direction = if desc { "DESC" } else { "ASC" };
         let sql = format!(
-            "{select}{} ORDER BY {column} {}, 1 {} LIMIT {} OFFSET {}",
+            "{select}{} ORDER BY {column} {direction}, 1 {direction} LIMIT {} OFFSET {}",
             self.sql(),
-            if desc { "DESC" } else { "ASC" },
-            if desc { "DESC" } else { "ASC" },
             query.limit,
             query.offset
         );
-        let rows: Vec<T> = self.bind(sqlx::query_as(sqlx::AssertSqlSafe(sql))).fetch_all(db.pool()).await?;
-        Ok((rows, total.0))
+        Ok(self.bind(sqlx::query_as(sqlx::AssertSqlSafe(sql))).fetch_all(db.pool()).await?)
     }
+}
+
+/// One list resource of the console: who may read it (`{resource}.list` / `{resource}.export` in
+/// the trail), the fields it sorts by (to their columns), its select and its filters.
+pub struct Listing {
+    pub resource: &'static str,
+    pub permission: &'static str,
+    pub sorts: &'static [(&'static str, &'static str)],
+    /// The sort when none is asked, newest first.
+    pub default_sort: &'static str,
+    /// `SELECT … FROM …` without `WHERE`.
+    pub select: &'static str,
+    pub filters: fn(&ListQuery) -> Result<Where, ApiError>,
+}
+
+impl Listing {
+    /// The permission checked (a refusal audited), then one page of rows and the total.
+    pub async fn rows<R>(&self, staff: &Staff, raw: Option<&str>) -> Result<(ListQuery, Vec<R>, i64), ApiError>
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+    {
+        staff.require(self.permission, &format!("{}.list", self.resource), None).await?;
+        let query = ListQuery::parse(raw, self.sorts, self.default_sort)?;
+        let (rows, total) = (self.filters)(&query)?.page(staff.state().db(), self.select, &query).await?;
+        Ok((query, rows, total))
+    }
+
+    /// `GET …/{resource}`: a page of rows shown as `view` shows each, with `Content-Range`.
+    pub async fn page<R, V: Serialize>(&self, staff: Staff, raw: Option<String>, view: impl Fn(R) -> V) -> Response
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+    {
+        let result = async {
+            let (query, rows, total) = self.rows::<R>(&staff, raw.as_deref()).await?;
+            let items: Vec<V> = rows.into_iter().map(view).collect();
+            Ok(answer(self.resource, &query, total, &items))
+        }
+        .await;
+        staff.answer(result)
+    }
+
+    /// `GET …/{resource}/export.csv`: every matching row (up to [`EXPORT_MAX`]), `header` then
+    /// one line per row of the fields `line` gives.
+    pub async fn export<R>(
+        &self,
+        staff: Staff,
+        raw: Option<String>,
+        header: &[&str],
+        line: impl Fn(R) -> Vec<String>,
+    ) -> Response
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+    {
+        let result = async {
+            staff.require(self.permission, &format!("{}.export", self.resource), None).await?;
+            let query = ListQuery::parse(raw.as_deref(), self.sorts, self.default_sort)?.all();
+            let rows: Vec<R> = (self.filters)(&query)?.fetch(staff.state().db(), self.select, &query).await?;
+            let mut out = csv_line(header);
+            for row in rows {
+                out.push_str(&csv_line(line(row)));
+            }
+            Ok(csv(self.resource, out))
+        }
+        .await;
+        staff.answer(result)
+    }
+}
+
+/// Filters on the player's `user_id` alone.
+pub fn by_user(query: &ListQuery) -> Result<Where, ApiError> {
+    let mut w = Where::default();
+    w.eq_int(query, "user_id", "user_id")?;
+    Ok(w)
 }
 
 /// The list's answer: the items and their `Content-Range`.

@@ -155,17 +155,6 @@ pub fn csv(name: &str, body: String) -> Response {
     response
 }
 
-/// One CSV field (RFC 4180), with a leading `=`, `+`, `-` or `@` quoted behind an apostrophe so a
-/// spreadsheet does not run it as a formula.
-pub fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@']) && text.parse::<i64>().is_err() {
-        format!("'{text}")
-    } else {
-        text.to_owned()
-    };
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
-}
-
 /// A validation failure of one field (400 once answered).
 pub fn bad(field: &str, code: FieldCode) -> ApiError {
     ApiError::field(field, code)
@@ -212,15 +201,6 @@ pub fn seconds(ms: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_fields_are_quoted_and_never_formulas() {
-        assert_eq!(csv_field("plain"), "plain");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_field("=SUM(A1)"), "'=SUM(A1)");
-        assert_eq!(csv_field("-1050"), "-1050");
-    }
 
     #[test]
     fn reasons_are_required_and_bounded() {

@@ -25,8 +25,8 @@
 //! replay moves nothing twice). At or above the limit it waits in `pending_approval` and moves
 //! nothing until another operator approves; a debit never takes the balance below zero.
 
-use super::lists::{Arg, ListQuery, Where};
-use super::{Staff, bad, body, conflict, created, csv, csv_field, json, missing, reason, seconds, trail};
+use super::lists::{Arg, ListQuery, Listing, Where};
+use super::{Staff, bad, body, conflict, created, json, missing, reason, seconds, trail};
 use crate::api::ApiError;
 use crate::db::group::job;
 use crate::db::now_ms;
@@ -76,6 +76,8 @@ const WITHDRAWAL_SELECT: &str = "SELECT p.id, p.user_id, p.amount, p.currency, p
 
 #[derive(sqlx::FromRow, Serialize)]
 struct Approval {
+    #[serde(skip)]
+    payment_id: String,
     operator_id: Option<i64>,
     operator_name: String,
     at: i64,
@@ -83,6 +85,8 @@ struct Approval {
 
 #[derive(sqlx::FromRow, Serialize)]
 struct Transition {
+    #[serde(skip)]
+    payment_id: String,
     #[sqlx(rename = "from_state")]
     from: String,
     #[sqlx(rename = "to_state")]
@@ -108,37 +112,66 @@ struct WithdrawalItem {
     updated_at: i64,
 }
 
-async fn item(staff: &Staff, row: WithdrawalRow) -> Result<WithdrawalItem, ApiError> {
-    let pool = staff.state().db().pool();
-    let mut approvals: Vec<Approval> = sqlx::query_as(
-        "SELECT operator_id, operator_name, at FROM withdrawal_approvals WHERE payment_id = $1 ORDER BY id",
+/// The rows of `table` (approvals or history) of every withdrawal in `ids`, in one query.
+async fn of_withdrawals<T>(staff: &Staff, columns: &str, table: &str, ids: &[&str]) -> Result<Vec<T>, ApiError>
+where
+    T: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+{
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+    let sql =
+        format!("SELECT payment_id, {columns} FROM {table} WHERE payment_id IN ({}) ORDER BY id", marks.join(", "));
+    let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
+    for id in ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(staff.state().db().pool()).await?)
+}
+
+/// The console's view of `rows`: each with its approvals and history (two queries for all).
+async fn items(staff: &Staff, rows: Vec<WithdrawalRow>) -> Result<Vec<WithdrawalItem>, ApiError> {
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let mut approvals: Vec<Approval> =
+        of_withdrawals(staff, "operator_id, operator_name, at", "withdrawal_approvals", &ids).await?;
+    let mut history: Vec<Transition> = of_withdrawals(
+        staff,
+        "from_state, to_state, operator_id, operator_name, reason, at",
+        "withdrawal_history",
+        &ids,
     )
-    .bind(&row.id)
-    .fetch_all(pool)
     .await?;
-    let mut history: Vec<Transition> = sqlx::query_as(
-        "SELECT from_state, to_state, operator_id, operator_name, reason, at FROM withdrawal_history WHERE payment_id = $1 ORDER BY id",
-    )
-    .bind(&row.id)
-    .fetch_all(pool)
-    .await?;
-    approvals.iter_mut().for_each(|a| a.at = seconds(a.at));
-    history.iter_mut().for_each(|h| h.at = seconds(h.at));
-    let state = row.state();
     let limit = staff.state().config().four_eyes_minor;
-    Ok(WithdrawalItem {
-        needs_second_approval: matches!(state, "pending" | "in_review") && row.amount >= limit && approvals.len() == 1,
-        id: row.id,
-        user_id: row.user_id,
-        amount: row.amount,
-        currency: row.currency,
-        method: row.method,
-        state,
-        approvals,
-        history,
-        created_at: seconds(row.created_at),
-        updated_at: seconds(row.updated_at),
-    })
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let (mine, rest): (Vec<Approval>, Vec<Approval>) = approvals.into_iter().partition(|a| a.payment_id == row.id);
+        approvals = rest;
+        let (past, rest): (Vec<Transition>, Vec<Transition>) =
+            history.into_iter().partition(|h| h.payment_id == row.id);
+        history = rest;
+        let state = row.state();
+        out.push(WithdrawalItem {
+            needs_second_approval: matches!(state, "pending" | "in_review") && row.amount >= limit && mine.len() == 1,
+            approvals: mine.into_iter().map(|a| Approval { at: seconds(a.at), ..a }).collect(),
+            history: past.into_iter().map(|h| Transition { at: seconds(h.at), ..h }).collect(),
+            id: row.id,
+            user_id: row.user_id,
+            amount: row.amount,
+            currency: row.currency,
+            method: row.method,
+            state,
+            created_at: seconds(row.created_at),
+            updated_at: seconds(row.updated_at),
+        });
+    }
+    Ok(out)
+}
+
+/// One withdrawal's view.
+async fn item(staff: &Staff, row: WithdrawalRow) -> Result<WithdrawalItem, ApiError> {
+    let mut one = items(staff, vec![row]).await?;
+    one.pop().ok_or_else(|| ApiError::internal(anyhow::anyhow!("a withdrawal without its view")))
 }
 
 fn withdrawal_filters(query: &ListQuery) -> Result<Where, ApiError> {
@@ -164,17 +197,20 @@ fn withdrawal_filters(query: &ListQuery) -> Result<Where, ApiError> {
 const WITHDRAWAL_SORTS: &[(&str, &str)] =
     &[("id", "p.id"), ("created_at", "p.created_at"), ("updated_at", "p.updated_at"), ("amount", "p.amount")];
 
+const WITHDRAWALS: Listing = Listing {
+    resource: "withdrawals",
+    permission: "withdrawals.read",
+    sorts: WITHDRAWAL_SORTS,
+    default_sort: "created_at",
+    select: WITHDRAWAL_SELECT,
+    filters: withdrawal_filters,
+};
+
 /// `GET /backoffice/api/withdrawals`.
 pub async fn withdrawals(staff: Staff, RawQuery(raw): RawQuery) -> Response {
     let result = async {
-        staff.require("withdrawals.read", "withdrawals.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), WITHDRAWAL_SORTS, "created_at")?;
-        let (rows, total) =
-            withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?;
-        let mut items = Vec::with_capacity(rows.len());
-        for row in rows {
-            items.push(item(&staff, row).await?);
-        }
+        let (query, rows, total) = WITHDRAWALS.rows::<WithdrawalRow>(&staff, raw.as_deref()).await?;
+        let items = items(&staff, rows).await?;
         Ok(super::lists::answer("withdrawals", &query, total, &items))
     }
     .await;
@@ -183,30 +219,22 @@ pub async fn withdrawals(staff: Staff, RawQuery(raw): RawQuery) -> Response {
 
 /// `GET /backoffice/api/withdrawals/export.csv`.
 pub async fn withdrawals_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("withdrawals.read", "withdrawals.export", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), WITHDRAWAL_SORTS, "created_at")?.all();
-        let rows =
-            withdrawal_filters(&query)?.page::<WithdrawalRow>(staff.state().db(), WITHDRAWAL_SELECT, &query).await?.0;
-        let mut out = String::from("id,user_id,amount,currency,method,state,created_at,updated_at\r\n");
-        for r in rows {
-            let f = [
-                r.id.clone(),
+    let header = ["id", "user_id", "amount", "currency", "method", "state", "created_at", "updated_at"];
+    WITHDRAWALS
+        .export(staff, raw, &header, |r: WithdrawalRow| {
+            let state = r.state();
+            vec![
+                r.id,
                 r.user_id.to_string(),
                 r.amount.to_string(),
-                r.currency.clone(),
-                r.method.clone(),
-                r.state().to_owned(),
+                r.currency,
+                r.method,
+                state.to_owned(),
                 seconds(r.created_at).to_string(),
                 seconds(r.updated_at).to_string(),
-            ];
-            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        Ok(csv("withdrawals", out))
-    }
-    .await;
-    staff.answer(result)
+            ]
+        })
+        .await
 }
 
 async fn load(staff: &Staff, id: &str) -> Result<WithdrawalRow, ApiError> {
@@ -539,29 +567,40 @@ fn correction_filters(query: &ListQuery) -> Result<Where, ApiError> {
     Ok(w)
 }
 
+const CORRECTIONS: Listing = Listing {
+    resource: "corrections",
+    permission: "balance.correct",
+    sorts: CORRECTION_SORTS,
+    default_sort: "id",
+    select: CORRECTION_SELECT,
+    filters: correction_filters,
+};
+
 /// `GET /backoffice/api/corrections`.
 pub async fn corrections(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("balance.correct", "corrections.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), CORRECTION_SORTS, "id")?;
-        let (rows, total) =
-            correction_filters(&query)?.page::<Correction>(staff.state().db(), CORRECTION_SELECT, &query).await?;
-        let items: Vec<Correction> = rows.into_iter().map(Correction::view).collect();
-        Ok(super::lists::answer("corrections", &query, total, &items))
-    }
-    .await;
-    staff.answer(result)
+    CORRECTIONS.page(staff, raw, Correction::view).await
 }
 
 /// `GET /backoffice/api/corrections/export.csv`.
 pub async fn corrections_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("balance.correct", "corrections.export", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), CORRECTION_SORTS, "id")?.all();
-        let rows = correction_filters(&query)?.page::<Correction>(staff.state().db(), CORRECTION_SELECT, &query).await?.0;
-        let mut out = String::from("id,user_id,direction,amount,currency,reason_code,reason,state,requested_by_name,decided_by_name,created_at,decided_at\r\n");
-        for c in rows.into_iter().map(Correction::view) {
-            let f = [
+    let header = [
+        "id",
+        "user_id",
+        "direction",
+        "amount",
+        "currency",
+        "reason_code",
+        "reason",
+        "state",
+        "requested_by_name",
+        "decided_by_name",
+        "created_at",
+        "decided_at",
+    ];
+    CORRECTIONS
+        .export(staff, raw, &header, |c: Correction| {
+            let c = c.view();
+            vec![
                 c.id.to_string(),
                 c.user_id.to_string(),
                 c.direction,
@@ -574,14 +613,9 @@ pub async fn corrections_export(staff: Staff, RawQuery(raw): RawQuery) -> Respon
                 c.decided_by_name.unwrap_or_default(),
                 c.created_at.to_string(),
                 c.decided_at.map(|v| v.to_string()).unwrap_or_default(),
-            ];
-            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        Ok(csv("corrections", out))
-    }
-    .await;
-    staff.answer(result)
+            ]
+        })
+        .await
 }
 
 async fn load_correction(conn: impl sqlx::AnyExecutor<'_>, id: i64) -> Result<Correction, ApiError> {

@@ -2,8 +2,8 @@
 //! functions, so the ban reaches every session at once), sessions, notes, ledger movements,
 //! deposits, game rounds, bonuses, and the refusals trail.
 
-use super::lists::{Arg, ListQuery, Where};
-use super::{Staff, bad, body, created, csv, csv_field, json, missing, reason, seconds, trail};
+use super::lists::{Arg, ListQuery, Listing, Where, by_user};
+use super::{Staff, bad, body, created, json, missing, reason, seconds, trail};
 use crate::api::ApiError;
 use crate::db::now_ms;
 use crate::features::protection;
@@ -139,29 +139,42 @@ fn player_filters(query: &ListQuery) -> Result<Where, ApiError> {
     Ok(w)
 }
 
+const PLAYERS: Listing = Listing {
+    resource: "players",
+    permission: "players.read",
+    sorts: PLAYER_SORTS,
+    default_sort: "id",
+    select: PLAYER_SELECT,
+    filters: player_filters,
+};
+
 /// `GET /backoffice/api/players`.
 pub async fn list(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("players.read", "players.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), PLAYER_SORTS, "id")?;
-        let (rows, total) =
-            player_filters(&query)?.page::<PlayerRow>(staff.state().db(), PLAYER_SELECT, &query).await?;
-        let items: Vec<PlayerItem> = rows.iter().map(PlayerItem::from).collect();
-        Ok(super::lists::answer("players", &query, total, &items))
-    }
-    .await;
-    staff.answer(result)
+    PLAYERS.page(staff, raw, |r: PlayerRow| PlayerItem::from(&r)).await
 }
 
 /// `GET /backoffice/api/players/export.csv`.
 pub async fn export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("players.read", "players.export", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), PLAYER_SORTS, "id")?.all();
-        let rows = player_filters(&query)?.page::<PlayerRow>(staff.state().db(), PLAYER_SELECT, &query).await?.0;
-        let mut out = String::from("id,login,email,phone,telegram_id,fakename,country_code,currency,created_at,banned,verification,main,bonus,betting_bonus\r\n");
-        for p in rows.iter().map(PlayerItem::from) {
-            let f = [
+    let header = [
+        "id",
+        "login",
+        "email",
+        "phone",
+        "telegram_id",
+        "fakename",
+        "country_code",
+        "currency",
+        "created_at",
+        "banned",
+        "verification",
+        "main",
+        "bonus",
+        "betting_bonus",
+    ];
+    PLAYERS
+        .export(staff, raw, &header, |r: PlayerRow| {
+            let p = PlayerItem::from(&r);
+            vec![
                 p.id.to_string(),
                 p.login.unwrap_or_default(),
                 p.email.unwrap_or_default(),
@@ -176,14 +189,9 @@ pub async fn export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
                 p.balances.main.amount.to_string(),
                 p.balances.bonus.amount.to_string(),
                 p.balances.betting_bonus.amount.to_string(),
-            ];
-            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        Ok(csv("players", out))
-    }
-    .await;
-    staff.answer(result)
+            ]
+        })
+        .await
 }
 
 async fn player(staff: &Staff, id: i64) -> Result<PlayerRow, ApiError> {
@@ -331,32 +339,24 @@ struct SessionItem {
     user_agent: Option<String>,
 }
 
+const SESSIONS: Listing = Listing {
+    resource: "sessions",
+    permission: "players.read",
+    sorts: &[("created_at", "created_at"), ("last_seen_at", "last_seen_at")],
+    default_sort: "last_seen_at",
+    select: "SELECT id, user_id, created_at, last_seen_at, ip, user_agent FROM sessions",
+    filters: by_user,
+};
+
 /// `GET /backoffice/api/sessions?filter={"user_id":N}`.
 pub async fn sessions(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("players.read", "sessions.list", None).await?;
-        let query = ListQuery::parse(
-            raw.as_deref(),
-            &[("created_at", "created_at"), ("last_seen_at", "last_seen_at")],
-            "last_seen_at",
-        )?;
-        let mut w = Where::default();
-        w.eq_int(&query, "user_id", "user_id")?;
-        let (mut rows, total) = w
-            .page::<SessionItem>(
-                staff.state().db(),
-                "SELECT id, user_id, created_at, last_seen_at, ip, user_agent FROM sessions",
-                &query,
-            )
-            .await?;
-        for r in &mut rows {
-            r.created_at = seconds(r.created_at);
-            r.last_seen_at = seconds(r.last_seen_at);
-        }
-        Ok(super::lists::answer("sessions", &query, total, &rows))
-    }
-    .await;
-    staff.answer(result)
+    SESSIONS
+        .page(staff, raw, |r: SessionItem| SessionItem {
+            created_at: seconds(r.created_at),
+            last_seen_at: seconds(r.last_seen_at),
+            ..r
+        })
+        .await
 }
 
 /// `DELETE /backoffice/api/sessions/{id}`: ends one player session (reason optional here, as
@@ -437,27 +437,18 @@ struct NoteItem {
     created_at: i64,
 }
 
+const NOTES: Listing = Listing {
+    resource: "notes",
+    permission: "players.read",
+    sorts: &[("id", "id"), ("created_at", "created_at")],
+    default_sort: "id",
+    select: "SELECT id, user_id, text, operator_id, operator_name, created_at FROM player_notes",
+    filters: by_user,
+};
+
 /// `GET /backoffice/api/notes?filter={"user_id":N}`.
 pub async fn notes(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("players.read", "notes.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), &[("id", "id"), ("created_at", "created_at")], "id")?;
-        let mut w = Where::default();
-        w.eq_int(&query, "user_id", "user_id")?;
-        let (mut rows, total) = w
-            .page::<NoteItem>(
-                staff.state().db(),
-                "SELECT id, user_id, text, operator_id, operator_name, created_at FROM player_notes",
-                &query,
-            )
-            .await?;
-        for r in &mut rows {
-            r.created_at = seconds(r.created_at);
-        }
-        Ok(super::lists::answer("notes", &query, total, &rows))
-    }
-    .await;
-    staff.answer(result)
+    NOTES.page(staff, raw, |r: NoteItem| NoteItem { created_at: seconds(r.created_at), ..r }).await
 }
 
 #[derive(Deserialize)]
@@ -546,56 +537,37 @@ fn ledger_filters(query: &ListQuery) -> Result<Where, ApiError> {
     Ok(w)
 }
 
-async fn movements(
-    staff: &Staff,
-    raw: Option<&str>,
-    export: bool,
-) -> Result<(ListQuery, Vec<MovementItem>, i64), ApiError> {
-    let query = ListQuery::parse(raw, LEDGER_SORTS, "id")?;
-    let query = if export { query.all() } else { query };
-    let (mut rows, total) =
-        ledger_filters(&query)?.page::<MovementItem>(staff.state().db(), LEDGER_SELECT, &query).await?;
-    for r in &mut rows {
-        r.created_at = seconds(r.created_at);
-    }
-    Ok((query, rows, total))
-}
+const LEDGER: Listing = Listing {
+    resource: "ledger",
+    permission: "players.read",
+    sorts: LEDGER_SORTS,
+    default_sort: "id",
+    select: LEDGER_SELECT,
+    filters: ledger_filters,
+};
 
 /// `GET /backoffice/api/ledger?filter={"user_id":N,"kind"?,"from"?,"to"?}`.
 pub async fn ledger(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("players.read", "ledger.list", None).await?;
-        let (query, rows, total) = movements(&staff, raw.as_deref(), false).await?;
-        Ok(super::lists::answer("ledger", &query, total, &rows))
-    }
-    .await;
-    staff.answer(result)
+    LEDGER.page(staff, raw, |r: MovementItem| MovementItem { created_at: seconds(r.created_at), ..r }).await
 }
 
 /// `GET /backoffice/api/ledger/export.csv`.
 pub async fn ledger_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("players.read", "ledger.export", None).await?;
-        let rows = movements(&staff, raw.as_deref(), true).await?.1;
-        let mut out = String::from("id,user_id,created_at,kind,amount,currency,balance_kind,reference\r\n");
-        for r in rows {
-            let f = [
+    let header = ["id", "user_id", "created_at", "kind", "amount", "currency", "balance_kind", "reference"];
+    LEDGER
+        .export(staff, raw, &header, |r: MovementItem| {
+            vec![
                 r.id.to_string(),
                 r.user_id.to_string(),
-                r.created_at.to_string(),
+                seconds(r.created_at).to_string(),
                 r.kind,
                 r.amount.to_string(),
                 r.currency,
                 r.balance_kind,
                 r.reference.unwrap_or_default(),
-            ];
-            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        Ok(csv("ledger", out))
-    }
-    .await;
-    staff.answer(result)
+            ]
+        })
+        .await
 }
 
 #[derive(sqlx::FromRow, Serialize)]
@@ -616,46 +588,43 @@ const DEPOSIT_SELECT: &str =
 const PAYMENT_SORTS: &[(&str, &str)] =
     &[("id", "id"), ("created_at", "created_at"), ("updated_at", "updated_at"), ("amount", "amount")];
 
-async fn deposit_rows(
-    staff: &Staff,
-    raw: Option<&str>,
-    export: bool,
-) -> Result<(ListQuery, Vec<DepositItem>, i64), ApiError> {
-    let query = ListQuery::parse(raw, PAYMENT_SORTS, "created_at")?;
-    let query = if export { query.all() } else { query };
+fn deposit_filters(query: &ListQuery) -> Result<Where, ApiError> {
     let mut w = Where::default();
     w.push("direction = 'deposit'", vec![]);
-    w.eq_int(&query, "user_id", "user_id")?;
-    w.eq_text(&query, "status", "status")?;
-    w.eq_text(&query, "method", "method")?;
-    w.time_range(&query, "created_at")?;
-    let (mut rows, total) = w.page::<DepositItem>(staff.state().db(), DEPOSIT_SELECT, &query).await?;
-    for r in &mut rows {
-        r.created_at = seconds(r.created_at);
-        r.updated_at = seconds(r.updated_at);
+    w.eq_int(query, "user_id", "user_id")?;
+    w.eq_text(query, "status", "status")?;
+    w.eq_text(query, "method", "method")?;
+    w.time_range(query, "created_at")?;
+    Ok(w)
+}
+
+const DEPOSITS: Listing = Listing {
+    resource: "deposits",
+    permission: "deposits.read",
+    sorts: PAYMENT_SORTS,
+    default_sort: "created_at",
+    select: DEPOSIT_SELECT,
+    filters: deposit_filters,
+};
+
+impl DepositItem {
+    fn view(self) -> DepositItem {
+        DepositItem { created_at: seconds(self.created_at), updated_at: seconds(self.updated_at), ..self }
     }
-    Ok((query, rows, total))
 }
 
 /// `GET /backoffice/api/deposits`.
 pub async fn deposits(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("deposits.read", "deposits.list", None).await?;
-        let (query, rows, total) = deposit_rows(&staff, raw.as_deref(), false).await?;
-        Ok(super::lists::answer("deposits", &query, total, &rows))
-    }
-    .await;
-    staff.answer(result)
+    DEPOSITS.page(staff, raw, DepositItem::view).await
 }
 
 /// `GET /backoffice/api/deposits/export.csv`.
 pub async fn deposits_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("deposits.read", "deposits.export", None).await?;
-        let rows = deposit_rows(&staff, raw.as_deref(), true).await?.1;
-        let mut out = String::from("id,user_id,amount,currency,method,provider,status,created_at,updated_at\r\n");
-        for r in rows {
-            let f = [
+    let header = ["id", "user_id", "amount", "currency", "method", "provider", "status", "created_at", "updated_at"];
+    DEPOSITS
+        .export(staff, raw, &header, |r: DepositItem| {
+            let r = r.view();
+            vec![
                 r.id,
                 r.user_id.to_string(),
                 r.amount.to_string(),
@@ -665,14 +634,9 @@ pub async fn deposits_export(staff: Staff, RawQuery(raw): RawQuery) -> Response 
                 r.status,
                 r.created_at.to_string(),
                 r.updated_at.to_string(),
-            ];
-            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        Ok(csv("deposits", out))
-    }
-    .await;
-    staff.answer(result)
+            ]
+        })
+        .await
 }
 
 #[derive(sqlx::FromRow)]
@@ -703,27 +667,29 @@ struct RoundItem {
 const ROUND_SELECT: &str = "SELECT r.id, r.user_id, COALESCE(g.sysname, '') AS game, r.provider, r.currency, r.bet, r.win, r.status, r.created_at \
      FROM game_rounds r LEFT JOIN games g ON g.id = r.game_id";
 
-async fn round_rows(
-    staff: &Staff,
-    raw: Option<&str>,
-    export: bool,
-) -> Result<(ListQuery, Vec<RoundItem>, i64), ApiError> {
-    let query = ListQuery::parse(
-        raw,
-        &[("id", "r.id"), ("created_at", "r.created_at"), ("bet", "r.bet"), ("win", "r.win")],
-        "id",
-    )?;
-    let query = if export { query.all() } else { query };
+fn round_filters(query: &ListQuery) -> Result<Where, ApiError> {
     let mut w = Where::default();
     w.push("r.mode = 'real'", vec![]);
-    w.eq_int(&query, "user_id", "r.user_id")?;
-    w.eq_text(&query, "game", "g.sysname")?;
-    w.eq_text(&query, "provider", "r.provider")?;
-    w.time_range(&query, "r.created_at")?;
-    let (rows, total) = w.page::<RoundRow>(staff.state().db(), ROUND_SELECT, &query).await?;
-    let items = rows
-        .into_iter()
-        .map(|r| RoundItem {
+    w.eq_int(query, "user_id", "r.user_id")?;
+    w.eq_text(query, "game", "g.sysname")?;
+    w.eq_text(query, "provider", "r.provider")?;
+    w.time_range(query, "r.created_at")?;
+    Ok(w)
+}
+
+/// Real-money rounds.
+const ROUNDS: Listing = Listing {
+    resource: "rounds",
+    permission: "rounds.read",
+    sorts: &[("id", "r.id"), ("created_at", "r.created_at"), ("bet", "r.bet"), ("win", "r.win")],
+    default_sort: "id",
+    select: ROUND_SELECT,
+    filters: round_filters,
+};
+
+impl From<RoundRow> for RoundItem {
+    fn from(r: RoundRow) -> RoundItem {
+        RoundItem {
             id: r.id,
             user_id: r.user_id,
             game: r.game,
@@ -732,30 +698,22 @@ async fn round_rows(
             win: money(r.win, &r.currency),
             status: r.status,
             created_at: seconds(r.created_at),
-        })
-        .collect();
-    Ok((query, items, total))
+        }
+    }
 }
 
 /// `GET /backoffice/api/rounds` (real-money rounds).
 pub async fn rounds(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("rounds.read", "rounds.list", None).await?;
-        let (query, rows, total) = round_rows(&staff, raw.as_deref(), false).await?;
-        Ok(super::lists::answer("rounds", &query, total, &rows))
-    }
-    .await;
-    staff.answer(result)
+    ROUNDS.page(staff, raw, <RoundItem as From<RoundRow>>::from).await
 }
 
 /// `GET /backoffice/api/rounds/export.csv`.
 pub async fn rounds_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("rounds.read", "rounds.export", None).await?;
-        let rows = round_rows(&staff, raw.as_deref(), true).await?.1;
-        let mut out = String::from("id,user_id,game,provider,currency,bet,win,status,created_at\r\n");
-        for r in rows {
-            let f = [
+    let header = ["id", "user_id", "game", "provider", "currency", "bet", "win", "status", "created_at"];
+    ROUNDS
+        .export(staff, raw, &header, |r: RoundRow| {
+            let r = RoundItem::from(r);
+            vec![
                 r.id.to_string(),
                 r.user_id.to_string(),
                 r.game,
@@ -765,14 +723,9 @@ pub async fn rounds_export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
                 r.win.amount.to_string(),
                 r.status,
                 r.created_at.to_string(),
-            ];
-            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        Ok(csv("rounds", out))
-    }
-    .await;
-    staff.answer(result)
+            ]
+        })
+        .await
 }
 
 #[derive(sqlx::FromRow, Serialize)]
@@ -789,25 +742,25 @@ struct BonusItem {
     freespin_count: i64,
 }
 
-/// `GET /backoffice/api/bonuses?filter={"user_id":N}`: the bonus engine's rows of the player.
+fn bonus_filters(query: &ListQuery) -> Result<Where, ApiError> {
+    let mut w = by_user(query)?;
+    w.eq_text(query, "status", "status")?;
+    Ok(w)
+}
+
+/// The bonus engine's rows of the player.
+const BONUSES: Listing = Listing {
+    resource: "bonuses",
+    permission: "players.read",
+    sorts: &[("id", "id")],
+    default_sort: "id",
+    select: "SELECT id, user_id, campaign_id, currency, status, reward, wager_multiplier, max_bet, freespin_game, freespin_count FROM player_bonuses",
+    filters: bonus_filters,
+};
+
+/// `GET /backoffice/api/bonuses?filter={"user_id":N}`.
 pub async fn bonuses(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("players.read", "bonuses.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), &[("id", "id")], "id")?;
-        let mut w = Where::default();
-        w.eq_int(&query, "user_id", "user_id")?;
-        w.eq_text(&query, "status", "status")?;
-        let (rows, total) = w
-            .page::<BonusItem>(
-                staff.state().db(),
-                "SELECT id, user_id, campaign_id, currency, status, reward, wager_multiplier, max_bet, freespin_game, freespin_count FROM player_bonuses",
-                &query,
-            )
-            .await?;
-        Ok(super::lists::answer("bonuses", &query, total, &rows))
-    }
-    .await;
-    staff.answer(result)
+    BONUSES.page(staff, raw, |r: BonusItem| r).await
 }
 
 #[derive(sqlx::FromRow, Serialize)]
@@ -821,28 +774,25 @@ struct RefusalItem {
     created_at: i64,
 }
 
-/// `GET /backoffice/api/refusals`: the players' refusals trail (`security_refusals`).
+fn refusal_filters(query: &ListQuery) -> Result<Where, ApiError> {
+    let mut w = by_user(query)?;
+    w.eq_text(query, "action", "action")?;
+    w.eq_text(query, "ip", "ip")?;
+    w.time_range(query, "created_at")?;
+    Ok(w)
+}
+
+/// The players' refusals trail (`security_refusals`).
+const REFUSALS: Listing = Listing {
+    resource: "refusals",
+    permission: "audit.read",
+    sorts: &[("id", "id"), ("created_at", "created_at")],
+    default_sort: "id",
+    select: "SELECT id, action, reason, subject, user_id, ip, created_at FROM security_refusals",
+    filters: refusal_filters,
+};
+
+/// `GET /backoffice/api/refusals`.
 pub async fn refusals(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("audit.read", "refusals.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), &[("id", "id"), ("created_at", "created_at")], "id")?;
-        let mut w = Where::default();
-        w.eq_int(&query, "user_id", "user_id")?;
-        w.eq_text(&query, "action", "action")?;
-        w.eq_text(&query, "ip", "ip")?;
-        w.time_range(&query, "created_at")?;
-        let (mut rows, total) = w
-            .page::<RefusalItem>(
-                staff.state().db(),
-                "SELECT id, action, reason, subject, user_id, ip, created_at FROM security_refusals",
-                &query,
-            )
-            .await?;
-        for r in &mut rows {
-            r.created_at = seconds(r.created_at);
-        }
-        Ok(super::lists::answer("refusals", &query, total, &rows))
-    }
-    .await;
-    staff.answer(result)
+    REFUSALS.page(staff, raw, |r: RefusalItem| RefusalItem { created_at: seconds(r.created_at), ..r }).await
 }

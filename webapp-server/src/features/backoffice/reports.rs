@@ -9,7 +9,7 @@
 //!   (bonuses granted, less those forfeited back) handed to players, net, from the ledger.
 
 use super::auth::{Staff, denied};
-use super::{bad, body, csv, csv_field, json, reason, trail};
+use super::{bad, body, csv, json, reason, trail};
 use crate::AppState;
 use crate::api::{ApiError, OperatorGrant};
 use crate::db::now_ms;
@@ -18,6 +18,7 @@ use axum::extract::{Query, Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use croupier_platform::http::csv_line;
 use croupier_shared::{Currency, FieldCode};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -263,10 +264,20 @@ pub async fn summary_csv(staff: Staff, Query(q): Query<SummaryQuery>) -> Respons
     let result = async {
         staff.require("reports.read", "reports.export", None).await?;
         let s = compute(staff.state(), &q).await?;
-        let mut out =
-            String::from("date,currency,bets,wins,ggr,deposits,withdrawals,active_players,new_players,bonus_cost\r\n");
+        let mut out = csv_line([
+            "date",
+            "currency",
+            "bets",
+            "wins",
+            "ggr",
+            "deposits",
+            "withdrawals",
+            "active_players",
+            "new_players",
+            "bonus_cost",
+        ]);
         for d in s.days {
-            let f = [
+            out.push_str(&csv_line([
                 d.date,
                 s.currency.to_owned(),
                 d.bets.to_string(),
@@ -277,9 +288,7 @@ pub async fn summary_csv(staff: Staff, Query(q): Query<SummaryQuery>) -> Respons
                 d.active_players.to_string(),
                 d.new_players.to_string(),
                 d.bonus_cost.to_string(),
-            ];
-            out.push_str(&f.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
+            ]));
         }
         Ok(csv("summary", out))
     }

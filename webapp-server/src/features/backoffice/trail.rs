@@ -3,8 +3,8 @@
 //! why (the reason given), the values before and after, and the outcome (`ok`, `denied`).
 //! Triggers refuse UPDATE and DELETE on both databases; no route edits it.
 
-use super::lists::{Arg, ListQuery, Where};
-use super::{Staff, csv, csv_field, json, missing, seconds};
+use super::lists::{Arg, ListQuery, Listing, Where};
+use super::{Staff, json, missing, seconds};
 use crate::api::ApiError;
 use crate::db::now_ms;
 use axum::extract::{Path, RawQuery};
@@ -153,18 +153,12 @@ fn filters(query: &ListQuery) -> Result<Where, ApiError> {
 
 const SORTS: &[(&str, &str)] = &[("id", "id"), ("at", "at"), ("action", "action"), ("operator_id", "operator_id")];
 
+const AUDIT: Listing =
+    Listing { resource: "audit", permission: "audit.read", sorts: SORTS, default_sort: "id", select: SELECT, filters };
+
 /// `GET /backoffice/api/audit`.
 pub async fn list(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("audit.read", "audit.list", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), SORTS, "id")?;
-        let w = filters(&query)?;
-        let (rows, total) = w.page::<AuditRow>(staff.state().db(), SELECT, &query).await?;
-        let items: Vec<AuditItem> = rows.into_iter().map(AuditItem::from).collect();
-        Ok(super::lists::answer("audit", &query, total, &items))
-    }
-    .await;
-    staff.answer(result)
+    AUDIT.page(staff, raw, <AuditItem as From<AuditRow>>::from).await
 }
 
 /// `GET /backoffice/api/audit/{id}`.
@@ -183,13 +177,26 @@ pub async fn show(staff: Staff, Path(id): Path<i64>) -> Response {
 
 /// `GET /backoffice/api/audit/export.csv`.
 pub async fn export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
-    let result = async {
-        staff.require("audit.read", "audit.export", None).await?;
-        let query = ListQuery::parse(raw.as_deref(), SORTS, "id")?.all();
-        let rows = filters(&query)?.page::<AuditRow>(staff.state().db(), SELECT, &query).await?.0;
-        let mut out = String::from("id,at,operator_id,operator_name,role,ip,action,target_type,target_id,user_id,reason,before,after,outcome\r\n");
-        for r in rows.into_iter().map(AuditItem::from) {
-            let fields = [
+    let header = [
+        "id",
+        "at",
+        "operator_id",
+        "operator_name",
+        "role",
+        "ip",
+        "action",
+        "target_type",
+        "target_id",
+        "user_id",
+        "reason",
+        "before",
+        "after",
+        "outcome",
+    ];
+    AUDIT
+        .export(staff, raw, &header, |r: AuditRow| {
+            let r = AuditItem::from(r);
+            vec![
                 r.id.to_string(),
                 r.at.to_string(),
                 r.operator_id.map(|v| v.to_string()).unwrap_or_default(),
@@ -204,12 +211,7 @@ pub async fn export(staff: Staff, RawQuery(raw): RawQuery) -> Response {
                 r.before.map(|v| v.to_string()).unwrap_or_default(),
                 r.after.map(|v| v.to_string()).unwrap_or_default(),
                 r.outcome,
-            ];
-            out.push_str(&fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
-            out.push_str("\r\n");
-        }
-        Ok(csv("audit", out))
-    }
-    .await;
-    staff.answer(result)
+            ]
+        })
+        .await
 }

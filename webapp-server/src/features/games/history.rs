@@ -9,6 +9,7 @@ use crate::db::now_ms;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use croupier_platform::http::csv_field;
 use croupier_shared::{Currency, FieldCode, Locale, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -309,10 +310,6 @@ fn balance_after(answer: Option<&str>) -> Option<i64> {
 
 fn json_or_null(text: Option<&str>) -> serde_json::Value {
     text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or(serde_json::Value::Null)
-}
-
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_owned() }
 }
 
 /// The job: writes every pending export (also run from the background jobs' tick).
