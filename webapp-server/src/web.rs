@@ -402,34 +402,32 @@ async fn spa(State(site): State<Site>, uri: Uri, headers: HeaderMap) -> Response
 
 /// `index.html` for the request's path, with its head and status.
 ///
-/// Rendered pages are kept per (content version, host, path) in [`ShellCache`] with a
-/// placeholder where each answer's fresh nonce goes, so a repeat request costs a lookup and a
-/// concatenation. Pages answering 404 are not kept (any path can be asked for).
+/// Rendered pages are kept per (content version, catalogue version, host, path) in [`ShellCache`]
+/// with a placeholder where each answer's fresh nonce goes, so a repeat request costs a lookup and
+/// a concatenation. Pages answering 404 are not kept (any path can be asked for), nor a filtered
+/// lobby, whose head differs from the unfiltered one's at the same path (no lead tile).
 async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
     let state = &site.platform;
     let path = uri.path();
     let path = path.strip_suffix("index.html").unwrap_or(path);
     let nonce = hex::encode(rand::random::<[u8; 16]>());
     let shell = &site.web.shells;
-    // A games page's head preloads its lead tile, which depends on the catalogue too: such a
-    // page is kept per catalogue version as well.
-    let lead = match games_page(path, uri.query()) {
-        Some(page) => site.games.snapshot(state.db()).await.ok().map(|games| (page, games)),
-        None => None,
-    };
-    let key = match &lead {
-        Some((_, games)) => std::borrow::Cow::Owned(format!("{path}\n{}", games.version())),
-        None => std::borrow::Cow::Borrowed(path),
-    };
+    // Heads depend on the content and, for the games pages' lead tile, on the catalogue: pages are
+    // kept per (content version, catalogue version).
+    let games = site.games.snapshot(state.db()).await.ok();
     let (status, body) = match site.content.snapshot(state.db()).await {
         Ok(snapshot) => {
             let host = host(headers);
-            let shell_page = match shell.get(snapshot.version, host, &key) {
+            let filtered_lobby =
+                uri.query().is_some_and(|q| !q.is_empty()) && games_page(path, None) == Some(GamesPage::Hall);
+            let version = games.as_ref().filter(|_| !filtered_lobby).map(|g| (snapshot.version, g.version()));
+            let shell_page = match version.and_then(|v| shell.get(v, host, path)) {
                 Some(cached) => cached,
                 None => {
                     let mut head = seo::resolve(&snapshot, state.config(), path, host);
-                    if let Some((page, games)) = &lead
+                    if let Some(games) = &games
                         && head.seo.status != 404
+                        && let Some(page) = games_page(path, uri.query())
                         && let Some(href) = games.lead_image(page.sysname())
                     {
                         head.preload_images.push(seo::PreloadImage { href: href.to_owned(), media: None });
@@ -437,8 +435,10 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
                     let status = if head.seo.status == 404 { StatusCode::NOT_FOUND } else { StatusCode::OK };
                     let html = Spliced::new(&site.web.render(&head, &shell.placeholder), &shell.placeholder);
                     let rendered = Arc::new(ShellPage { status, html });
-                    if status == StatusCode::OK {
-                        shell.put(snapshot.version, host, &key, Arc::clone(&rendered));
+                    if status == StatusCode::OK
+                        && let Some(version) = version
+                    {
+                        shell.put(version, host, path, Arc::clone(&rendered));
                     }
                     rendered
                 }
@@ -525,13 +525,13 @@ pub struct ShellPage {
     html: Spliced,
 }
 
-/// Pages' shells already rendered, for one content version at a time (a newer version empties
-/// it). The placeholder is random per process, so no request or content can predict it.
+/// Pages' shells already rendered, for one (content, catalogue) version at a time (a newer one
+/// empties it). The placeholder is random per process, so no request or content can predict it.
 pub struct ShellCache {
     placeholder: String,
     csp: Spliced,
-    /// By [`shell_key`].
-    pages: Versioned<Arc<ShellPage>>,
+    /// By [`shell_key`], per (content version, catalogue version).
+    pages: Versioned<Arc<ShellPage>, (i64, i64)>,
 }
 
 /// The host (the head may depend on it: per-domain SEO) and the path, which holds no newline.
@@ -549,11 +549,11 @@ impl ShellCache {
         ShellCache { placeholder, csp, pages: Versioned::new(SHELL_PAGES) }
     }
 
-    fn get(&self, version: i64, host: Option<&str>, path: &str) -> Option<Arc<ShellPage>> {
+    fn get(&self, version: (i64, i64), host: Option<&str>, path: &str) -> Option<Arc<ShellPage>> {
         self.pages.get(version, &shell_key(host, path))
     }
 
-    fn put(&self, version: i64, host: Option<&str>, path: &str, page: Arc<ShellPage>) {
+    fn put(&self, version: (i64, i64), host: Option<&str>, path: &str, page: Arc<ShellPage>) {
         self.pages.put(version, shell_key(host, path), page);
     }
 }

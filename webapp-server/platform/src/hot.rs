@@ -195,43 +195,44 @@ impl Hot {
 
 /// Answers derived from versioned data (the content, the game catalogue), kept for one version
 /// at a time: a newer version empties it, and so does reaching `capacity` (keys may come from
-/// requests).
-pub struct Versioned<V> {
-    entries: RwLock<(i64, HashMap<String, V>)>,
+/// requests). A version `K` is any ordered value that only grows: a counter, or a tuple of
+/// counters for answers derived from several sources (ordered as a tuple).
+pub struct Versioned<V, K = i64> {
+    entries: RwLock<(Option<K>, HashMap<String, V>)>,
     capacity: usize,
 }
 
 /// Answers kept per version by default.
 const VERSIONED_CAPACITY: usize = 4096;
 
-impl<V: Clone> Default for Versioned<V> {
-    fn default() -> Versioned<V> {
+impl<V: Clone, K: Ord + Copy> Default for Versioned<V, K> {
+    fn default() -> Versioned<V, K> {
         Versioned::new(VERSIONED_CAPACITY)
     }
 }
 
-impl<V: Clone> Versioned<V> {
-    pub fn new(capacity: usize) -> Versioned<V> {
-        Versioned { entries: RwLock::new((i64::MIN, HashMap::new())), capacity }
+impl<V: Clone, K: Ord + Copy> Versioned<V, K> {
+    pub fn new(capacity: usize) -> Versioned<V, K> {
+        Versioned { entries: RwLock::new((None, HashMap::new())), capacity }
     }
 
     /// The answer kept for `key` at `version`.
-    pub fn get(&self, version: i64, key: &str) -> Option<V> {
+    pub fn get(&self, version: K, key: &str) -> Option<V> {
         let entries = self.entries.read().unwrap_or_else(|p| p.into_inner());
-        if entries.0 != version {
+        if entries.0 != Some(version) {
             return None;
         }
         entries.1.get(key).cloned()
     }
 
     /// Keeps `value` for `key` at `version` (not if a newer version is already kept).
-    pub fn put(&self, version: i64, key: String, value: V) {
+    pub fn put(&self, version: K, key: String, value: V) {
         let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());
-        if entries.0 < version || entries.1.len() >= self.capacity {
+        if entries.0.is_none_or(|kept| kept < version) || entries.1.len() >= self.capacity {
             entries.1.clear();
-            entries.0 = entries.0.max(version);
+            entries.0 = Some(entries.0.map_or(version, |kept| kept.max(version)));
         }
-        if entries.0 == version {
+        if entries.0 == Some(version) {
             entries.1.insert(key, value);
         }
     }

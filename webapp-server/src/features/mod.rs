@@ -34,11 +34,18 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())
+        .merge(marketing_admin())
+        .merge(notify::routes())
+        .merge(protection::routes())
+}
+
+/// The `/admin` routers of the marketing features (campaigns, cashbacks, loyalty, tournaments,
+/// jackpots): served to the automation token, and again to operators under the back office.
+fn marketing_admin() -> axum::Router<AppState> {
+    axum::Router::new()
         .merge(bonuses::admin::routes())
         .merge(cashbacks::programmes::routes())
         .merge(loyalty::admin::routes())
-        .merge(notify::routes())
-        .merge(protection::routes())
         .merge(tournaments::admin::routes())
         .merge(jackpots::admin::routes())
 }
@@ -46,11 +53,5 @@ pub fn routes() -> axum::Router<AppState> {
 /// The back office's API and, under it, the `/admin` feature routers again behind its gate
 /// (`backoffice::admin_mount`): their bodies and answers unchanged, the caller an operator.
 pub fn backoffice_routes(state: AppState) -> axum::Router<AppState> {
-    let admin = axum::Router::new()
-        .merge(bonuses::admin::routes())
-        .merge(cashbacks::programmes::routes())
-        .merge(loyalty::admin::routes())
-        .merge(tournaments::admin::routes())
-        .merge(jackpots::admin::routes());
-    backoffice::routes().merge(backoffice::admin_mount(admin, state))
+    backoffice::routes().merge(backoffice::admin_mount(marketing_admin(), state))
 }

@@ -474,6 +474,18 @@ async fn the_withdrawal_queue_goes_pending_in_review_approved_paid_with_four_eye
             post(&first.http, &app, &format!("/withdrawals/{big}/review"), &json!({"reason": "looking"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "in_review");
+        // Nor can the automation token's older route pay it without the back office's approvals.
+        let response = reqwest::Client::new()
+            .post(app.url(&format!("/admin/withdrawals/{big}/approve")))
+            .header("authorization", format!("Bearer {TOKEN}"))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = read_json(response).await;
+        assert_eq!(
+            expect_error(status, &body, 403, "AccessDeniedException")["error_data"]["approver"],
+            json!(["FOUR_EYES"])
+        );
         // 100.00 is above the 50.00 limit: the first approval waits for another operator.
         let (status, body) =
             post(&first.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "docs fine"})).await;

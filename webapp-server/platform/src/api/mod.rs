@@ -397,8 +397,9 @@ async fn read_body(body: Body, limit: usize) -> Result<bytes::Bytes, ApiError> {
 
 /// State-changing calls must come from the site itself: browsers send `Sec-Fetch-Site` and
 /// `Origin` on cross-site POSTs, so either one naming another site is refused. Requests with
-/// neither header are not from a browser and carry no ambient cookie risk.
-fn check_same_origin(headers: &HeaderMap, state: &AppState) -> Result<(), ApiError> {
+/// neither header are not from a browser and carry no ambient cookie risk. (The back office's
+/// API applies the same rule.)
+pub fn check_same_origin(headers: &HeaderMap, state: &AppState) -> Result<(), ApiError> {
     let denied =
         || ApiError::new(croupier_shared::ErrorType::AccessDeniedException).with_data("reason", "cross_origin");
     if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())

@@ -122,7 +122,8 @@ async fn rows(conn: &mut sqlx::AnyConnection, user_id: i64, kind: Kind) -> Resul
 }
 
 /// What counts against a limit of `kind` since `since`: deposits (pending or paid), real-money
-/// stakes, or the net loss (stakes − wins, negative when ahead).
+/// stakes (casino rounds and sports bets), or the net loss (stakes − wins and payouts, negative
+/// when ahead).
 async fn used_since(
     conn: &mut sqlx::AnyConnection,
     user_id: i64,
@@ -135,13 +136,18 @@ async fn used_since(
             "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND direction = 'deposit' \
              AND status IN ('pending', 'success') AND currency = $2 AND created_at >= $3"
         }
+        // Casino rounds and sports bets staked from the main balance count alike.
         Kind::Wager => {
-            "SELECT CAST(COALESCE(SUM(bet), 0) AS BIGINT) FROM game_rounds WHERE user_id = $1 AND mode = 'real' \
-             AND currency = $2 AND created_at >= $3"
+            "SELECT CAST(COALESCE(SUM(staked), 0) AS BIGINT) FROM ( \
+             SELECT bet AS staked FROM game_rounds WHERE user_id = $1 AND mode = 'real' AND currency = $2 AND created_at >= $3 \
+             UNION ALL SELECT stake AS staked FROM sb_bets WHERE user_id = $1 AND funds = 'main' AND currency = $2 AND created_at >= $3 \
+             ) AS played"
         }
         Kind::Loss => {
-            "SELECT CAST(COALESCE(SUM(bet - win), 0) AS BIGINT) FROM game_rounds WHERE user_id = $1 AND mode = 'real' \
-             AND currency = $2 AND created_at >= $3"
+            "SELECT CAST(COALESCE(SUM(lost), 0) AS BIGINT) FROM ( \
+             SELECT bet - win AS lost FROM game_rounds WHERE user_id = $1 AND mode = 'real' AND currency = $2 AND created_at >= $3 \
+             UNION ALL SELECT stake - payout AS lost FROM sb_bets WHERE user_id = $1 AND funds = 'main' AND currency = $2 AND created_at >= $3 \
+             ) AS played"
         }
     };
     sqlx::query_scalar(sql).bind(user_id).bind(currency.code()).bind(since).fetch_one(conn).await
@@ -194,6 +200,19 @@ pub enum PlayLimitRefusal {
 impl From<sqlx::Error> for PlayLimitRefusal {
     fn from(e: sqlx::Error) -> PlayLimitRefusal {
         PlayLimitRefusal::Db(e)
+    }
+}
+
+impl PlayLimitRefusal {
+    /// The `/api` answer (a wallet answers its own protocol's status instead).
+    pub fn into_api(self, currency: Currency) -> ApiError {
+        match self {
+            PlayLimitRefusal::Reached(r) => ApiError::new(ErrorType::PlayLimitReachedException)
+                .with_data("kind", r.kind.name())
+                .with_data("period", r.period)
+                .with_data("available_amount", Money::from_minor(r.available, currency).to_decimal_string()),
+            PlayLimitRefusal::Db(e) => e.into(),
+        }
     }
 }
 

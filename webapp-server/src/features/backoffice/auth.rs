@@ -232,31 +232,10 @@ where
         let state = AppState::from_ref(state);
         let ip = ip_of(&state, parts);
         if parts.method != axum::http::Method::GET && !parts.headers.contains_key(header::AUTHORIZATION) {
-            same_origin(&state, &parts.headers).map_err(IntoResponse::into_response)?;
+            crate::api::check_same_origin(&parts.headers, &state).map_err(IntoResponse::into_response)?;
         }
         resolve(&state, &parts.headers, ip).await.map_err(IntoResponse::into_response)
     }
-}
-
-/// The player API's rule for state-changing calls: a browser's cross-site request is refused.
-fn same_origin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let denied = || ApiError::new(ErrorType::AccessDeniedException).with_data("reason", "cross_origin");
-    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())
-        && !matches!(site, "same-origin" | "none")
-    {
-        return Err(denied());
-    }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().map_err(|_| denied())?;
-        let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
-        let origin_host = origin.split_once("://").map_or("", |(_, h)| h);
-        if !((!host.is_empty() && origin_host.eq_ignore_ascii_case(host))
-            || origin.eq_ignore_ascii_case(&state.config().public_url))
-        {
-            return Err(denied());
-        }
-    }
-    Ok(())
 }
 
 /// An operator as the API shows it.
@@ -269,16 +248,12 @@ pub struct OperatorView {
     #[sqlx(skip)]
     pub permissions: Vec<&'static str>,
     pub locale: String,
-    #[serde(serialize_with = "as_bool")]
+    #[serde(serialize_with = "super::as_bool")]
     pub disabled: i64,
-    #[serde(serialize_with = "as_bool")]
+    #[serde(serialize_with = "super::as_bool")]
     pub enrolled: i64,
     pub created_at: i64,
     pub last_sign_in_at: Option<i64>,
-}
-
-fn as_bool<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_bool(*v != 0)
 }
 
 pub const OPERATOR_COLUMNS: &str = "id, email, name, role, locale, disabled, enrolled, created_at, last_sign_in_at";
@@ -414,7 +389,7 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Parts0, Response> {
         let state = AppState::from_ref(state);
         if parts.method != axum::http::Method::GET {
-            same_origin(&state, &parts.headers).map_err(IntoResponse::into_response)?;
+            crate::api::check_same_origin(&parts.headers, &state).map_err(IntoResponse::into_response)?;
         }
         Ok(Parts0 { headers: parts.headers.clone(), ip: ip_of(&state, parts) })
     }

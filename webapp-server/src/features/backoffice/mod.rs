@@ -193,6 +193,18 @@ pub fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError>
     })
 }
 
+/// The body of a mutation that takes nothing but its `reason`.
+#[derive(serde::Deserialize, Default)]
+pub struct ReasonBody {
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// Serializes a stored 0/1 flag as a JSON boolean (`#[serde(serialize_with = "as_bool")]`).
+pub fn as_bool<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(*v != 0)
+}
+
 /// Milliseconds (as stored) to Unix seconds (as answered).
 pub fn seconds(ms: i64) -> i64 {
     ms.div_euclid(1000)

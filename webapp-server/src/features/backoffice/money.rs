@@ -39,6 +39,7 @@ use axum::response::Response;
 use croupier_shared::{Currency, ErrorType, FieldCode};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 fn four_eyes() -> ApiError {
@@ -133,9 +134,9 @@ where
 /// The console's view of `rows`: each with its approvals and history (two queries for all).
 async fn items(staff: &Staff, rows: Vec<WithdrawalRow>) -> Result<Vec<WithdrawalItem>, ApiError> {
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-    let mut approvals: Vec<Approval> =
+    let approvals: Vec<Approval> =
         of_withdrawals(staff, "operator_id, operator_name, at", "withdrawal_approvals", &ids).await?;
-    let mut history: Vec<Transition> = of_withdrawals(
+    let history: Vec<Transition> = of_withdrawals(
         staff,
         "from_state, to_state, operator_id, operator_name, reason, at",
         "withdrawal_history",
@@ -143,18 +144,23 @@ async fn items(staff: &Staff, rows: Vec<WithdrawalRow>) -> Result<Vec<Withdrawal
     )
     .await?;
     let limit = staff.state().config().four_eyes_minor;
+    let mut approvals_of: HashMap<String, Vec<Approval>> = HashMap::new();
+    for a in approvals {
+        approvals_of.entry(a.payment_id.clone()).or_default().push(Approval { at: seconds(a.at), ..a });
+    }
+    let mut history_of: HashMap<String, Vec<Transition>> = HashMap::new();
+    for h in history {
+        history_of.entry(h.payment_id.clone()).or_default().push(Transition { at: seconds(h.at), ..h });
+    }
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        let (mine, rest): (Vec<Approval>, Vec<Approval>) = approvals.into_iter().partition(|a| a.payment_id == row.id);
-        approvals = rest;
-        let (past, rest): (Vec<Transition>, Vec<Transition>) =
-            history.into_iter().partition(|h| h.payment_id == row.id);
-        history = rest;
+        let mine = approvals_of.remove(&row.id).unwrap_or_default();
+        let past = history_of.remove(&row.id).unwrap_or_default();
         let state = row.state();
         out.push(WithdrawalItem {
             needs_second_approval: matches!(state, "pending" | "in_review") && row.amount >= limit && mine.len() == 1,
-            approvals: mine.into_iter().map(|a| Approval { at: seconds(a.at), ..a }).collect(),
-            history: past.into_iter().map(|h| Transition { at: seconds(h.at), ..h }).collect(),
+            approvals: mine,
+            history: past,
             id: row.id,
             user_id: row.user_id,
             amount: row.amount,
@@ -258,59 +264,67 @@ pub async fn withdrawal(staff: Staff, Path(id): Path<String>) -> Response {
     staff.answer(result)
 }
 
-#[derive(Deserialize, Default)]
-struct ReasonBody {
-    #[serde(default)]
-    reason: Option<String>,
+/// A step of the review before the payout.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// pending → in_review.
+    Review,
+    /// One operator's approval; the withdrawal is approved when it is the last one needed.
+    Approve,
 }
 
-/// Writes a transition (and its audit row) in one transaction.
-async fn record(
-    staff: &Staff,
-    row: &WithdrawalRow,
-    to: &str,
-    why: &str,
-    review: Option<&str>,
-    approval: bool,
-) -> Result<(), ApiError> {
+/// Writes a step (the approval, the review state, the history and the audit row) in one
+/// transaction, under the player's lock: the payment's state and the approvals already given are
+/// read there, so two operators approving at once cannot both be "the first". Answers the state
+/// the withdrawal is now in.
+async fn record(staff: &Staff, row: &WithdrawalRow, why: &str, step: Step) -> Result<&'static str, ApiError> {
     let now = now_ms();
     let from = row.state();
     let mut tx = staff.state().db().begin().await?;
     staff.state().db().lock_user(&mut tx, row.user_id).await?;
-    // The payment must still be where it was read (the player may have cancelled meanwhile).
-    let status: String =
-        sqlx::query_scalar("SELECT status FROM payments WHERE id = $1").bind(&row.id).fetch_one(&mut *tx).await?;
-    if status != row.status {
-        return Err(conflict(&status));
+    // The withdrawal must still be where it was read (the player may have cancelled meanwhile,
+    // another operator may have moved it).
+    let (status, review): (String, Option<String>) = sqlx::query_as(
+        "SELECT p.status, r.review FROM payments p LEFT JOIN withdrawal_reviews r ON r.payment_id = p.id WHERE p.id = $1",
+    )
+    .bind(&row.id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let now_state = WithdrawalRow { status, review, ..row.clone() }.state();
+    if now_state != from {
+        return Err(conflict(now_state));
     }
-    if approval {
-        let mine: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM withdrawal_approvals WHERE payment_id = $1 AND COALESCE(operator_id, 0) = $2",
-        )
-        .bind(&row.id)
-        .bind(staff.id.unwrap_or(0))
-        .fetch_one(&mut *tx)
-        .await?;
-        if mine > 0 {
-            return Err(four_eyes());
+    let to = match step {
+        Step::Review => "in_review",
+        Step::Approve => {
+            let given: Vec<Option<i64>> =
+                sqlx::query_scalar("SELECT operator_id FROM withdrawal_approvals WHERE payment_id = $1")
+                    .bind(&row.id)
+                    .fetch_all(&mut *tx)
+                    .await?;
+            if given.iter().any(|op| op.unwrap_or(0) == staff.id.unwrap_or(0)) {
+                return Err(four_eyes());
+            }
+            sqlx::query(
+                "INSERT INTO withdrawal_approvals (payment_id, operator_id, operator_name, at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&row.id)
+            .bind(staff.id)
+            .bind(&staff.name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            let complete = row.amount < staff.state().config().four_eyes_minor || !given.is_empty();
+            if complete { "approved" } else { from }
         }
-        sqlx::query(
-            "INSERT INTO withdrawal_approvals (payment_id, operator_id, operator_name, at) VALUES ($1, $2, $3, $4)",
-        )
-        .bind(&row.id)
-        .bind(staff.id)
-        .bind(&staff.name)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-    }
-    if let Some(review) = review {
+    };
+    if to != from {
         sqlx::query(
             "INSERT INTO withdrawal_reviews (payment_id, review, updated_at) VALUES ($1, $2, $3) \
              ON CONFLICT (payment_id) DO UPDATE SET review = excluded.review, updated_at = excluded.updated_at",
         )
         .bind(&row.id)
-        .bind(review)
+        .bind(to)
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -319,7 +333,7 @@ async fn record(
     trail::write(
         &mut *tx,
         &trail::Row {
-            action: if approval { "withdrawals.approve" } else { "withdrawals.review" },
+            action: if step == Step::Approve { "withdrawals.approve" } else { "withdrawals.review" },
             target_type: Some("withdrawal"),
             target_id: Some(&row.id),
             user_id: Some(row.user_id),
@@ -331,7 +345,7 @@ async fn record(
     )
     .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(to)
 }
 
 async fn history(
@@ -381,19 +395,13 @@ async fn after_cashier(staff: &Staff, row: &WithdrawalRow, to: &str, why: &str, 
     Ok(())
 }
 
-/// One approval; `Ok(true)` when the withdrawal is now approved.
-async fn approve_one(staff: &Staff, id: &str, why: &str) -> Result<bool, ApiError> {
-    let row = load(staff, id).await?;
+/// One approval of `row`; `Ok(true)` when the withdrawal is now approved.
+async fn approve_one(staff: &Staff, row: &WithdrawalRow, why: &str) -> Result<bool, ApiError> {
+    let id = row.id.as_str();
     if !matches!(row.state(), "pending" | "in_review") {
         return Err(conflict(row.state()));
     }
-    let approvals: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM withdrawal_approvals WHERE payment_id = $1")
-        .bind(id)
-        .fetch_one(staff.state().db().pool())
-        .await?;
-    let complete = row.amount < staff.state().config().four_eyes_minor || approvals >= 1;
-    let to = if complete { "approved" } else { row.state() };
-    let result = record(staff, &row, to, why, complete.then_some("approved"), true).await;
+    let result = record(staff, row, why, Step::Approve).await;
     if let Err(e) = &result
         && e.status() == StatusCode::FORBIDDEN
     {
@@ -412,7 +420,7 @@ async fn approve_one(staff: &Staff, id: &str, why: &str) -> Result<bool, ApiErro
         )
         .await?;
     }
-    result.map(|()| complete)
+    result.map(|to| to == "approved")
 }
 
 /// `POST /backoffice/api/withdrawals/{id}/{review|approve|reject|paid} {reason}`.
@@ -422,7 +430,7 @@ pub async fn transition(staff: Staff, Path((id, action)): Path<(String, String)>
             return Err(ApiError::new(ErrorType::MethodNotFoundException));
         }
         staff.require("withdrawals.decide", &format!("withdrawals.{action}"), Some(("withdrawal", id.clone()))).await?;
-        let input: ReasonBody = body(&bytes)?;
+        let input: super::ReasonBody = body(&bytes)?;
         let why = reason(input.reason.as_deref())?;
         let row = load(&staff, &id).await?;
         let state = staff.state();
@@ -431,10 +439,10 @@ pub async fn transition(staff: Staff, Path((id, action)): Path<(String, String)>
                 if row.state() != "pending" {
                     return Err(conflict(row.state()));
                 }
-                record(&staff, &row, "in_review", &why, Some("in_review"), false).await?;
+                record(&staff, &row, &why, Step::Review).await?;
             }
             "approve" => {
-                approve_one(&staff, &id, &why).await?;
+                approve_one(&staff, &row, &why).await?;
             }
             "reject" => {
                 if !matches!(row.state(), "pending" | "in_review")
@@ -500,7 +508,7 @@ pub async fn bulk_approve(staff: Staff, bytes: Bytes) -> Response {
                 results.push(json!({ "id": id, "ok": false, "state": row.state(), "error": "ABOVE_LIMIT" }));
                 continue;
             }
-            match approve_one(&staff, &id, &why).await {
+            match approve_one(&staff, &row, &why).await {
                 Ok(_) => results.push(json!({ "id": id, "ok": true, "state": "approved" })),
                 Err(e) => {
                     let error = if e.status() == StatusCode::CONFLICT {
@@ -788,10 +796,11 @@ async fn insert(conn: &mut sqlx::AnyConnection, c: &Correction) -> Result<i64, A
     .await?)
 }
 
-async fn balance(staff: &Staff, c: &Correction) -> Result<i64, ApiError> {
-    let mut conn = staff.state().db().pool().acquire().await?;
+/// The player's main balance in the correction's currency, read in the lane's transaction (so
+/// the trail's before and after are the balances the posting moved between).
+async fn balance(conn: &mut sqlx::AnyConnection, c: &Correction) -> Result<i64, ApiError> {
     let currency = Currency::parse(&c.currency).ok_or_else(|| bad("currency", FieldCode::Unsupported))?;
-    Ok(ledger::balance(&mut conn, Account::main(c.user_id), currency).await?)
+    Ok(ledger::balance(conn, Account::main(c.user_id), currency).await?)
 }
 
 fn audit_row<'a>(staff: &'a Staff, action: &'a str, c: &'a Correction, id: &'a str) -> trail::Row<'a> {
@@ -829,7 +838,6 @@ pub async fn create_correction(staff: Staff, bytes: Bytes) -> Response {
             c.decided_by = staff.id;
             c.decided_by_name = Some(staff.name.clone());
             c.decided_at = Some(c.created_at);
-            let before = balance(&staff, &c).await?;
             let work = Arc::new((staff.clone(), c.clone()));
             db.group(
                 c.user_id,
@@ -837,6 +845,7 @@ pub async fn create_correction(staff: Staff, bytes: Bytes) -> Response {
                     let work = Arc::clone(&work);
                     Box::pin(async move {
                         let (staff, c) = (&work.0, &work.1);
+                        let before = balance(conn, c).await?;
                         let id = insert(conn, c).await?;
                         let key = format!("correction:{id}");
                         let reference = id.to_string();
@@ -869,7 +878,7 @@ pub async fn decide_correction(staff: Staff, Path((id, action)): Path<(i64, Stri
         }
         let audit_action = format!("corrections.{action}");
         staff.require("balance.approve", &audit_action, Some(("correction", id.to_string()))).await?;
-        let input: ReasonBody = body(&bytes)?;
+        let input: super::ReasonBody = body(&bytes)?;
         let why = reason(input.reason.as_deref())?;
         let db = staff.state().db();
         let c = load_correction(db.pool(), id).await?;
@@ -888,7 +897,6 @@ pub async fn decide_correction(staff: Staff, Path((id, action)): Path<(i64, Stri
                 trail::write(db.pool(), &row).await?;
                 return Err(four_eyes());
             }
-            let before = balance(&staff, &c).await?;
             let work = Arc::new((staff.clone(), c.clone(), why.clone()));
             db.group(
                 c.user_id,
@@ -914,6 +922,7 @@ pub async fn decide_correction(staff: Staff, Path((id, action)): Path<(i64, Stri
                                 .await?;
                             return Err(conflict(&state));
                         }
+                        let before = balance(conn, c).await?;
                         let key = format!("correction:{}", c.id);
                         let reference = c.id.to_string();
                         let entry = posting(c, &key)?.about(Some(&reference));
@@ -944,7 +953,11 @@ pub async fn decide_correction(staff: Staff, Path((id, action)): Path<(i64, Stri
             .execute(&mut *tx)
             .await?;
             if moved.rows_affected() == 0 {
-                return Err(conflict("rejected"));
+                let state: String = sqlx::query_scalar("SELECT state FROM balance_corrections WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                return Err(conflict(&state));
             }
             let row = trail::Row {
                 reason: Some(&why),

@@ -300,17 +300,11 @@ pub async fn update(staff: Staff, Path(id): Path<i64>, bytes: Bytes) -> Response
     staff.answer(result)
 }
 
-#[derive(Deserialize)]
-struct ReasonBody {
-    #[serde(default)]
-    reason: Option<String>,
-}
-
 /// `POST /backoffice/api/operators/{id}/reset-totp {reason}`: the next sign-in enrols again.
 pub async fn reset_totp(staff: Staff, Path(id): Path<i64>, bytes: Bytes) -> Response {
     let result = async {
         staff.require("operators.manage", "operators.reset_totp", Some(("operator", id.to_string()))).await?;
-        let input: ReasonBody = body(&bytes)?;
+        let input: super::ReasonBody = body(&bytes)?;
         let why = reason(input.reason.as_deref())?;
         let mut tx = staff.state().db().begin().await?;
         load_view(&mut *tx, id).await?.ok_or_else(|| missing("id"))?;

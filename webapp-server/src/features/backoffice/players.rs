@@ -206,12 +206,8 @@ async fn player(staff: &Staff, id: i64) -> Result<PlayerRow, ApiError> {
 struct ContactItem {
     kind: String,
     value: String,
-    #[serde(serialize_with = "as_bool")]
+    #[serde(serialize_with = "super::as_bool")]
     confirmed: i64,
-}
-
-fn as_bool<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_bool(*v != 0)
 }
 
 #[derive(sqlx::FromRow, Serialize)]

@@ -19,6 +19,7 @@ use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use croupier_platform::http::csv_line;
+use croupier_platform::time::{civil_from_days, days_from_civil};
 use croupier_shared::{Currency, FieldCode};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -27,40 +28,22 @@ use std::collections::BTreeMap;
 const DAY_MS: i64 = 86_400_000;
 const MAX_DAYS: i64 = 366;
 
-/// Days since 1970-01-01 of a `YYYY-MM-DD` date (proleptic Gregorian).
+/// Days since 1970-01-01 of a `YYYY-MM-DD` date (proleptic Gregorian, 1970 to 9999). A day the
+/// month does not have is refused: the date must come back unchanged from its day number.
 pub fn days_of(text: &str) -> Option<i64> {
     let mut parts = text.split('-');
     let (y, m, d) =
         (parts.next()?.parse::<i64>().ok()?, parts.next()?.parse::<i64>().ok()?, parts.next()?.parse::<i64>().ok()?);
-    if parts.next().is_some() || !(1970..=9999).contains(&y) || !(1..=12).contains(&m) || d < 1 {
+    if parts.next().is_some() || !(1970..=9999).contains(&y) || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
         return None;
     }
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let month_days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    if d > month_days[usize::try_from(m - 1).ok()?] {
-        return None;
-    }
-    // Howard Hinnant's days_from_civil.
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some(era * 146_097 + doe - 719_468)
+    let days = days_from_civil(y, m, d);
+    (civil_from_days(days) == (y, m, d)).then_some(days)
 }
 
 /// The `YYYY-MM-DD` of a day number.
 pub fn date_of(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = civil_from_days(days);
     format!("{y:04}-{m:02}-{d:02}")
 }
 
@@ -300,13 +283,9 @@ pub async fn summary_csv(staff: Staff, Query(q): Query<SummaryQuery>) -> Respons
 struct JobRun {
     name: String,
     last_run_at: i64,
-    #[serde(serialize_with = "as_bool")]
+    #[serde(serialize_with = "super::as_bool")]
     last_ok: i64,
     last_error: Option<String>,
-}
-
-fn as_bool<S: serde::Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_bool(*v != 0)
 }
 
 async fn system_view(state: &AppState) -> Result<Value, ApiError> {

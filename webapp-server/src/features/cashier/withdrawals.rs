@@ -424,6 +424,20 @@ pub enum Decision {
 /// may have gone through — until an approval is tried again.
 pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
     let row = load(state, id).await?;
+    // Four eyes (issue 22): at or above `CROUPIER_FOUR_EYES_MINOR` a payout needs two different
+    // operators' approvals (the back office records them), whoever asks for it — the console,
+    // the automation token's `/admin` route or the CLI. A payout already under way is resumed.
+    if row.status == "pending" && row.amount >= state.config().four_eyes_minor {
+        let approvers: i64 = sqlx::query_scalar(
+            "SELECT COUNT(DISTINCT operator_id) FROM withdrawal_approvals WHERE payment_id = $1 AND operator_id IS NOT NULL",
+        )
+        .bind(id)
+        .fetch_one(state.db().pool())
+        .await?;
+        if approvers < 2 {
+            return Err(ApiError::new(ErrorType::AccessDeniedException).with_data("approver", json!(["FOUR_EYES"])));
+        }
+    }
     let claimed =
         sqlx::query("UPDATE payments SET status = 'processing', updated_at = $1 WHERE id = $2 AND status = 'pending'")
             .bind(now_ms())

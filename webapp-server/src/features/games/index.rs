@@ -338,8 +338,6 @@ impl Snapshot {
         Snapshot { version, games, names, popular, newest, by_name: [name_en, name_fr] }
     }
 
-    /// The page `query` asks for and the number of games that match it; `favourites` marks
-    /// the items the player likes.
     /// The catalogue version it was built from.
     pub fn version(&self) -> i64 {
         self.version
@@ -348,13 +346,16 @@ impl Snapshot {
     /// The tile a guest's games page shows first and large (its likely LCP, preloaded by the
     /// page's head): the first game of the unfiltered lobby in its default order, or the game
     /// `sysname`'s own. None when there is no such game.
-    pub fn lead_image(self: &Arc<Self>, sysname: Option<&str>) -> Option<&str> {
-        let query = Query { sysnames: sysname.map(|s| vec![s]), limit: 1, ..Query::default() };
-        let page = self.query(&query, &HashSet::new());
-        let (ix, _) = page.picks.first()?;
-        Some(self.games[*ix as usize].image.as_str()).filter(|image| !image.is_empty())
+    pub fn lead_image(&self, sysname: Option<&str>) -> Option<&str> {
+        let game = match sysname {
+            None => &self.games[self.popular.keys.first()?.ix as usize],
+            Some(sysname) => self.games.iter().find(|g| g.sysname == sysname)?,
+        };
+        Some(game.image.as_str()).filter(|image| !image.is_empty())
     }
 
+    /// The page `query` asks for and the number of games that match it; `favourites` marks
+    /// the items the player likes.
     pub fn query(self: &Arc<Self>, query: &Query<'_>, favourites: &HashSet<i64>) -> Page {
         // A name the catalogue has never seen matches nothing (`None` inside), an absent filter
         // everything (`None` outside).
@@ -470,7 +471,7 @@ mod tests {
         assert_eq!(s.lead_image(Some("wolf")), Some("/wolf.svg"));
         assert_eq!(s.lead_image(Some("no-such-game")), None);
         assert_eq!(Snapshot::build(2, Vec::new(), Vec::new()).version(), 2);
-        assert_eq!(Arc::new(Snapshot::build(2, Vec::new(), Vec::new())).lead_image(None), None);
+        assert_eq!(Snapshot::build(2, Vec::new(), Vec::new()).lead_image(None), None);
     }
 
     #[test]

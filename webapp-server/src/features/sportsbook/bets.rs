@@ -206,14 +206,21 @@ struct Offered {
     event_status: String,
 }
 
-/// The player's currency: their account's, or the site's default before their first movement.
-async fn currency_of(conn: &mut sqlx::AnyConnection, ctx: &Ctx, user_id: i64) -> Result<Currency, ApiError> {
-    let code: Option<String> = sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
+/// What placement needs of the player, read after locking them: their currency (their account's,
+/// or the site's default before their first movement) and whether they set loss or wager limits.
+#[derive(sqlx::FromRow)]
+struct Bettor {
+    currency: Option<String>,
+    play_limits: i64,
+}
+
+async fn bettor(conn: &mut sqlx::AnyConnection, ctx: &Ctx, user_id: i64) -> Result<(Currency, bool), ApiError> {
+    let row: Option<Bettor> = sqlx::query_as("SELECT currency, play_limits FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_optional(&mut *conn)
-        .await?
-        .flatten();
-    Ok(code.as_deref().and_then(Currency::parse).unwrap_or(ctx.state.config().default_currency))
+        .await?;
+    let currency = row.as_ref().and_then(|r| r.currency.as_deref()).and_then(Currency::parse);
+    Ok((currency.unwrap_or(ctx.state.config().default_currency), row.is_some_and(|r| r.play_limits != 0)))
 }
 
 fn odds_map(pairs: impl Iterator<Item = (i64, Option<i64>)>) -> Value {
@@ -272,9 +279,11 @@ async fn place_in(
         if first != fingerprint {
             return Err(ApiError::field("request_id", FieldCode::Taken));
         }
-        return bet_of(conn, user_id, id, OddsFormat::Decimal).await;
+        return bet_of(conn, user_id, id, ctx.state.config().sportsbook.cash_out_margin_bp, OddsFormat::Decimal).await;
     }
-    let currency = currency_of(conn, ctx, user_id).await?;
+    // Responsible gaming, as for casino rounds: nothing during a time-out or self-exclusion.
+    crate::features::protection::guard(conn, user_id).await?;
+    let (currency, has_limits) = bettor(conn, ctx, user_id).await?;
     let stake = Money::parse_major(stake_text.trim(), currency)
         .ok()
         .map(Money::minor)
@@ -345,6 +354,13 @@ async fn place_in(
     };
     let funds = if p.funds == PlayerAccount::BettingBonus { "betting_bonus" } else { "main" };
     let now = now_ms();
+    // Real money counts against the player's loss and wager limits (`limits::used_since` counts
+    // sports bets with casino rounds).
+    if has_limits && p.funds == PlayerAccount::Main {
+        crate::features::account::limits::enforce_play(conn, user_id, currency, total, now)
+            .await
+            .map_err(|refusal| refusal.into_api(currency))?;
+    }
     let bet_id: i64 = sqlx::query_scalar(
         "INSERT INTO sb_bets (user_id, request_key, fingerprint, kind, system, currency, funds, stake_per_line, lines, stake, potential, max_payout, status, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13) RETURNING id",
@@ -400,7 +416,7 @@ async fn place_in(
         }
         Err(e) => return Err(e.into()),
     }
-    bet_of(conn, user_id, bet_id, OddsFormat::Decimal).await
+    bet_of(conn, user_id, bet_id, ctx.state.config().sportsbook.cash_out_margin_bp, OddsFormat::Decimal).await
 }
 
 /// An amount on the wire.
@@ -541,15 +557,17 @@ async fn bet_row(conn: &mut sqlx::AnyConnection, user_id: i64, bet_id: i64) -> R
     row.ok_or_else(|| ApiError::field("bet_id", FieldCode::NotFound))
 }
 
+/// Bet `bet_id` as `bets.get` shows it, with the cash-out offer at `margin` (basis points).
 async fn bet_of(
     conn: &mut sqlx::AnyConnection,
     user_id: i64,
     bet_id: i64,
+    margin: u32,
     format: OddsFormat,
 ) -> Result<Bet, ApiError> {
     let bet = bet_row(conn, user_id, bet_id).await?;
     let legs = legs_of(conn, bet_id).await?;
-    Ok(to_bet(0, &bet, &legs, format))
+    Ok(to_bet(margin, &bet, &legs, format))
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -679,19 +697,8 @@ async fn cash_out(ctx: Ctx, user: AuthUser, input: CashOutInput) -> Result<Bet, 
                         }
                     }
                     let version = bet.settle_version + 1;
-                    let key = format!("sportsbook:bet:{bet_id}:v{version}");
-                    let reference = bet_id.to_string();
-                    let entry = Entry::transfer(
-                        &key,
-                        "sportsbook_cash_out",
-                        currency,
-                        Account::House(HouseAccount::SportsbookSettlement),
-                        Account::main(user_id),
-                        offer,
-                    )
-                    .by(Some(user_id))
-                    .about(Some(&reference));
-                    ledger::post(conn, &entry).await?;
+                    super::settlement::move_difference(conn, &bet, currency, version, offer, "sportsbook_cash_out")
+                        .await?;
                     sqlx::query(
                         "UPDATE sb_bets SET status = 'cashed_out', payout = $1, settle_version = $2, settled_at = $3, dirty = 0 WHERE id = $4",
                     )
@@ -701,7 +708,7 @@ async fn cash_out(ctx: Ctx, user: AuthUser, input: CashOutInput) -> Result<Bet, 
                     .bind(bet_id)
                     .execute(&mut *conn)
                     .await?;
-                    bet_of(conn, user_id, bet_id, OddsFormat::Decimal).await
+                    bet_of(conn, user_id, bet_id, margin, OddsFormat::Decimal).await
                 })
             }),
         )

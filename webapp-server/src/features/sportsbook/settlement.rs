@@ -21,7 +21,7 @@ use super::store::parse_result;
 use crate::AppState;
 use crate::api::ApiError;
 use crate::db::now_ms;
-use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
 use croupier_shared::Currency;
 use sqlx::AnyConnection;
 
@@ -137,6 +137,34 @@ pub async fn settle_dirty(state: &AppState) -> anyhow::Result<usize> {
     }
 }
 
+/// The balance a bet's returns go back to: the one its stake came from, so betting-bonus money
+/// never becomes cash through a void, a win or a cash-out (turning it into cash is the bonus
+/// engine's rule to apply, not the sportsbook's).
+pub fn returns_account(bet: &BetRow) -> Account {
+    let kind = if bet.funds == "betting_bonus" { PlayerAccount::BettingBonus } else { PlayerAccount::Main };
+    Account::Player { user_id: bet.user_id, kind }
+}
+
+/// One ledger posting of `delta` between the house's sportsbook account and the bet's
+/// [`returns_account`] (to the player when positive), keyed by the bet's settlement `version` so
+/// a replay moves nothing twice. Settlement, resettlement, rollback and cash-out all pay this way.
+pub async fn move_difference(
+    conn: &mut AnyConnection,
+    bet: &BetRow,
+    currency: Currency,
+    version: i64,
+    delta: i64,
+    kind: &str,
+) -> Result<(), LedgerError> {
+    let key = format!("sportsbook:bet:{}:v{version}", bet.id);
+    let reference = bet.id.to_string();
+    let (house, player) = (Account::House(HouseAccount::SportsbookSettlement), returns_account(bet));
+    let (from, to) = if delta > 0 { (house, player) } else { (player, house) };
+    let entry =
+        Entry::transfer(&key, kind, currency, from, to, delta.abs()).by(Some(bet.user_id)).about(Some(&reference));
+    ledger::post(conn, &entry).await.map(|_| ())
+}
+
 /// Recomputes bet `bet_id` on its player's lane; answers whether it is now up to date.
 pub async fn recompute(state: &AppState, user_id: i64, bet_id: i64) -> Result<bool, ApiError> {
     state
@@ -179,16 +207,9 @@ async fn recompute_in(conn: &mut AnyConnection, bet_id: i64) -> Result<bool, Api
         let currency = Currency::parse(&bet.currency)
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("bet {bet_id} has currency {}", bet.currency)))?;
         version += 1;
-        let key = format!("sportsbook:bet:{bet_id}:v{version}");
-        let reference = bet_id.to_string();
-        let house = Account::House(HouseAccount::SportsbookSettlement);
-        let player = Account::main(bet.user_id);
-        let (from, to, kind) =
-            if delta > 0 { (house, player, "sportsbook_payout") } else { (player, house, "sportsbook_clawback") };
-        let entry =
-            Entry::transfer(&key, kind, currency, from, to, delta.abs()).by(Some(bet.user_id)).about(Some(&reference));
-        match ledger::post(conn, &entry).await {
-            Ok(_) => {}
+        let kind = if delta > 0 { "sportsbook_payout" } else { "sportsbook_clawback" };
+        match move_difference(conn, &bet, currency, version, delta, kind).await {
+            Ok(()) => {}
             Err(LedgerError::InsufficientFunds) => {
                 tracing::warn!(bet_id, owed = -delta, "a resettlement's claw-back waits for the player's balance");
                 return Ok(false);

@@ -35,10 +35,12 @@ pub fn feed_of(state: &AppState) -> Result<Option<Box<dyn Feed>>, FeedError> {
 }
 
 /// The job: brings the stored events up to the feed's snapshot now, then settles what changed.
+/// Settlement runs even when the feed cannot be read: bets already marked (a result stored by an
+/// earlier run, a claw-back waiting for the balance) do not wait for the feed to come back.
 pub async fn run(state: AppState) -> anyhow::Result<()> {
-    run_at(&state, now_ms()).await?;
+    let fed = run_at(&state, now_ms()).await;
     super::settlement::settle_dirty(&state).await?;
-    Ok(())
+    fed.map(|_| ())
 }
 
 /// Stores the configured feed's snapshot at `now` (unix ms); answers how many events changed.
