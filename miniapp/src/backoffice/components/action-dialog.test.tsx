@@ -37,6 +37,26 @@ describe('the action dialog', () => {
     expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ reason: 'Checked' }));
   });
 
+  it('sends one request however often the button is pressed while it is on its way', async () => {
+    let finish: (value: unknown) => void = () => undefined;
+    const onSubmit = vi.fn(() => new Promise((resolve) => (finish = resolve)));
+    renderButton(onSubmit);
+    fireEvent.click(screen.getByTestId('approve'));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve' });
+    fireEvent.change(screen.getByLabelText(/Reason/), { target: { value: 'Checked' } });
+    fireEvent.click(confirmButton());
+    await waitFor(() => {
+      expect(confirmButton()).toBeDisabled();
+    });
+    fireEvent.click(confirmButton());
+    fireEvent.click(confirmButton());
+    finish({ id: 1 });
+    await waitFor(() => {
+      expect(dialog).not.toBeInTheDocument();
+    });
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
   it('shows a refusal on its field, and one without a field in the dialog', async () => {
     const onSubmit = vi.fn(() =>
       Promise.reject(

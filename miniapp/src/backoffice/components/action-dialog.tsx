@@ -64,9 +64,15 @@ export function ActionDialogButton({
   const notify = useNotify();
   const refresh = useRefresh();
 
+  // One request at a time: a second click while the first is on its way would send the action
+  // twice (a correction, a payout step).
+  const [busy, setBusy] = useState(false);
+
   const submit = async (values: FieldValues) => {
+    if (busy) return undefined;
     let result: unknown;
     setRefusals([]);
+    setBusy(true);
     try {
       result = await onSubmit(values);
     } catch (error) {
@@ -75,6 +81,8 @@ export function ActionDialogButton({
       const errors = refusal.body?.errors ?? {};
       setRefusals(Object.entries(errors).filter(([field]) => !(field in values)).map(([, key]) => key));
       return Object.keys(errors).length > 0 ? errors : undefined;
+    } finally {
+      setBusy(false);
     }
     setOpen(false);
     notify(typeof success === 'function' ? success(result) : success, { type: 'success' });
@@ -134,7 +142,7 @@ export function ActionDialogButton({
             >
               {translate('ra.action.cancel')}
             </MuiButton>
-            <MuiButton type="submit" variant="contained" color={color === 'inherit' ? 'primary' : color}>
+            <MuiButton type="submit" variant="contained" color={color === 'inherit' ? 'primary' : color} disabled={busy}>
               {translate(label)}
             </MuiButton>
           </DialogActions>

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDigits, decimalToMinor, formatMoney, minorToDecimal } from './money';
+import { decimalToMinor, formatMoney, minorToDecimal } from './money';
 
 describe('money', () => {
-  it('knows each currency’s decimals', () => {
-    expect(currencyDigits('EUR')).toBe(2);
-    expect(currencyDigits('JPY')).toBe(0);
-    expect(currencyDigits('BHD')).toBe(3);
-  });
-
   it('writes minor units exactly', () => {
     expect(minorToDecimal(1050, 'EUR')).toBe('10.50');
     expect(minorToDecimal(-5, 'USD')).toBe('-0.05');

@@ -9,7 +9,8 @@ import { formatMoney } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import { currencyDecimals } from '@/lib/minor-units';
 import { showToast } from '@/lib/toasts/toast-store';
-import { ACCEPT_ODDS, formatOdds, minorText, parseStake, slipTotals, systemsFor, type AcceptOdds, type SlipKind } from './odds';
+import { amountToMinor, minorToAmount } from '@/lib/minor-units';
+import { ACCEPT_ODDS, formatOdds, slipTotals, systemsFor, type AcceptOdds, type SlipKind } from './odds';
 import { systemLabel } from './labels';
 import { usePlaceSlip, type Refusal } from './place';
 import {
@@ -41,7 +42,7 @@ export function BetSlip() {
   const count = slip.entries.length;
   const currency = account?.balance_main.currency ?? 'USD';
   const decimals = currencyDecimals(currency);
-  const stakeMinor = parseStake(slip.stake, decimals);
+  const stakeMinor = amountToMinor(slip.stake, decimals);
   const systems = systemsFor(count);
   const system = slip.kind === 'system' ? (slip.system ?? systems[0] ?? null) : null;
   const totals =
@@ -49,7 +50,7 @@ export function BetSlip() {
   const suspended = slip.entries.some((entry) => entry.suspended);
   const guest = !isAuthenticated(account);
   const canPlace = !guest && count > 0 && !suspended && stakeMinor !== null && stakeMinor > 0n && totals !== null && !place.isPending;
-  const money = (minor: bigint) => formatMoney(minorText(minor, decimals), currency, locale);
+  const money = (minor: bigint) => formatMoney(minorToAmount(minor, decimals), currency, locale);
 
   const submit = () => {
     if (guest) {

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import screens from '@/components/screens.module.css';
 import { paths } from '@/config/paths';
 import { accountKeys } from '@/features/account';
-import { openConfirm } from '@/features/bonuses';
+import { openConfirm } from '@/components/dialogs/confirm-dialog';
 import { ApiError } from '@/lib/api/client';
 import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';

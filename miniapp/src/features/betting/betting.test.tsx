@@ -7,7 +7,7 @@ import { apiError, mockApi, player } from '@/test/api-mock';
 import { renderApp } from '@/test/render-app';
 import type { Bet } from './api/bets';
 import type { SportEvent } from './api/get-catalog';
-import { betLines, formatOdds, lineReturn, parseOdds, parseStake, slipTotals, systemsFor } from './odds';
+import { betLines, formatOdds, lineReturn, parseOdds, slipTotals, systemsFor } from './odds';
 import { initialSlip, slipStore } from './slip-store';
 
 beforeEach(() => {
@@ -115,15 +115,6 @@ describe('odds as the player chose to see them', () => {
 });
 
 describe('the slip’s arithmetic', () => {
-  it('reads stakes in minor units without floating point', () => {
-    expect(parseStake('12.5', 2)).toBe(1250n);
-    expect(parseStake('0,10', 2)).toBe(10n);
-    expect(parseStake('1.005', 2)).toBeNull();
-    expect(parseStake('500', 0)).toBe(500n);
-    expect(parseStake('-1', 2)).toBeNull();
-    expect(parseStake('', 2)).toBeNull();
-  });
-
   it('rounds a line down once, after multiplying every price', () => {
     // 0.01 × 1.55 × 1.55 = 0.024025 → 0.02; rounding after each leg would give 0.01.
     expect(lineReturn(1n, [15_500n, 15_500n])).toBe(2n);

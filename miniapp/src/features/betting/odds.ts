@@ -167,19 +167,3 @@ export function slipTotals(kind: SlipKind, odds: readonly string[], stakeMinor: 
   return { lines: lines.length, stake: stakeMinor * BigInt(lines.length), potential };
 }
 
-/** "12.5" in a currency of `decimals` places → minor units (1250n); null for anything else or a negative amount. */
-export function parseStake(text: string, decimals: number): bigint | null {
-  const normalized = text.trim().replace(',', '.');
-  const match = /^(\d{1,12})(?:\.(\d*))?$/.exec(normalized);
-  if (!match) return null;
-  const fraction = match[2] ?? '';
-  if (fraction.length > decimals) return null;
-  return BigInt(match[1] ?? '0') * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-}
-
-/** Minor units → a decimal amount in major units ("12.50"). */
-export function minorText(minor: bigint, decimals: number): string {
-  if (decimals === 0) return String(minor);
-  const digits = String(minor < 0n ? -minor : minor).padStart(decimals + 1, '0');
-  return `${minor < 0n ? '-' : ''}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
-}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountKeys } from '@/features/account';
 import { ApiError } from '@/lib/api/client';
+import { newRequestId } from '@/lib/request-id';
 import { haptic } from '@/lib/telegram';
 import { betKeys, placeBet, type Bet, type PlaceRequest } from './api/bets';
 import { catalogKeys } from './api/get-catalog';
@@ -20,8 +21,11 @@ export interface PlaceOutcome {
   refusal: Refusal | null;
 }
 
-/** The bets.place requests a slip makes, in order. */
-export function slipRequests(state: SlipState, newId: () => string): PlaceRequest[] {
+/** What a bets.place request asks, without its idempotency key. */
+type PlaceContent = Omit<PlaceRequest, 'request_id'>;
+
+/** The bets.place requests a slip makes, in order (their ids are given by [`stableId`]). */
+export function slipRequests(state: SlipState): PlaceContent[] {
   const common = { stake: state.stake.trim().replace(',', '.'), accept_odds: state.accept, funds: 'main' as const };
   if (state.kind === 'single') {
     return state.entries.map((entry) => ({
@@ -29,7 +33,6 @@ export function slipRequests(state: SlipState, newId: () => string): PlaceReques
       kind: 'single',
       selections: [entry.selectionId],
       odds: [entry.odds],
-      request_id: newId(),
     }));
   }
   return [
@@ -39,7 +42,6 @@ export function slipRequests(state: SlipState, newId: () => string): PlaceReques
       system: state.kind === 'system' ? (state.system ?? undefined) : undefined,
       selections: state.entries.map((entry) => entry.selectionId),
       odds: state.entries.map((entry) => entry.odds),
-      request_id: newId(),
     },
   ];
 }
@@ -58,8 +60,23 @@ export function refusalOf(error: unknown): { refusal: Refusal; prices: Map<numbe
   return { refusal, prices };
 }
 
-function requestId(): string {
-  return globalThis.crypto.randomUUID();
+/**
+ * The request ids of the slip's bets not placed yet, by what each asks (everything but its id).
+ * Pressing "place" again after an answer was lost sends the same id, so the server answers with
+ * the bet it placed instead of placing it twice; once placed, a bet's id is dropped, so the same
+ * slip placed again on purpose is a new bet. New prices (an accepted change) make a new request.
+ */
+const pendingIds = new Map<string, string>();
+
+/** `request` with its id: the one it was sent with before, or a new one. */
+function stableId(request: PlaceContent, newId: () => string): PlaceRequest {
+  const content = JSON.stringify(request);
+  let id = pendingIds.get(content);
+  if (id === undefined) {
+    id = newId();
+    pendingIds.set(content, id);
+  }
+  return { ...request, request_id: id };
 }
 
 /**
@@ -67,11 +84,13 @@ function requestId(): string {
  * through a run of singles leaves only the unplaced ones; a refusal for prices is an outcome
  * (the slip now shows the new prices), any other error is thrown.
  */
-export async function placeSlip(newId: () => string = requestId): Promise<PlaceOutcome> {
+export async function placeSlip(newId: () => string = newRequestId): Promise<PlaceOutcome> {
   const placed: Bet[] = [];
-  for (const request of slipRequests(slipStore.get(), newId)) {
+  for (const content of slipRequests(slipStore.get())) {
+    const request = stableId(content, newId);
     try {
       placed.push(await placeBet(request));
+      pendingIds.delete(JSON.stringify(content));
       removePlaced(request.selections);
     } catch (error) {
       const refused = refusalOf(error);

@@ -11,7 +11,7 @@ import { showToast } from '@/lib/toasts/toast-store';
 import { formatMessage } from '@/lib/validation';
 import { useChangeBonus, type BonusAction } from './api/change-bonus';
 import type { Bonus } from './api/get-bonuses';
-import { openConfirm } from './confirm-dialog';
+import { openConfirm } from '@/components/dialogs/confirm-dialog';
 import { bonusErrorText } from './errors';
 import styles from './bonuses.module.css';
 

@@ -3,7 +3,7 @@ import { formatMoney } from '@/lib/format';
 import { i18n, useLocale } from '@/lib/i18n';
 import { formatMessage } from '@/lib/validation';
 import { choosableDepositOffers, type Offer } from './api/get-offers';
-import { openConfirm } from './confirm-dialog';
+import { openConfirm } from '@/components/dialogs/confirm-dialog';
 import styles from './bonuses.module.css';
 
 /** `campaign_offer_id` for a deposit without a bonus. */

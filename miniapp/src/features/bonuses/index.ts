@@ -5,7 +5,6 @@
 export { bonusKeys, type Bonus, type BonusesPage } from './api/get-bonuses';
 export { offersQueryOptions, type Offer } from './api/get-offers';
 export { BonusHistoryItem } from './bonus-card';
-export { openConfirm } from './confirm-dialog';
 export { confirmBurnBonuses, DepositOfferChoice, depositOfferChoices, depositOfferValue } from './deposit-offers';
 export { burnConfirmationOf } from './errors';
 export { PlayerBonuses } from './player-bonuses';

@@ -14,6 +14,7 @@ import { formatMoney } from '@/lib/format';
 import type { Taken } from './api/take-offer';
 import { useActivatePromoCode, useCheckPromoCode } from './api/promo-code';
 import { isPromoCodeNotFound, promoCodeErrorText } from './errors';
+import confirmStyles from '@/components/dialogs/confirm-dialog.module.css';
 import styles from './bonuses.module.css';
 
 function PromoCodeActivated({ taken, onDone }: { taken: Taken; onDone: () => void }) {
@@ -21,11 +22,11 @@ function PromoCodeActivated({ taken, onDone }: { taken: Taken; onDone: () => voi
   const locale = useLocale();
   const { offer, bonus } = taken;
   return (
-    <div className={styles.confirm} data-testid="promo-code-activated">
-      <h2 className={styles.confirmTitle}>{t('bonuses.promoActivated.title')}</h2>
+    <div className={confirmStyles.confirm} data-testid="promo-code-activated">
+      <h2 className={confirmStyles.confirmTitle}>{t('bonuses.promoActivated.title')}</h2>
       <p className={styles.reward}>{formatMessage(t('bonuses.promoActivated.text'), { title: offer.description.title, reward: offer.description.reward })}</p>
       {bonus.awaiting_deposit && (
-        <p className={styles.confirmText}>
+        <p className={confirmStyles.confirmText}>
           {bonus.min_deposit
             ? formatMessage(t('bonuses.awaitingDeposit'), { amount: formatMoney(bonus.min_deposit, bonus.currency, locale) })
             : t('bonuses.awaitingAnyDeposit')}

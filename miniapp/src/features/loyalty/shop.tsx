@@ -14,7 +14,8 @@ import { ApiError } from '@/lib/api/client';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { i18n } from '@/lib/i18n';
 import { useRouteHandle } from '@/lib/route-handle';
-import { buyProduct, getProducts, loyaltyKeys, newRequestId, type Product } from './api/loyalty';
+import { newRequestId } from '@/lib/request-id';
+import { buyProduct, getProducts, loyaltyKeys, type Product } from './api/loyalty';
 import styles from './loyalty.module.css';
 import { useLoyaltyInfo } from './use-loyalty';
 

@@ -140,8 +140,3 @@ export function progressPercent({ minValue, maxValue, expCount }: LoyaltyProgres
   return Math.min(100, Math.max(0, Math.floor(((expCount - minValue) * 100) / (maxValue - minValue))));
 }
 
-/** A fresh id for one purchase attempt. */
-export function newRequestId(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-}

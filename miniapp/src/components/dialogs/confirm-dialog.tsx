@@ -1,10 +1,10 @@
 import { Button } from '@/components/ui/button';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { i18n } from '@/lib/i18n';
-import styles from './bonuses.module.css';
+import styles from './confirm-dialog.module.css';
 
 export interface ConfirmRequest {
-  /** The dialog's name in the stack (SPEC §2 contents: bonus activate / remove, burn-bonuses). */
+  /** The dialog's name in the stack (SPEC §2 contents: bonus activate / remove, burn-bonuses, a cash-out). */
   name: string;
   title: string;
   /** Paragraphs of the question. */
@@ -41,7 +41,7 @@ export function openConfirm({ name, title, text, confirmLabel, cancelLabel, test
             {confirmLabel}
           </Button>
           <Button variant="secondary" data-testid="confirm-cancel" data-autofocus onClick={() => close()}>
-            {cancelLabel ?? i18n.t('bonuses.cancel')}
+            {cancelLabel ?? i18n.t('app.cancel')}
           </Button>
         </div>
       </div>
