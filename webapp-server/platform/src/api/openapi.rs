@@ -89,8 +89,10 @@ pub fn document(registry: &Registry) -> Value {
     })
 }
 
-/// Every refusal the dispatcher itself may answer, and what it means (DESIGN.md's envelope).
-const ERRORS: [(&str, &str); 10] = [
+/// Every refusal the dispatcher itself may answer, and what it means (DESIGN.md's envelope). No
+/// `default` response: an answer with any other status is a fault Schemathesis's
+/// `status_code_conformance` reports.
+const ERRORS: [(&str, &str); 13] = [
     (
         "400",
         "A malformed call (`InvalidRequestException`): `v` missing or unsupported, a parameter not UTF-8, a malformed body.",
@@ -112,9 +114,18 @@ const ERRORS: [(&str, &str); 10] = [
         "503",
         "The site is disabled or under maintenance (`ApplicationDisabledException`, `ApplicationUnavailableException`).",
     ),
+    ("402", "A payment service declined the transaction (`BillingTransactionDeclinedException`)."),
     (
-        "default",
-        "A business refusal of the method (e.g. 404 not found, 409 a state that forbids it, 402 or 502 from a payment service).",
+        "404",
+        "No such method (`MethodNotFoundException`), or the object the call names does not exist (`InvalidParameterException`).",
+    ),
+    (
+        "409",
+        "The account's or the object's state forbids the call (e.g. `UserNeedConfirmContactException`, `WithdrawalLimitsExceededException`, a bonus limit).",
+    ),
+    (
+        "502",
+        "An outside service (payments, identity verification) failed or is unavailable (`BillingServiceErrorException`, `BillingUnavailableException`).",
     ),
 ];
 
