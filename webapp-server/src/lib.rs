@@ -280,7 +280,9 @@ pub fn app(app: App) -> Router {
         .merge(features::sportsbook::live::routes())
         .merge(web::routes(site));
     #[cfg(feature = "bench")]
-    let router = router.route("/bench/ceiling", axum::routing::get(bench_ceiling));
+    let router = router
+        .route("/bench/ceiling", axum::routing::get(bench_ceiling))
+        .route("/bench/odds", axum::routing::post(features::sportsbook::live::bench::move_price));
     let hsts = platform.config().env == config::Env::Prod;
     let policy =
         HeaderValue::from_str(&csp(platform.config(), None)).unwrap_or(HeaderValue::from_static("default-src 'self'"));

@@ -480,6 +480,59 @@ async fn stream(State(state): State<AppState>, State(hub): State<Arc<Hub>>, Stat
     response
 }
 
+/// `make bench` only (the `bench` feature, never in a release build): moves a price through the
+/// feed's own store, as the feed job does, so the bench can time its way to open streams.
+#[cfg(feature = "bench")]
+pub mod bench {
+    use super::super::feed::{EventStatus, sandbox::Sandbox};
+    use super::super::markets::MarketState;
+    use super::super::odds::Odds;
+    use crate::AppState;
+    use axum::extract::{Query, State};
+    use std::collections::HashMap;
+
+    /// The sandbox's moment the bench stores.
+    const AT: i64 = 1_767_614_400_000;
+
+    /// `POST /bench/odds?round=N`: round 0 stores the sandbox's calendar; every later round
+    /// moves the first upcoming match's first price (to a value no earlier round had). Answers
+    /// the match's stored id.
+    pub async fn move_price(
+        State(state): State<AppState>,
+        Query(query): Query<HashMap<String, String>>,
+    ) -> Result<axum::Json<serde_json::Value>, crate::api::ApiError> {
+        let round: u64 = query.get("round").and_then(|r| r.parse().ok()).unwrap_or(0);
+        let snapshot = Sandbox::new(state.config().sportsbook.seed).snapshot(AT);
+        let Some(mut event) = snapshot
+            .iter()
+            .find(|e| {
+                e.status == EventStatus::Scheduled
+                    && e.markets.first().is_some_and(|m| m.state == MarketState::Active && !m.prices.is_empty())
+            })
+            .cloned()
+        else {
+            return Err(crate::api::ApiError::internal(anyhow::anyhow!("no upcoming match in the sandbox")));
+        };
+        let at = AT + i64::try_from(round).unwrap_or(0);
+        if round == 0 {
+            super::super::store::store(&state, "sandbox", &snapshot, at).await.map_err(crate::api::ApiError::internal)?;
+        } else {
+            if let Some(price) = event.markets.first_mut().and_then(|m| m.prices.first_mut()) {
+                price.1 = Odds::from_scaled(20_003 + round * 7).map_err(crate::api::ApiError::internal)?;
+            }
+            super::super::store::store(&state, "sandbox", &[event.clone()], at)
+                .await
+                .map_err(crate::api::ApiError::internal)?;
+        }
+        let id: i64 = sqlx::query_scalar("SELECT id FROM sb_events WHERE feed = 'sandbox' AND external_id = $1")
+            .bind(&event.id)
+            .fetch_one(state.db().pool())
+            .await
+            .map_err(crate::api::ApiError::internal)?;
+        Ok(axum::Json(serde_json::json!({ "event_id": id })))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
