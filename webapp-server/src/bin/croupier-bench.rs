@@ -1484,10 +1484,16 @@ async fn odds_stream(
     let _ = opened.send(true);
     let mut body = response.into_body();
     let mut seen = 0_usize;
+    const MARK: &[u8] = b"event: odds\n";
+    // A chunk may carry several frames, none (the opening, keep-alives), or part of one: the
+    // tail of the last is kept so a mark split between two chunks is still seen once.
+    let mut carry: Vec<u8> = Vec::new();
     while let Some(Ok(frame)) = body.frame().await {
         let Ok(data) = frame.into_data() else { continue };
-        // A chunk may carry several frames, or none (the opening, keep-alives).
-        let count = data.windows(12).filter(|w| w == b"event: odds\n").count();
+        carry.extend_from_slice(&data);
+        let count = carry.windows(MARK.len()).filter(|w| *w == MARK).count();
+        let keep = carry.len().min(MARK.len() - 1);
+        carry.drain(..carry.len() - keep);
         let now = Instant::now();
         for _ in 0..count {
             seen += 1;

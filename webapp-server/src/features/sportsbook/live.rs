@@ -48,7 +48,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use croupier_shared::FieldCode;
+use croupier_shared::{FieldCode, Locale};
 use futures::StreamExt as _;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
@@ -386,7 +386,8 @@ pub fn routes() -> axum::Router<crate::App> {
 }
 
 /// The stream's parameters: `events` (1 to [`MAX_EVENTS`] event ids, comma-separated, required)
-/// and `last_id` (the last frame seen; the `Last-Event-ID` header wins).
+/// and `last_id` (the last frame seen; the `Last-Event-ID` header wins). `locale` chooses the
+/// errors' language.
 fn parse(query: &str, header: Option<&str>) -> Result<(Vec<i64>, Option<u64>), ApiError> {
     let mut events: Option<String> = None;
     let mut last: Option<String> = None;
@@ -394,6 +395,7 @@ fn parse(query: &str, header: Option<&str>) -> Result<(Vec<i64>, Option<u64>), A
         let slot = match k.as_ref() {
             "events" => &mut events,
             "last_id" => &mut last,
+            // `locale` (the errors' language) and anything else: not this parser's.
             _ => continue,
         };
         if slot.is_some() {
@@ -429,14 +431,19 @@ const COMMENT: &[u8] = b": keep-alive\n\n";
 
 /// `GET /live/sportsbook?events=1,2,3`: `event: odds` frames ([`Change`]) of those events.
 async fn stream(State(state): State<AppState>, State(hub): State<Arc<Hub>>, State(live): State<Arc<Live>>, request: Request) -> Response {
+    let query = request.uri().query().unwrap_or("");
+    let locale = form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "locale")
+        .and_then(|(_, v)| Locale::parse(&v))
+        .unwrap_or(Locale::En);
     let header = request.headers().get("last-event-id").and_then(|v| v.to_str().ok());
-    let (events, last) = match parse(request.uri().query().unwrap_or(""), header) {
+    let (events, last) = match parse(query, header) {
         Ok(parsed) => parsed,
-        Err(e) => return e.into_response(),
+        Err(e) => return e.render(locale),
     };
     let ip = crate::api::request_ip(&state, &request);
     let Some(admitted) = hub.admit(ip, state.config().sportsbook.streams_per_address) else {
-        return ApiError::too_many_requests(Duration::from_secs(10)).into_response();
+        return ApiError::too_many_requests(Duration::from_secs(10)).render(locale);
     };
     hub.listening(Duration::from_secs(2)).await;
     let (receiver, replay) = hub.subscribe(last);
