@@ -294,13 +294,17 @@ async fn an_address_holds_a_limited_number_of_streams() {
     app.finish().await;
 }
 
-/// A second replica (the real binary, its feed off) on the same database and Redis.
-struct Replica(std::process::Child, tempfile::TempDir);
+/// A second replica (the real binary, its feed off) on the same database and Redis, and the
+/// folder it runs in (removed after it).
+struct Replica {
+    child: std::process::Child,
+    _dir: tempfile::TempDir,
+}
 
 impl Drop for Replica {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -330,7 +334,7 @@ async fn with_redis_a_change_written_on_one_replica_reaches_streams_on_another()
             ("CROUPIER_PUBLIC_URL", "http://localhost:8080"),
         ],
     );
-    let replica = Replica(child, dir);
+    let replica = Replica { child, _dir: dir };
     let other = format!("http://127.0.0.1:{port}");
     wait_ready(&other).await;
     let event = a_match();

@@ -211,10 +211,9 @@ static LAST_ID: AtomicU64 = AtomicU64::new(0);
 
 /// A frame id: the wall clock in microseconds, above every id this process gave before.
 fn next_id() -> u64 {
-    let now = u64::try_from(
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros()),
-    )
-    .unwrap_or(u64::MAX / 2);
+    let now =
+        u64::try_from(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros()))
+            .unwrap_or(u64::MAX / 2);
     let mut last = LAST_ID.load(Ordering::Relaxed);
     loop {
         let id = now.max(last + 1);
@@ -430,7 +429,12 @@ const RESET: &[u8] = b"event: reset\ndata: {}\n\n";
 const COMMENT: &[u8] = b": keep-alive\n\n";
 
 /// `GET /live/sportsbook?events=1,2,3`: `event: odds` frames ([`Change`]) of those events.
-async fn stream(State(state): State<AppState>, State(hub): State<Arc<Hub>>, State(live): State<Arc<Live>>, request: Request) -> Response {
+async fn stream(
+    State(state): State<AppState>,
+    State(hub): State<Arc<Hub>>,
+    State(live): State<Arc<Live>>,
+    request: Request,
+) -> Response {
     let query = request.uri().query().unwrap_or("");
     let locale = form_urlencoded::parse(query.as_bytes())
         .find(|(k, _)| k == "locale")
@@ -522,7 +526,9 @@ pub mod bench {
         };
         let at = AT + i64::try_from(round).unwrap_or(0);
         if round == 0 {
-            super::super::store::store(&state, "sandbox", &snapshot, at).await.map_err(crate::api::ApiError::internal)?;
+            super::super::store::store(&state, "sandbox", &snapshot, at)
+                .await
+                .map_err(crate::api::ApiError::internal)?;
         } else {
             if let Some(price) = event.markets.first_mut().and_then(|m| m.prices.first_mut()) {
                 price.1 = Odds::from_scaled(20_003 + round * 7).map_err(crate::api::ApiError::internal)?;
@@ -564,7 +570,8 @@ mod tests {
         assert_eq!((s.id, s.odds.as_deref(), s.offered), (10, Some("2.35"), true));
         assert_eq!(s.display.as_ref().map(|d| d.fractional.as_str()), Some("27/20"));
         // A suspension sends the market and all its selections, not offered.
-        let suspended = (event("scheduled"), vec![row(1, "suspended", 10, Some(25_000)), row(1, "suspended", 11, Some(30_000))]);
+        let suspended =
+            (event("scheduled"), vec![row(1, "suspended", 10, Some(25_000)), row(1, "suspended", 11, Some(30_000))]);
         let change = diff(7, &before, &suspended).expect("a change");
         assert_eq!(change.markets, vec![MarketChange { id: 1, state: "suspended".into() }]);
         assert!(change.selections.iter().all(|s| !s.offered) && change.selections.len() == 2);
