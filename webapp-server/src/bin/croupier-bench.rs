@@ -1593,6 +1593,7 @@ async fn odds_rows(o: &Options) -> anyhow::Result<OddsRow> {
     })
 }
 
+#[allow(clippy::print_stdout)]
 fn print_odds(r: &OddsRow) {
     println!();
     println!(
