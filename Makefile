@@ -90,7 +90,8 @@ fmt:
 # A profile of its own, so the bench-only ceiling route never reaches target/release.
 bench: client
 	$(CARGO) build --profile benchmark -p croupier-server --features bench --bins
-	$(TARGET_DIR)/benchmark/croupier-bench --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
+	# The live-odds row holds 10,000 streams: the open-file limit goes up to the hard limit first.
+	ulimit -n $$(ulimit -Hn) 2>/dev/null; $(TARGET_DIR)/benchmark/croupier-bench --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 	CHROMIUM_PATH="$(CHROMIUM_PATH)" node miniapp/e2e/screens-first-paint.mjs --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 	CHROMIUM_PATH="$(CHROMIUM_PATH)" node miniapp/e2e/lighthouse.mjs --server $(TARGET_DIR)/benchmark/croupier-server --web-dir miniapp/dist
 

@@ -38,7 +38,7 @@ export default defineConfig(({ mode }) => {
       alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     },
     server: {
-      proxy: { '/api': devServerTarget, '/cms': devServerTarget, '/backoffice/api': devServerTarget },
+      proxy: { '/api': devServerTarget, '/cms': devServerTarget, '/live': devServerTarget, '/backoffice/api': devServerTarget },
     },
     build: {
       outDir: 'dist',

@@ -123,6 +123,8 @@ struct AppParts {
     content: Arc<Cache>,
     oauth: Arc<OAuth>,
     live: Arc<features::live::Live>,
+    /// This replica's live odds (`features::sportsbook::live`).
+    odds: Arc<features::sportsbook::live::Hub>,
     /// This replica's game catalogue index (`games.get`, and the games pages' heads).
     games: Arc<Index>,
 }
@@ -165,7 +167,8 @@ impl App {
         register_methods(&mut api, &content, &games);
         extra(&mut api);
         let live = Arc::new(features::live::Live::default());
-        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, oauth, live, games }) })
+        let odds = Arc::new(features::sportsbook::live::Hub::default());
+        Ok(App { inner: Arc::new(AppParts { platform, api: Arc::new(api), web, content, oauth, live, odds, games }) })
     }
 
     /// The platform's state (configuration, database, ports, …).
@@ -219,6 +222,12 @@ impl FromRef<App> for Arc<features::live::Live> {
     }
 }
 
+impl FromRef<App> for Arc<features::sportsbook::live::Hub> {
+    fn from_ref(app: &App) -> Arc<features::sportsbook::live::Hub> {
+        Arc::clone(&app.inner.odds)
+    }
+}
+
 impl FromRef<App> for Arc<OAuth> {
     fn from_ref(app: &App) -> Arc<OAuth> {
         Arc::clone(&app.inner.oauth)
@@ -268,9 +277,12 @@ pub fn app(app: App) -> Router {
         .merge(features::tournaments::routes())
         .merge(features::jackpots::routes())
         .merge(features::winners::routes())
+        .merge(features::sportsbook::live::routes())
         .merge(web::routes(site));
     #[cfg(feature = "bench")]
-    let router = router.route("/bench/ceiling", axum::routing::get(bench_ceiling));
+    let router = router
+        .route("/bench/ceiling", axum::routing::get(bench_ceiling))
+        .route("/bench/odds", axum::routing::post(features::sportsbook::live::bench::move_price));
     let hsts = platform.config().env == config::Env::Prod;
     let policy =
         HeaderValue::from_str(&csp(platform.config(), None)).unwrap_or(HeaderValue::from_static("default-src 'self'"));
@@ -349,6 +361,7 @@ pub async fn serve(
     let competition = features::tournaments::close::spawn(state.clone());
     let telegram = features::notify::spawn(&state);
     let relay = hot::spawn_relay(state.coord());
+    let odds = features::sportsbook::live::spawn_relay(Arc::clone(&app.inner.odds), state.coord().clone());
     let live = Arc::clone(&app.inner.live);
     let grace = state.config().shutdown_grace;
     let service = self::app(app).into_make_service_with_connect_info::<SocketAddr>();
@@ -378,6 +391,7 @@ pub async fn serve(
     };
     jobs.abort();
     competition.abort();
+    odds.abort();
     for task in telegram.into_iter().chain(relay) {
         task.abort();
     }

@@ -32,9 +32,9 @@ export class FakeEventSource {
     this.closed = true;
   }
 
-  /** Delivers one server event: `data` is sent as JSON unless it is a string already. */
-  emit(name: string, data: unknown): void {
-    const message = new MessageEvent<string>(name, { data: typeof data === 'string' ? data : JSON.stringify(data) });
+  /** Delivers one server event: `data` is sent as JSON unless it is a string already; `id` is its `id:` line. */
+  emit(name: string, data: unknown, id = ''): void {
+    const message = new MessageEvent<string>(name, { data: typeof data === 'string' ? data : JSON.stringify(data), lastEventId: id });
     for (const listener of [...(this.listeners.get(name) ?? [])]) listener(message);
   }
 }

@@ -371,6 +371,12 @@ pub const VARIABLES: &[Variable] = &[
         "The house's margin on a cash-out offer, in basis points of the bet's fair value (0 to 5000).",
     ),
     var(
+        "CROUPIER_SPORTSBOOK_STREAMS_PER_ADDRESS",
+        Some("20"),
+        false,
+        "Live odds streams (/live/sportsbook) one address may hold open on one replica at a time (1 to 100000).",
+    ),
+    var(
         "CROUPIER_INTERNAL_SECRET",
         None,
         true,
@@ -430,6 +436,8 @@ pub struct Sportsbook {
     /// maximum payout, as major-unit decimal text checked to parse in every currency.
     pub limits: Vec<(Option<Currency>, [String; 3])>,
     pub cash_out_margin_bp: u32,
+    /// Live odds streams one address may hold open on one replica.
+    pub streams_per_address: u32,
 }
 
 impl Sportsbook {
@@ -499,8 +507,14 @@ impl Sportsbook {
         if cash_out_margin_bp > 5000 {
             return Err(raw.invalid("CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP", "must be 0 to 5000"));
         }
+        let streams_per_address: u32 =
+            raw.parse("CROUPIER_SPORTSBOOK_STREAMS_PER_ADDRESS", "a whole number of connections")?;
+        if !(1..=100_000).contains(&streams_per_address) {
+            return Err(raw.invalid("CROUPIER_SPORTSBOOK_STREAMS_PER_ADDRESS", "must be 1 to 100000"));
+        }
         Ok(Sportsbook {
             feed,
+            streams_per_address,
             seed: raw.parse("CROUPIER_SPORTSBOOK_SEED", "a whole number")?,
             odds_api_url,
             odds_api_key,

@@ -8,6 +8,9 @@
 //! same database in the same run — SQLite always, PostgreSQL when `BENCH_DATABASE_URL` (or
 //! `TEST_DATABASE_URL`) names a server whose user may create databases.
 //!
+//! The live-odds row (issue 20) opens 10,000 streams of `/live/sportsbook` and times price moves
+//! written on the server to every one of them (`--only odds` runs it alone).
+//!
 //! A third row (issue 9) queues 10,000 Telegram notifications for 1,000 chats and delivers them
 //! through the outbox job and the throttled bot to a fake Bot API (`features::notify::bench`).
 
@@ -45,6 +48,8 @@ struct Options {
     /// `--only competition`: just the tournament rows (score updates into a Redis board, and
     /// `leaderboard.get` with 100 000 participants on Redis and on the database) (issue 19).
     only_competition: bool,
+    /// `--only odds`: just the live-odds row (price moves fanned out to 10,000 streams) (issue 20).
+    only_odds: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -58,6 +63,7 @@ fn options() -> anyhow::Result<Options> {
         only_assets: false,
         only_wallet: false,
         only_competition: false,
+        only_odds: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -72,9 +78,10 @@ fn options() -> anyhow::Result<Options> {
             "--only" if value == "assets" => o.only_assets = true,
             "--only" if value == "wallet" => o.only_wallet = true,
             "--only" if value == "competition" => o.only_competition = true,
+            "--only" if value == "odds" => o.only_odds = true,
             _ => {
                 bail!(
-                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition)"
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds)"
                 )
             }
         }
@@ -320,6 +327,10 @@ async fn main() -> anyhow::Result<()> {
         print_competition(&competition_rows(&o).await?);
         return Ok(());
     }
+    if o.only_odds {
+        print_odds(&odds_rows(&o).await?);
+        return Ok(());
+    }
     let server = start_server(&o).await?;
     if o.only_loyalty {
         let db = croupier_server::db::Db::connect(&server.db_url, 1).await?;
@@ -373,6 +384,7 @@ async fn main() -> anyhow::Result<()> {
     let close_row = close_row?;
     let ledger_rows = ledger_rows(&o).await?;
     let competition = competition_rows(&o).await?;
+    let odds = odds_rows(&o).await?;
     let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
     println!();
     println!(
@@ -407,6 +419,7 @@ async fn main() -> anyhow::Result<()> {
     print_loyalty(&house_row, &no_loyalty_row, accrual_added, Some(&close_row));
     print_wallet(&wallet);
     print_competition(&competition);
+    print_odds(&odds);
     let n = &notify_row;
     println!();
     println!(
@@ -1411,5 +1424,210 @@ fn print_competition(c: &CompetitionRows) {
     if let Some(why) = &c.no_redis {
         println!();
         println!("The Redis rows need a Redis server ({why}; set CROUPIER_BENCH_REDIS_URL).");
+    }
+}
+
+/// Open streams of the live-odds row (issue 20).
+const ODDS_CONNECTIONS: usize = 10_000;
+/// Price moves the live-odds row times.
+const ODDS_ROUNDS: usize = 10;
+
+/// The live-odds row: `connections` streams of `/live/sportsbook` on one event, `rounds` price
+/// moves written through the feed's store on the server (`POST /bench/odds`), and each move's
+/// delivery time to every stream.
+struct OddsRow {
+    /// The streams the run asked for and the ones that opened.
+    wanted: usize,
+    opened: usize,
+    /// The soft limit of open files when it kept `opened` below `wanted`.
+    file_limit: Option<u64>,
+    rounds: usize,
+    delivered: usize,
+    p50: Duration,
+    p99: Duration,
+    max: Duration,
+}
+
+/// The soft limit of open files of this process (`/proc/self/limits`).
+fn open_files_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// One stream: opens it, then reports the moment each `odds` frame arrives (the k-th frame is
+/// the k-th move: every stream follows the one event the moves change).
+async fn odds_stream(
+    port: u16,
+    path: std::sync::Arc<str>,
+    frames: tokio::sync::mpsc::UnboundedSender<(usize, Instant)>,
+    opened: tokio::sync::oneshot::Sender<bool>,
+) {
+    let Ok(mut sender) = connect(port).await else {
+        let _ = opened.send(false);
+        return;
+    };
+    let request = match hyper::Request::get(&*path).header("host", "localhost:8080").body(Empty::<Bytes>::new()) {
+        Ok(request) => request,
+        Err(_) => {
+            let _ = opened.send(false);
+            return;
+        }
+    };
+    let response = match sender.send_request(request).await {
+        Ok(response) if response.status() == 200 => response,
+        _ => {
+            let _ = opened.send(false);
+            return;
+        }
+    };
+    let _ = opened.send(true);
+    let mut body = response.into_body();
+    let mut seen = 0_usize;
+    const MARK: &[u8] = b"event: odds\n";
+    // A chunk may carry several frames, none (the opening, keep-alives), or part of one: the
+    // tail of the last is kept so a mark split between two chunks is still seen once.
+    let mut carry: Vec<u8> = Vec::new();
+    while let Some(Ok(frame)) = body.frame().await {
+        let Ok(data) = frame.into_data() else { continue };
+        carry.extend_from_slice(&data);
+        let count = carry.windows(MARK.len()).filter(|w| *w == MARK).count();
+        let keep = carry.len().min(MARK.len() - 1);
+        carry.drain(..carry.len() - keep);
+        let now = Instant::now();
+        for _ in 0..count {
+            seen += 1;
+            if frames.send((seen, now)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+async fn odds_rows(o: &Options) -> anyhow::Result<OddsRow> {
+    let limit = open_files_limit();
+    // This process holds one socket per stream (the server, a process of its own, the other end).
+    let wanted = ODDS_CONNECTIONS;
+    let room = limit.map_or(wanted, |l| usize::try_from(l.saturating_sub(256)).unwrap_or(wanted));
+    let target = wanted.min(room);
+    let server = start_server_with(
+        o,
+        None,
+        &[("CROUPIER_SPORTSBOOK_FEED", "off"), ("CROUPIER_SPORTSBOOK_STREAMS_PER_ADDRESS", "100000")],
+    )
+    .await?;
+    let port = server.port;
+    let mut control = connect(port).await?;
+    let move_price = async |control: &mut Sender, round: usize| -> anyhow::Result<i64> {
+        control.ready().await?;
+        let request = hyper::Request::post(format!("/bench/odds?round={round}"))
+            .header("host", "localhost:8080")
+            .body(Empty::<Bytes>::new())?;
+        let response = control.send_request(request).await?;
+        let status = response.status().as_u16();
+        let body = response.into_body().collect().await?.to_bytes();
+        if status != 200 {
+            bail!("/bench/odds answered {status}: {}", String::from_utf8_lossy(&body));
+        }
+        let answer: serde_json::Value = serde_json::from_slice(&body)?;
+        answer["event_id"].as_i64().context("event_id")
+    };
+    let event = move_price(&mut control, 0).await?;
+    let path: std::sync::Arc<str> = std::sync::Arc::from(format!("/live/sportsbook?events={event}"));
+    let (frames_tx, mut frames) = tokio::sync::mpsc::unbounded_channel();
+    let mut opened = 0_usize;
+    let mut streams = Vec::with_capacity(target);
+    // Opened 250 at a time, each counted once its answer's headers came.
+    for batch in (0..target).collect::<Vec<_>>().chunks(250) {
+        let mut waits = Vec::new();
+        for _ in batch {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            streams.push(tokio::spawn(odds_stream(port, std::sync::Arc::clone(&path), frames_tx.clone(), tx)));
+            waits.push(rx);
+        }
+        for wait in waits {
+            if wait.await.unwrap_or(false) {
+                opened += 1;
+            }
+        }
+    }
+    drop(frames_tx);
+    let mut latencies = Vec::with_capacity(opened * ODDS_ROUNDS);
+    let mut delivered = 0_usize;
+    for round in 1..=ODDS_ROUNDS {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let sent = Instant::now();
+        move_price(&mut control, round).await?;
+        let deadline = sent + Duration::from_secs(5);
+        let mut got = 0_usize;
+        while got < opened {
+            match tokio::time::timeout_at(deadline.into(), frames.recv()).await {
+                Ok(Some((k, at))) if k == round => {
+                    got += 1;
+                    latencies.push(at.saturating_duration_since(sent));
+                }
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => break,
+            }
+        }
+        delivered += got;
+    }
+    for stream in streams {
+        stream.abort();
+    }
+    drop(server);
+    latencies.sort_unstable();
+    let pick = |q: f64| {
+        let idx = ((latencies.len() as f64 - 1.0) * q).round() as usize;
+        latencies.get(idx).copied().unwrap_or_default()
+    };
+    Ok(OddsRow {
+        wanted,
+        opened,
+        file_limit: if target < wanted { limit } else { None },
+        rounds: ODDS_ROUNDS,
+        delivered,
+        p50: pick(0.50),
+        p99: pick(0.99),
+        max: latencies.last().copied().unwrap_or_default(),
+    })
+}
+
+#[allow(clippy::print_stdout)]
+fn print_odds(r: &OddsRow) {
+    println!();
+    println!(
+        "Live odds (issue 20): {} price moves written through the feed's store on the server, each delivered over GET /live/sportsbook to every open stream (timed from the write request to the stream's frame, in this process)",
+        r.rounds
+    );
+    println!();
+    println!("| open SSE connections | moves | frames delivered | p50 ms | p99 ms | max ms | goal |");
+    println!("|---:|---:|---:|---:|---:|---:|---|");
+    let complete = r.delivered == r.opened * r.rounds;
+    println!(
+        "| {} | {} | {} of {} | {} | {} | {} | p99 ≤ 500 ms at {}: {} |",
+        r.opened,
+        r.rounds,
+        r.delivered,
+        r.opened * r.rounds,
+        ms(r.p50),
+        ms(r.p99),
+        ms(r.max),
+        r.wanted,
+        if r.opened == r.wanted {
+            met(complete && r.p99 <= Duration::from_millis(500))
+        } else {
+            "not measured at full size"
+        }
+    );
+    if r.opened < r.wanted {
+        println!();
+        match r.file_limit {
+            Some(limit) => println!(
+                "Only {} of {} streams: the open-file limit is {limit} (raise it: ulimit -n; `make bench` raises it to the hard limit).",
+                r.opened, r.wanted
+            ),
+            None => println!("Only {} of {} streams opened.", r.opened, r.wanted),
+        }
     }
 }

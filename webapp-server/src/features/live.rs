@@ -53,7 +53,7 @@ impl Live {
     }
 
     /// Resolves when [`Live::close`] was called.
-    fn closed(&self) -> impl Future<Output = ()> + Send + 'static {
+    pub fn closed(&self) -> impl Future<Output = ()> + Send + 'static {
         let mut closing = self.closing.subscribe();
         async move {
             let _ = closing.wait_for(|closed| *closed).await;

@@ -44,6 +44,7 @@ mod shutdown;
 mod soak;
 mod social;
 mod sportsbook;
+mod sportsbook_live;
 mod storage;
 mod telegram;
 mod tracking;

@@ -7,6 +7,7 @@ import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { useRouteHandle } from '@/lib/route-handle';
 import { useEvent, useEvents, useSports, type EventsTab, type SportEvent } from './api/get-catalog';
+import { useLiveOdds } from './api/live-odds';
 import { BetSlip } from './bet-slip';
 import { EventCard, EventState } from './event-card';
 import { ODDS_FORMATS, type OddsFormat } from './odds';
@@ -37,10 +38,15 @@ function OddsFormatSwitch() {
   );
 }
 
-/** The betting pages' frame: the title, the odds format switch, the page, and the slip beside it. */
-function BettingFrame({ testId, children }: { testId: string; children: ReactNode }) {
+/**
+ * The betting pages' frame: the title, the odds format switch, the page, and the slip beside it.
+ * The events the page shows and those on the slip are followed live (one stream).
+ */
+function BettingFrame({ testId, eventIds, children }: { testId: string; eventIds: readonly number[]; children: ReactNode }) {
   const { t } = useTranslation();
   const route = useRouteHandle()?.name;
+  const { entries } = useSlip();
+  useLiveOdds([...eventIds, ...entries.map((entry) => entry.eventId)]);
   return (
     <div className={styles.frame} data-testid={testId} data-route={route}>
       <div className={styles.main}>
@@ -77,7 +83,7 @@ export function BettingPage() {
   };
 
   return (
-    <BettingFrame testId="betting-page">
+    <BettingFrame testId="betting-page" eventIds={events.data?.items.map((item) => item.id) ?? []}>
       <nav className={screens.tabs} aria-label={t('betting.sports')} data-testid="sports">
         <button type="button" className={screens.tab} aria-pressed={sport === null} onClick={() => { choose({ sport: null, league: null }); }}>
           {t('betting.allSports')}
@@ -141,7 +147,7 @@ export function BettingEventPage() {
   useSlipFollows(data ? [data] : undefined);
 
   return (
-    <BettingFrame testId="betting-event-page">
+    <BettingFrame testId="betting-event-page" eventIds={data ? [data.id] : []}>
       <Link className={styles.more} to={localizePath(paths.betting, locale)}>
         ← {t('betting.backToEvents')}
       </Link>

@@ -11,6 +11,7 @@
 //! - [`store`]: the job that writes the feed's snapshot (migration 0025) and marks the bets whose
 //!   markets' results changed; [`settlement`] recomputes them through the ledger.
 //! - [`catalog`] and [`bets`]: the `/api` methods.
+//! - [`live`]: `GET /live/sportsbook?events=…`, the changes the feed writes pushed to open pages.
 //!
 //! `/api` methods:
 //! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events.
@@ -28,6 +29,7 @@
 pub mod bets;
 pub mod catalog;
 pub mod feed;
+pub mod live;
 pub mod markets;
 pub mod odds;
 pub mod rng;

@@ -55,10 +55,15 @@ pub async fn store(state: &AppState, feed: &str, events: &[FeedEvent], now: i64)
     let mut changed = 0;
     for event in events {
         let mut tx = state.db().begin().await?;
-        if store_event(&mut tx, feed, event, now).await? {
-            changed += 1;
-        }
+        let stored = store_event(&mut tx, feed, event, now).await?;
         tx.commit().await?;
+        if let Some(stored) = stored {
+            changed += 1;
+            // Open pages hear of it once it is committed (`super::live`).
+            if let Some(change) = stored {
+                super::live::publish(state, change).await;
+            }
+        }
     }
     Ok(changed)
 }
@@ -99,7 +104,14 @@ pub fn parse_result(text: &str) -> Option<Outcome> {
     Outcome::new(won, Ratio::parse(parts.next()?)?, Ratio::parse(parts.next()?)?)
 }
 
-async fn store_event(conn: &mut AnyConnection, feed: &str, event: &FeedEvent, now: i64) -> Result<bool, sqlx::Error> {
+/// Writes one event; answers `None` when nothing changed, else what open pages should hear of
+/// it (`Some(None)`: nothing they show, e.g. only a result).
+async fn store_event(
+    conn: &mut AnyConnection,
+    feed: &str,
+    event: &FeedEvent,
+    now: i64,
+) -> Result<Option<Option<super::live::Change>>, sqlx::Error> {
     let (home_score, away_score) = event.score.map_or((None, None), |(h, a)| (Some(i64::from(h)), Some(i64::from(a))));
     let clock = event.clock.map(i64::from);
     let existing: Option<EventRow> = sqlx::query_as(
@@ -110,6 +122,13 @@ async fn store_event(conn: &mut AnyConnection, feed: &str, event: &FeedEvent, no
     .fetch_optional(&mut *conn)
     .await?;
     let mut changed = false;
+    // What open pages saw before this run (`super::live::diff`).
+    let before_event = existing.as_ref().map(|row| super::live::StoredEvent {
+        status: row.status.clone(),
+        clock: row.clock,
+        home_score: row.home_score,
+        away_score: row.away_score,
+    });
     let event_id = match existing {
         Some(row) => {
             // A result-only entry (starts_at 0) never moves a known kick-off.
@@ -186,7 +205,23 @@ async fn store_event(conn: &mut AnyConnection, feed: &str, event: &FeedEvent, no
     for market in &markets {
         changed |= store_market(conn, event_id, market, &rows, now).await?;
     }
-    Ok(changed)
+    if !changed {
+        return Ok(None);
+    }
+    let before_rows = rows
+        .iter()
+        .filter_map(|r| {
+            Some(super::live::Stored {
+                market_id: r.market_id,
+                state: r.state.clone(),
+                selection_id: r.selection_id?,
+                odds: r.odds,
+            })
+        })
+        .collect();
+    let before = (before_event, before_rows);
+    let after = super::live::snapshot(conn, event_id).await?;
+    Ok(Some(super::live::diff(event_id, &before, &after)))
 }
 
 async fn store_market(

@@ -2,7 +2,6 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useAccount } from '@/features/account';
 import { apiGet, apiPost, type RequestOptions } from '@/lib/api/client';
 import type { AcceptOdds, OddsFormat } from '../odds';
-import { ODDS_REFRESH_MS } from './get-catalog';
 
 // `bets.place`, `bets.get`, `bets.cashOut`. Amounts are decimal texts in major units.
 
@@ -96,13 +95,16 @@ export function cashOut(betId: number, amount: string): Promise<Bet> {
   return apiPost<Bet>('bets.cashOut', { bet_id: betId, amount });
 }
 
-// Open bets' cash-out offers follow the prices, so the list of open bets is polled like them.
+/** How often the list of open bets asks again: their cash-out offers follow the prices. */
+export const OPEN_BETS_REFRESH_MS = 5000;
+
+// Open bets' cash-out offers follow the prices, so the list of open bets is polled.
 export function betsQueryOptions(status: BetsFilter, format: OddsFormat, uid: number) {
   return queryOptions({
     queryKey: betKeys.list(status, format, uid),
     queryFn: ({ signal }) => getBets(status, format, { signal }),
     enabled: uid > 0,
-    refetchInterval: status === 'settled' ? false : ODDS_REFRESH_MS,
+    refetchInterval: status === 'settled' ? false : OPEN_BETS_REFRESH_MS,
   });
 }
 

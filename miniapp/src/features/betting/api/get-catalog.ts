@@ -5,12 +5,12 @@ import type { OddsFormat } from '../odds';
 // `sportsbook.getSports`, `sportsbook.getEvents`, `sportsbook.getEvent`: what /betting lists.
 // Names come in the request's language, prices as decimal text plus the player's format.
 //
-// Prices move while a page is open. The server has no live channel for odds yet, so the open
-// page asks again every few seconds (react-query drops the polling when the page closes, and
-// pauses it in a hidden tab).
+// Prices move while a page is open: they arrive live (`./live-odds`, the server's
+// /live/sportsbook stream), so asking again is only the safety net for a page whose stream is
+// down (react-query drops the polling when the page closes, and pauses it in a hidden tab).
 
-/** How often an open betting page asks for prices again. */
-export const ODDS_REFRESH_MS = 5000;
+/** How often an open betting page asks for prices again besides the live stream. */
+export const ODDS_REFRESH_MS = 30_000;
 
 export interface League {
   name: string;
