@@ -87,11 +87,11 @@ async fn winner(app: &TestApp, event: &FeedEvent, later: i64) -> Option<(i64, St
     Some((s["id"].as_i64()?, s["odds"].as_str()?.to_owned()))
 }
 
-/// What a winning single of `stake` minor units at decimal `odds` returns (rounded down).
+/// What a winning single of `stake` minor units at decimal `odds` returns (rounded down once).
 fn returns(stake: i64, odds: &str) -> i64 {
-    let (w, f) = odds.split_once('.').unwrap();
-    let hundredths = w.parse::<i64>().unwrap() * 100 + format!("{f:0<2}")[..2].parse::<i64>().unwrap();
-    stake * hundredths / 100
+    let (w, f) = odds.split_once('.').unwrap_or((odds, "0"));
+    let scaled = w.parse::<i64>().unwrap() * 10_000 + format!("{f:0<4}")[..4].parse::<i64>().unwrap();
+    stake * scaled / 10_000
 }
 
 async fn grant(app: &TestApp, user_id: i64, campaign_id: i64) -> i64 {
@@ -104,7 +104,7 @@ async fn betting_bonuses(app: &TestApp, client: &reqwest::Client, statuses: &str
     body["data"]["items"].as_array().unwrap().clone()
 }
 
-fn field<'a>(status: StatusCode, body: &'a Value, name: &str) -> String {
+fn field(status: StatusCode, body: &Value, name: &str) -> String {
     let err = expect_error(status, body, 422, "InvalidParameterException");
     err["error_data"][name][0].as_str().unwrap_or_else(|| panic!("no {name}: {body}")).to_owned()
 }
@@ -159,17 +159,17 @@ db_test!(async fn a_free_bet_wins_its_winnings_only_and_an_odds_boost_pays_its_c
         vec![("kind", "single"), ("selections", sel.as_str()), ("odds", odds.as_str()), ("stake", stake), ("request_id", request)]
     };
     let mut theirs = slip("10", "b1");
-    theirs.push(("betting_bonus_id", &free_text));
+    theirs.push(("betting_bonus_id", free_text.as_str()));
     let (status, body) = app.post_as(&bob, "bets.place", &theirs).await;
     assert_eq!(field(status, &body, "betting_bonus_id"), "NOT_FOUND");
     assert_eq!(main_of(app, bob_id).await, 50_000);
     // A free bet's stake is its amount.
     let mut wrong = slip("5", "f0");
-    wrong.push(("betting_bonus_id", &free_text));
+    wrong.push(("betting_bonus_id", free_text.as_str()));
     let (status, body) = app.post_as(&alice, "bets.place", &wrong).await;
     assert_eq!(field(status, &body, "stake"), "INVALID", "{body}");
     let mut free_bet = slip("10", "f1");
-    free_bet.push(("betting_bonus_id", &free_text));
+    free_bet.push(("betting_bonus_id", free_text.as_str()));
     let (status, placed) = app.post_as(&alice, "bets.place", &free_bet).await;
     assert_eq!(status, StatusCode::OK, "{placed}");
     assert_eq!((placed["data"]["funds"].as_str(), placed["data"]["betting_bonus_id"].as_i64()), (Some("betting_bonus"), Some(free_id)));
@@ -180,7 +180,7 @@ db_test!(async fn a_free_bet_wins_its_winnings_only_and_an_odds_boost_pays_its_c
     assert_eq!(used[0]["id"], free_id);
     // Used: it cannot be used twice, nor removed.
     let mut again = slip("10", "f2");
-    again.push(("betting_bonus_id", &free_text));
+    again.push(("betting_bonus_id", free_text.as_str()));
     let (status, body) = app.post_as(&alice, "bets.place", &again).await;
     assert_eq!(field(status, &body, "betting_bonus_id"), "INVALID");
     let (status, body) = app.post_as(&alice, "BettingBonuses.remove", &[("bonus_id", &free_text)]).await;
