@@ -127,7 +127,7 @@ export async function placeSlip(newId: () => string = newRequestId, bonus: SlipB
 export function usePlaceSlip() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (bonus: SlipBonus | null = null) => placeSlip(newRequestId, bonus),
+    mutationFn: (bonus: SlipBonus | null) => placeSlip(newRequestId, bonus),
     onSettled: (outcome) => {
       if (outcome && outcome.placed.length > 0) haptic('bet');
       else haptic('error');
