@@ -20,7 +20,8 @@ the script sets CROUPIER_TRUST_PROXY), so that the per-address limits (feedback,
 verification, promo codes) see many clients, as in production, rather than one fuzzer; the
 per-account limits stay as they are. The limits themselves are tested in tests/api/guessing.rs.
 
-Three operations are left refused (see the script). A guest's `Support.sendFeedback`: all guests
+Three operations are left refused (see the script); the sportsbook's `bets.place` and
+`bets.cashOut` get an open price of the sandbox feed and a funded player of the hooks' own. A guest's `Support.sendFeedback`: all guests
 share one limit of 5 an hour, so once it trips only the cases whose e-mail the server's rule
 refuses (the document states a wider pattern) get an answer other than 429. And two cannot accept
 a valid generated case:
@@ -235,8 +236,10 @@ def _fix_two_factor_confirm() -> dict:
 
 
 def _fix_two_factor_change() -> dict:
-    enabled = api("account.getInfo").get("two_factor_auth")
-    return {"enable": "0" if enabled else "1"}
+    # On a player of its own: asking to switch two-factor on sends a code, and another request
+    # within the resend interval is refused (RESEND_TIME), which the fuzzer's own calls on the
+    # run's player keep tripping.
+    return {"enable": "1", COOKIE: new_account()[1]}
 
 
 def _fix_confirm_contact() -> dict:
@@ -277,6 +280,55 @@ def _fix_password() -> dict:
             COOKIE: FRESH}
 
 
+# The sportsbook's fixtures: a price of the sandbox feed that is open now, and a player of the
+# hooks' own with money to stake (the fuzzer sets limits and exclusions on the run's player, never
+# on this one).
+_bettor: dict[str, str] = {}
+
+
+def open_price() -> tuple[int, int, str]:
+    """An upcoming event, one of its active selections and that selection's decimal price."""
+    for event in api("sportsbook.getEvents", status="upcoming", count=50).get("items") or []:
+        for market in event.get("markets") or []:
+            if market.get("state") != "active":
+                continue
+            for selection in market.get("selections") or []:
+                if selection.get("odds"):
+                    return event["id"], selection["id"], selection["odds"]
+    raise FixtureError("the feed has no active selection")
+
+
+def bettor() -> str:
+    """The session of a player with 1,000.00 to bet with (made once per run)."""
+    if "cookie" not in _bettor:
+        _, cookie = new_account()
+        uid = api("account.getInfo", cookie=cookie)["uid"]
+        funds = admin("/admin/cashbacks", {"user_id": uid, "amount": 100_000, "currency": "USD",
+                                           "description_en": "Schemathesis", "description_fr": "Schemathesis",
+                                           "end_date": 4102444800})["id"]
+        api("cashbacks.payout", cookie=cookie, cashback_id=funds)
+        _bettor["cookie"] = cookie
+    return _bettor["cookie"]
+
+
+def _fix_bet() -> dict:
+    _, selection, odds = open_price()
+    return {"kind": "single", "system": None, "selections": str(selection), "odds": odds, "stake": "1",
+            "accept_odds": "any", "funds": "main", "request_id": unique("st-bet-"), COOKIE: bettor()}
+
+
+def _fix_cash_out() -> dict:
+    _, selection, odds = open_price()
+    cookie = bettor()
+    bet = api("bets.place", cookie=cookie, kind="single", selections=selection, odds=odds, stake="1",
+              accept_odds="any", funds="main", request_id=unique("st-bet-"))
+    return {"bet_id": bet["id"], "amount": None, COOKIE: cookie}
+
+
+def _fix_event() -> dict:
+    return {"event_id": open_price()[0]}
+
+
 FIXTURES = {
     "POST /api/Support.sendFeedback": lambda: {"email": "support-st@example.com", COOKIE: FRESH},
     "POST /api/account.addcontact": lambda: {"contact": fresh_email(), "phone_country_code": None},
@@ -315,6 +367,10 @@ FIXTURES = {
     "POST /api/loyalty.buyproduct": _fix_buy,
     "POST /api/loyalty.getProgram": lambda: {"sysname": "first-steps"},
     "GET /api/loyalty.getProgram": lambda: {"sysname": "first-steps"},
+    "POST /api/bets.place": _fix_bet,
+    "POST /api/bets.cashOut": _fix_cash_out,
+    "GET /api/sportsbook.getEvent": _fix_event,
+    "POST /api/sportsbook.getEvent": _fix_event,
     "POST /api/support.storeChatEvent": lambda: {"provider": "sandbox", "event": "opened", "data": "{}"},
     "POST /api/verification.createApplicant": _fix_verification,
     "POST /api/verification.getAccessToken": _fix_verification,

@@ -151,8 +151,11 @@ test.describe('the back office', () => {
     const financeEmail = uniqueEmail('backoffice-finance');
     const financePassword = 'finance pass phrase 42';
     await page.getByRole('menuitem', { name: 'Operators' }).click();
+    await expect(page).toHaveURL(/\/backoffice\/operators$/);
+    await expect(page.getByRole('row').filter({ hasText: adminEmail })).toBeVisible();
     await page.getByRole('link', { name: 'Create' }).click();
-    await page.getByLabel('E-mail').fill(financeEmail);
+    await expect(page).toHaveURL(/\/backoffice\/operators\/create$/);
+    await page.getByRole('textbox', { name: /^E-mail/ }).fill(financeEmail);
     await page.getByLabel('Name').fill('Fiona Finance');
     await page.getByLabel('Role').click();
     await page.getByRole('option', { name: 'Finance' }).click();

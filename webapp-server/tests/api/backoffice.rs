@@ -442,6 +442,55 @@ async fn corrections_above_the_limit_need_a_second_operator_and_move_money_throu
 }
 
 #[tokio::test]
+async fn a_correction_sent_again_with_its_request_id_moves_money_once() {
+    for backend in backends() {
+        let app = spawn(backend).await;
+        let first = operator(&app, "idem1@casino.test", "finance").await;
+        let second = operator(&app, "idem2@casino.test", "finance").await;
+        let player = app.register(&app.browser(), "idempotent@example.com").await;
+        let user_id = player["id"].as_i64().unwrap_or_else(|| player["user_id"].as_i64().unwrap());
+        let body = json!({"user_id": user_id, "direction": "credit", "amount": 700, "currency": "USD",
+                          "reason_code": "goodwill", "reason": "sorry", "request_id": "console-1"});
+        // Sent twice at once and once more after: one correction, one posting.
+        let (a, b) = tokio::join!(
+            post(&first.http, &app, "/corrections", &body),
+            post(&first.http, &app, "/corrections", &body)
+        );
+        let (status, again) = post(&first.http, &app, "/corrections", &body).await;
+        assert_eq!(status, StatusCode::OK, "{again}");
+        for (status, answer) in [a, b] {
+            assert!(matches!(status, StatusCode::OK | StatusCode::CREATED), "{status} {answer}");
+            assert_eq!(answer["id"], again["id"], "{answer}");
+        }
+        assert_eq!(again["state"], "applied");
+        assert_eq!(main_balance(&app, user_id).await, 700);
+        // The same id for another correction is refused and moves nothing.
+        let other = json!({"user_id": user_id, "direction": "credit", "amount": 900, "currency": "USD",
+                           "reason_code": "goodwill", "reason": "sorry", "request_id": "console-1"});
+        let (status, answer) = post(&first.http, &app, "/corrections", &other).await;
+        assert_eq!(
+            expect_error(status, &answer, 400, "InvalidParameterException")["error_data"]["request_id"],
+            json!(["DUPLICATE"])
+        );
+        let mut bad = body.clone();
+        bad["request_id"] = json!("bad id!");
+        let (status, answer) = post(&first.http, &app, "/corrections", &bad).await;
+        assert_eq!(
+            expect_error(status, &answer, 400, "InvalidParameterException")["error_data"]["request_id"],
+            json!(["INVALID"])
+        );
+        assert_eq!(main_balance(&app, user_id).await, 700);
+        // Another operator's key is their own.
+        let (status, theirs) = post(&second.http, &app, "/corrections", &body).await;
+        assert_eq!(status, StatusCode::CREATED, "{theirs}");
+        assert_ne!(theirs["id"], again["id"]);
+        assert_eq!(main_balance(&app, user_id).await, 1400);
+        ledger_is_clean(&app).await;
+        app.finish().await;
+    }
+}
+
+#[tokio::test]
 async fn the_withdrawal_queue_goes_pending_in_review_approved_paid_with_four_eyes() {
     for backend in backends() {
         let app = spawn(backend).await;

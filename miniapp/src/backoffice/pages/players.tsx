@@ -49,6 +49,7 @@ import { decimalToMinor } from '../lib/money';
 import { DepositColumns } from './deposits';
 import { RoundColumns } from './rounds';
 import { WithdrawalColumns } from './withdrawals';
+import { PendingRequestIds } from '@/lib/request-id';
 
 export const VERIFICATION_CHOICES = ['none', 'pending', 'verified', 'rejected'].map((id) => ({
   id,
@@ -130,6 +131,8 @@ function amountValidator(value: unknown, values: FieldValues) {
   return typeof value === 'string' && decimalToMinor(value, currency) !== null ? undefined : 'bo.codes.INVALID';
 }
 
+const correctionIds = new PendingRequestIds();
+
 function CorrectBalanceButton() {
   const record = useRecordContext();
   const dataProvider = useBackoffice();
@@ -146,18 +149,23 @@ function CorrectBalanceButton() {
           ? 'bo.corrections.pending'
           : 'bo.corrections.applied'
       }
-      onSubmit={(values) =>
-        dataProvider.create('corrections', {
-          data: {
-            user_id: record.id,
-            direction: values.direction as string,
-            amount: decimalToMinor(String(values.amount), String(values.currency)),
-            currency: values.currency as string,
-            reason_code: values.reason_code as string,
-            reason: values.reason as string,
-          },
-        })
-      }
+      onSubmit={async (values) => {
+        const content = {
+          user_id: record.id,
+          direction: values.direction as string,
+          amount: decimalToMinor(String(values.amount), String(values.currency)),
+          currency: values.currency as string,
+          reason_code: values.reason_code as string,
+          reason: values.reason as string,
+        };
+        // The same correction sent again after a lost answer keeps its id: the server answers
+        // the one it made instead of moving the money twice.
+        const result = await dataProvider.create('corrections', {
+          data: { ...content, request_id: correctionIds.idFor(content) },
+        });
+        correctionIds.done(content);
+        return result;
+      }}
     >
       <SelectInput source="direction" label="bo.fields.direction" choices={DIRECTIONS} validate={required()} fullWidth />
       <TextInput

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountKeys } from '@/features/account';
 import { bettingBonusKeys } from '@/features/bonuses';
 import { ApiError } from '@/lib/api/client';
-import { newRequestId } from '@/lib/request-id';
+import { newRequestId, PendingRequestIds } from '@/lib/request-id';
 import { haptic } from '@/lib/telegram';
 import { betKeys, placeBet, type Bet, type PlaceRequest } from './api/bets';
 import { catalogKeys } from './api/get-catalog';
@@ -38,7 +38,7 @@ export function bonusFits(state: Pick<SlipState, 'kind' | 'entries'>): boolean {
   return state.entries.length > 0 && (state.kind === 'accumulator' || (state.kind === 'single' && state.entries.length === 1));
 }
 
-/** The bets.place requests a slip makes, in order (their ids are given by [`stableId`]). */
+/** The bets.place requests a slip makes, in order (each with its id from `pendingIds`). */
 export function slipRequests(state: SlipState, bonus: SlipBonus | null = null): PlaceContent[] {
   const withBonus = bonus !== null && bonusFits(state);
   const freebet = withBonus && bonus.kind === 'freebet';
@@ -81,24 +81,8 @@ export function refusalOf(error: unknown): { refusal: Refusal; prices: Map<numbe
   return { refusal, prices };
 }
 
-/**
- * The request ids of the slip's bets not placed yet, by what each asks (everything but its id).
- * Pressing "place" again after an answer was lost sends the same id, so the server answers with
- * the bet it placed instead of placing it twice; once placed, a bet's id is dropped, so the same
- * slip placed again on purpose is a new bet. New prices (an accepted change) make a new request.
- */
-const pendingIds = new Map<string, string>();
-
-/** `request` with its id: the one it was sent with before, or a new one. */
-function stableId(request: PlaceContent, newId: () => string): PlaceRequest {
-  const content = JSON.stringify(request);
-  let id = pendingIds.get(content);
-  if (id === undefined) {
-    id = newId();
-    pendingIds.set(content, id);
-  }
-  return { ...request, request_id: id };
-}
+/** The ids of the slip's bets not placed yet (new prices, an accepted change, make a new request). */
+const pendingIds = new PendingRequestIds();
 
 /**
  * Places the slip as it is now. Each bet placed leaves the slip at once, so a refusal half-way
@@ -108,10 +92,10 @@ function stableId(request: PlaceContent, newId: () => string): PlaceRequest {
 export async function placeSlip(newId: () => string = newRequestId, bonus: SlipBonus | null = null): Promise<PlaceOutcome> {
   const placed: Bet[] = [];
   for (const content of slipRequests(slipStore.get(), bonus)) {
-    const request = stableId(content, newId);
+    const request: PlaceRequest = { ...content, request_id: pendingIds.idFor(content, newId) };
     try {
       placed.push(await placeBet(request));
-      pendingIds.delete(JSON.stringify(content));
+      pendingIds.done(content);
       removePlaced(request.selections);
     } catch (error) {
       const refused = refusalOf(error);

@@ -545,6 +545,8 @@ struct Correction {
     decided_by_name: Option<String>,
     created_at: i64,
     decided_at: Option<i64>,
+    /// The console's idempotency key for the correction, if it sent one.
+    request_id: Option<String>,
 }
 
 impl Correction {
@@ -556,7 +558,7 @@ impl Correction {
 }
 
 const CORRECTION_SELECT: &str = "SELECT id, user_id, direction, amount, currency, reason_code, reason, state, requested_by, \
-     requested_by_name, decided_by, decided_by_name, created_at, decided_at FROM balance_corrections";
+     requested_by_name, decided_by, decided_by_name, created_at, decided_at, request_id FROM balance_corrections";
 const CORRECTION_SORTS: &[(&str, &str)] = &[("id", "id"), ("created_at", "created_at"), ("amount", "amount")];
 pub const REASON_CODES: [&str; 5] = ["goodwill", "error", "chargeback", "fraud", "other"];
 /// The largest correction: a typo of a few digits must not create billions.
@@ -658,6 +660,10 @@ struct CorrectionBody {
     reason_code: Option<String>,
     #[serde(default)]
     reason: Option<String>,
+    /// Idempotency key (1–64 of `A-Za-z0-9-_:`): the same key from the same operator answers the
+    /// correction it made (and refuses other contents with DUPLICATE) instead of making another.
+    #[serde(default)]
+    request_id: Option<String>,
 }
 
 /// The ledger entry of an applied correction.
@@ -754,6 +760,14 @@ async fn validate(staff: &Staff, input: CorrectionBody) -> Result<Correction, Ap
         }
         _ => {}
     }
+    let request_id = input.request_id.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    if let Some(r) = request_id {
+        if r.len() > 64 {
+            errors.add_with("request_id", FieldCode::MaxLength, vec![("max", "64".into())]);
+        } else if !r.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':')) {
+            errors.add("request_id", FieldCode::Invalid);
+        }
+    }
     errors.into_result()?;
     Ok(Correction {
         id: 0,
@@ -770,14 +784,36 @@ async fn validate(staff: &Staff, input: CorrectionBody) -> Result<Correction, Ap
         decided_by_name: None,
         created_at: now_ms(),
         decided_at: None,
+        request_id: request_id.map(str::to_owned),
     })
+}
+
+/// The correction `c`'s operator already made with `c`'s request id, if any: the same one, or a
+/// DUPLICATE refusal when that id was used for another correction.
+async fn earlier(staff: &Staff, c: &Correction) -> Result<Option<Correction>, ApiError> {
+    let Some(request_id) = &c.request_id else { return Ok(None) };
+    let sql = format!("{CORRECTION_SELECT} WHERE requested_by = $1 AND request_id = $2");
+    let found: Option<Correction> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(c.requested_by)
+        .bind(request_id)
+        .fetch_optional(staff.state().db().pool())
+        .await?;
+    match found {
+        Some(e)
+            if (e.user_id, &e.direction, e.amount, &e.currency) == (c.user_id, &c.direction, c.amount, &c.currency) =>
+        {
+            Ok(Some(e))
+        }
+        Some(_) => Err(bad("request_id", FieldCode::Duplicate)),
+        None => Ok(None),
+    }
 }
 
 async fn insert(conn: &mut sqlx::AnyConnection, c: &Correction) -> Result<i64, ApiError> {
     Ok(sqlx::query_scalar(
         "INSERT INTO balance_corrections (user_id, direction, amount, currency, reason_code, reason, state, requested_by, \
-         requested_by_name, decided_by, decided_by_name, created_at, decided_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+         requested_by_name, decided_by, decided_by_name, created_at, decided_at, request_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
     )
     .bind(c.user_id)
     .bind(&c.direction)
@@ -792,6 +828,7 @@ async fn insert(conn: &mut sqlx::AnyConnection, c: &Correction) -> Result<i64, A
     .bind(&c.decided_by_name)
     .bind(c.created_at)
     .bind(c.decided_at)
+    .bind(&c.request_id)
     .fetch_one(conn)
     .await?)
 }
@@ -820,19 +857,25 @@ pub async fn create_correction(staff: Staff, bytes: Bytes) -> Response {
         staff.require("balance.correct", "corrections.create", None).await?;
         let input: CorrectionBody = body(&bytes)?;
         let mut c = validate(&staff, input).await?;
+        if let Some(done) = earlier(&staff, &c).await? {
+            return Ok(json(&done.view()));
+        }
         let db = staff.state().db();
-        let id = if c.amount >= staff.state().config().four_eyes_minor {
+        let made = if c.amount >= staff.state().config().four_eyes_minor {
             c.state = "pending_approval".into();
-            let mut tx = db.begin().await?;
-            let id = insert(&mut tx, &c).await?;
-            let id_text = id.to_string();
-            let row = trail::Row {
-                after: Some(json!({ "state": c.state, "direction": c.direction, "amount": c.amount, "currency": c.currency })),
-                ..audit_row(&staff, "corrections.create", &c, &id_text)
-            };
-            trail::write(&mut *tx, &row).await?;
-            tx.commit().await?;
-            id
+            async {
+                let mut tx = db.begin().await?;
+                let id = insert(&mut tx, &c).await?;
+                let id_text = id.to_string();
+                let row = trail::Row {
+                    after: Some(json!({ "state": c.state, "direction": c.direction, "amount": c.amount, "currency": c.currency })),
+                    ..audit_row(&staff, "corrections.create", &c, &id_text)
+                };
+                trail::write(&mut *tx, &row).await?;
+                tx.commit().await?;
+                Ok::<i64, ApiError>(id)
+            }
+            .await
         } else {
             c.state = "applied".into();
             c.decided_by = staff.id;
@@ -862,7 +905,15 @@ pub async fn create_correction(staff: Staff, bytes: Bytes) -> Response {
                     })
                 }),
             )
-            .await?
+            .await
+        };
+        let id = match made {
+            Ok(id) => id,
+            // The same request sent twice at once: the second insert met the first's key.
+            Err(e) => match earlier(&staff, &c).await? {
+                Some(done) => return Ok(json(&done.view())),
+                None => return Err(e),
+            },
         };
         Ok(created(&load_correction(db.pool(), id).await?.view()))
     }

@@ -34,6 +34,7 @@ use crate::features::bonuses::betting::{self, BetBonusKind};
 use crate::features::bonuses::engine::BonusError;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::now_ms;
+use crate::features::account::MoneyView;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
 use croupier_shared::{Currency, FieldCode, Money};
 use schemars::JsonSchema;
@@ -475,14 +476,6 @@ async fn place_in(
     bet_of(conn, user_id, bet_id, ctx.state.config().sportsbook.cash_out_margin_bp, OddsFormat::Decimal).await
 }
 
-/// An amount on the wire.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Amount {
-    /// Decimal in major units, e.g. "12.50".
-    pub amount: String,
-    pub currency: String,
-}
-
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BetSelection {
     pub selection_id: i64,
@@ -510,22 +503,22 @@ pub struct Bet {
     /// The system's name with kind=system.
     pub system: Option<String>,
     pub lines: i64,
-    pub stake_per_line: Amount,
-    pub stake: Amount,
+    pub stake_per_line: MoneyView,
+    pub stake: MoneyView,
     /// What the bet returns if every open selection wins (capped at the maximum payout).
-    pub potential: Amount,
+    pub potential: MoneyView,
     /// What it has paid.
-    pub payout: Amount,
+    pub payout: MoneyView,
     /// main or betting_bonus.
     pub funds: String,
     /// The betting bonus (free bet or odds boost) the bet used.
     pub betting_bonus_id: Option<i64>,
     /// An odds boost's extra winnings paid so far.
-    pub boost_paid: Option<Amount>,
+    pub boost_paid: Option<MoneyView>,
     /// open, won, lost, void or cashed_out.
     pub status: String,
     /// The cash-out offer now, for an open bet whose markets are all open; null otherwise.
-    pub cash_out: Option<Amount>,
+    pub cash_out: Option<MoneyView>,
     /// Unix seconds.
     pub created_at: i64,
     pub settled_at: Option<i64>,
@@ -563,11 +556,7 @@ fn current_prices(legs: &[LegRow]) -> Vec<Option<Odds>> {
 }
 
 fn to_bet(ctx_margin: u32, bet: &BetRow, legs: &[LegRow], format: OddsFormat) -> Bet {
-    let currency = Currency::parse(&bet.currency);
-    let amount = |m: i64| Amount {
-        amount: currency.map_or_else(|| m.to_string(), |c| Money::from_minor(m, c).to_decimal_string()),
-        currency: bet.currency.clone(),
-    };
+    let amount = |m: i64| MoneyView::of(m, &bet.currency);
     let cash_out = (bet.status == "open" && !bet.has_bonus())
         .then(|| bet.slip(legs))
         .flatten()
@@ -654,14 +643,7 @@ impl Input for BetsQuery {
         if !matches!(self.status.as_deref(), None | Some("open" | "settled" | "all")) {
             errors.add("status", FieldCode::Unsupported);
         }
-        if self.offset.is_some_and(|o| o < 0) {
-            errors.add_with("offset", FieldCode::MinValue, vec![("min", "0".into())]);
-        }
-        match self.count {
-            Some(c) if c < 1 => errors.add_with("count", FieldCode::MinValue, vec![("min", "1".into())]),
-            Some(c) if c > 100 => errors.add_with("count", FieldCode::MaxValue, vec![("max", "100".into())]),
-            _ => {}
-        }
+        crate::features::winners::page_checks(self.offset, self.count, 100, errors);
         if self.odds_format.as_deref().is_some_and(|f| OddsFormat::parse(f).is_none()) {
             errors.add("odds_format", FieldCode::Unsupported);
         }

@@ -167,14 +167,7 @@ impl Input for EventsQuery {
         if !matches!(self.status.as_deref(), None | Some("live" | "upcoming")) {
             errors.add("status", FieldCode::Unsupported);
         }
-        if self.offset.is_some_and(|o| o < 0) {
-            errors.add_with("offset", FieldCode::MinValue, vec![("min", "0".into())]);
-        }
-        match self.count {
-            Some(c) if c < 1 => errors.add_with("count", FieldCode::MinValue, vec![("min", "1".into())]),
-            Some(c) if c > 100 => errors.add_with("count", FieldCode::MaxValue, vec![("max", "100".into())]),
-            _ => {}
-        }
+        crate::features::winners::page_checks(self.offset, self.count, 100, errors);
         if self.odds_format.as_deref().is_some_and(|f| OddsFormat::parse(f).is_none()) {
             errors.add("odds_format", FieldCode::Unsupported);
         }

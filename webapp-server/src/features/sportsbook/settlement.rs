@@ -142,30 +142,25 @@ pub fn leg_outcome(l: &LegRow) -> Option<super::settle::Outcome> {
     }
 }
 
-/// Recomputes every dirty bet; answers how many were brought up to date.
+/// Recomputes every dirty bet once, in id order; answers how many were brought up to date. A bet
+/// that cannot be brought up to date now (a claw-back waiting for the player's balance) is passed
+/// over until the next run, so it never holds back the bets after it.
 pub async fn settle_dirty(state: &AppState) -> anyhow::Result<usize> {
-    let mut done = 0;
+    let (mut done, mut after) = (0, 0_i64);
     loop {
         let dirty: Vec<(i64, i64)> =
-            sqlx::query_as("SELECT id, user_id FROM sb_bets WHERE dirty > 0 ORDER BY id LIMIT 500")
+            sqlx::query_as("SELECT id, user_id FROM sb_bets WHERE dirty > 0 AND id > $1 ORDER BY id LIMIT 500")
+                .bind(after)
                 .fetch_all(state.db().pool())
                 .await?;
-        if dirty.is_empty() {
-            return Ok(done);
-        }
-        let mut progressed = false;
+        let Some(&(last, _)) = dirty.last() else { return Ok(done) };
+        after = last;
         for (bet_id, user_id) in dirty {
             match recompute(state, user_id, bet_id).await {
-                Ok(true) => {
-                    done += 1;
-                    progressed = true;
-                }
+                Ok(true) => done += 1,
                 Ok(false) => {}
                 Err(e) => tracing::warn!(bet_id, error = ?e, "cannot settle a sports bet"),
             }
-        }
-        if !progressed {
-            return Ok(done);
         }
     }
 }
@@ -221,11 +216,22 @@ pub async fn move_settlement(
     ledger::post(conn, &entry).await.map(|_| ())
 }
 
-/// Recomputes bet `bet_id` on its player's lane; answers whether it is now up to date.
+/// Recomputes bet `bet_id` on its player's lane, under the player's lock (a cash-out on another
+/// replica cannot pay the same bet meanwhile); answers whether it is now up to date.
 pub async fn recompute(state: &AppState, user_id: i64, bet_id: i64) -> Result<bool, ApiError> {
+    let db = state.db().clone();
     state
         .db()
-        .group(user_id, crate::db::group::job(move |conn| Box::pin(async move { recompute_in(conn, bet_id).await })))
+        .group(
+            user_id,
+            crate::db::group::job(move |conn| {
+                let db = db.clone();
+                Box::pin(async move {
+                    db.lock_user(conn, user_id).await?;
+                    recompute_in(conn, bet_id).await
+                })
+            }),
+        )
         .await
 }
 
