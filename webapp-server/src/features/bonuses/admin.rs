@@ -247,7 +247,8 @@ impl CampaignInput {
             if a.min_deposit < 0 || a.max_bet < 0 || a.max_conversion.is_some_and(|m| m < 0) {
                 e.add_with("amounts", FieldCode::MinValue, vec![("min", "0".into())]);
             }
-            if matches!(self.reward.as_str(), "deposit_match" | "fixed" | "freebet" | "odds_boost") && a.max_bonus <= 0 {
+            if matches!(self.reward.as_str(), "deposit_match" | "fixed" | "freebet" | "odds_boost") && a.max_bonus <= 0
+            {
                 e.add_with("amounts.max_bonus", FieldCode::MinValue, vec![("min", "1".into())]);
             }
             if self.freespin_count > 0 && a.freespin_bet <= 0 {

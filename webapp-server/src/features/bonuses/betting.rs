@@ -56,7 +56,11 @@ pub fn is_betting(reward: &str) -> bool {
 }
 
 pub fn register(api: &mut Registry) {
-    api.read("BettingBonuses.get", "The player's betting bonuses: free bets and odds boosts (statuses, offset, count).", get);
+    api.read(
+        "BettingBonuses.get",
+        "The player's betting bonuses: free bets and odds boosts (statuses, offset, count).",
+        get,
+    );
     api.write(
         "BettingBonuses.activate",
         "Activates an offered betting bonus (bonus_id): the bet slip then offers it; another active one goes back to offered.",
@@ -66,10 +70,12 @@ pub fn register(api: &mut Registry) {
 }
 
 async fn activations(conn: &mut AnyConnection, bonus_id: i64) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM bonus_events WHERE bonus_id = $1 AND to_status = 'active' AND from_status = 'offered'")
-        .bind(bonus_id)
-        .fetch_one(conn)
-        .await
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM bonus_events WHERE bonus_id = $1 AND to_status = 'active' AND from_status = 'offered'",
+    )
+    .bind(bonus_id)
+    .fetch_one(conn)
+    .await
 }
 
 fn betting_account(user_id: i64) -> Account {
@@ -87,12 +93,14 @@ pub async fn on_credit(
 ) -> Result<BonusRow, BonusError> {
     match (bonus.status.as_str(), bonus.awaiting_deposit) {
         ("active", 1) => {
-            sqlx::query("UPDATE player_bonuses SET awaiting_deposit = 0, payment_id = $1, deposit_amount = $2 WHERE id = $3")
-                .bind(deposit.map(|(p, _)| p))
-                .bind(deposit.map_or(0, |(_, a)| a))
-                .bind(bonus.id)
-                .execute(&mut *conn)
-                .await?;
+            sqlx::query(
+                "UPDATE player_bonuses SET awaiting_deposit = 0, payment_id = $1, deposit_amount = $2 WHERE id = $3",
+            )
+            .bind(deposit.map(|(p, _)| p))
+            .bind(deposit.map_or(0, |(_, a)| a))
+            .bind(bonus.id)
+            .execute(&mut *conn)
+            .await?;
             engine::transition(conn, bonus, "offered", reason, actor, 0).await?;
         }
         ("offered", _) => {}
@@ -183,7 +191,10 @@ pub async fn release(
             .await?;
     }
     if to == "offered" {
-        sqlx::query("UPDATE player_bonuses SET activated_at = NULL WHERE id = $1").bind(bonus.id).execute(&mut *conn).await?;
+        sqlx::query("UPDATE player_bonuses SET activated_at = NULL WHERE id = $1")
+            .bind(bonus.id)
+            .execute(&mut *conn)
+            .await?;
     }
     engine::transition(conn, bonus, to, reason, actor, if credited { bonus.amount } else { 0 }).await?;
     Ok(())
@@ -193,7 +204,9 @@ pub async fn release(
 /// forfeited while active.
 pub async fn remove(conn: &mut AnyConnection, bonus: &BonusRow) -> Result<(), BonusError> {
     match (bonus.status.as_str(), bonus.awaiting_deposit) {
-        ("offered", _) | ("active", 1) => release(conn, bonus, "cancelled", "declined by the player", Actor::Player).await,
+        ("offered", _) | ("active", 1) => {
+            release(conn, bonus, "cancelled", "declined by the player", Actor::Player).await
+        }
         ("active", _) => release(conn, bonus, "forfeited", "removed by the player", Actor::Player).await,
         _ => Err(BonusError::WrongState),
     }

@@ -253,7 +253,9 @@ fn offer_view(c: &CampaignRow, a: Option<&Amounts>, locale: Locale, satisfies: b
         reward: Reward {
             kind: c.reward.clone(),
             percent: Some(c.match_percent).filter(|_| matches!(c.reward.as_str(), "deposit_match" | "odds_boost")),
-            max_amount: a.filter(|_| matches!(c.reward.as_str(), "deposit_match" | "odds_boost")).and_then(|a| money(a.max_bonus)),
+            max_amount: a
+                .filter(|_| matches!(c.reward.as_str(), "deposit_match" | "odds_boost"))
+                .and_then(|a| money(a.max_bonus)),
             amount: a.filter(|_| matches!(c.reward.as_str(), "fixed" | "freebet")).and_then(|a| money(a.max_bonus)),
             freespins: c
                 .freespin_game

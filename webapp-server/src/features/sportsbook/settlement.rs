@@ -276,7 +276,11 @@ async fn recompute_in(conn: &mut AnyConnection, bet_id: i64) -> Result<bool, Api
         match move_settlement(conn, &bet, currency, version, delta, boost_delta, kind).await {
             Ok(()) => {}
             Err(LedgerError::InsufficientFunds) => {
-                tracing::warn!(bet_id, owed = -(delta + boost_delta), "a resettlement's claw-back waits for the player's balance");
+                tracing::warn!(
+                    bet_id,
+                    owed = -(delta + boost_delta),
+                    "a resettlement's claw-back waits for the player's balance"
+                );
                 return Ok(false);
             }
             Err(e) => return Err(e.into()),
