@@ -42,6 +42,7 @@ struct World {
     deposit: String,
     withdrawal: String,
     bonus: i64,
+    betting_bonus: i64,
     cashback: i64,
     storage_key: String,
     phone_code: String,
@@ -65,6 +66,10 @@ impl World {
             crate::bonuses::campaign("xp-gift", "manual", "fixed", 1_000, 10).save(&app.state, None).await.unwrap();
         let grant = GrantInput { user_id: alice_id, campaign_id: gift, reason: "isolation test".into() };
         let bonus = bonus_admin::grant(&app.state, &grant).await.unwrap();
+        let freebet =
+            crate::bonuses::campaign("xp-freebet", "manual", "freebet", 500, 0).save(&app.state, None).await.unwrap();
+        let grant = GrantInput { user_id: alice_id, campaign_id: freebet, reason: "isolation test".into() };
+        let betting_bonus = bonus_admin::grant(&app.state, &grant).await.unwrap();
         let cashback = CreateRequest {
             user_id: alice_id,
             amount: 1_250,
@@ -127,6 +132,7 @@ impl World {
             deposit,
             withdrawal,
             bonus,
+            betting_bonus,
             cashback,
             storage_key,
             phone_code,
@@ -270,6 +276,24 @@ fn rows() -> Vec<Row> {
             call: Call::ApiPost("bonuses.remove"),
             key: "bonus_id",
             alices: |w| p(&[("bonus_id", &w.bonus.to_string())]),
+            nobodys: |_| p(&[("bonus_id", "999999999")]),
+            expect: not_found("bonus_id"),
+        },
+        Row {
+            name: "BettingBonuses.activate",
+            object: "a free bet an operator granted",
+            call: Call::ApiPost("BettingBonuses.activate"),
+            key: "bonus_id",
+            alices: |w| p(&[("bonus_id", &w.betting_bonus.to_string())]),
+            nobodys: |_| p(&[("bonus_id", "999999999")]),
+            expect: not_found("bonus_id"),
+        },
+        Row {
+            name: "BettingBonuses.remove",
+            object: "a free bet an operator granted",
+            call: Call::ApiPost("BettingBonuses.remove"),
+            key: "bonus_id",
+            alices: |w| p(&[("bonus_id", &w.betting_bonus.to_string())]),
             nobodys: |_| p(&[("bonus_id", "999999999")]),
             expect: not_found("bonus_id"),
         },
@@ -460,6 +484,12 @@ const PUBLIC_IDS: &[(&str, &str, &str)] = &[
     ("account.unsubscribe", "token", "a signed link: its HMAC is the capability (a forged one is refused)"),
     ("sportsbook.getEvent", "event_id", "the sportsbook's calendar is public"),
     ("bets.place", "request_id", "the caller's own idempotency key, scoped to the caller's bets"),
+    (
+        "bets.place",
+        "betting_bonus_id",
+        "betting_bonuses::a_free_bet_wins_its_winnings_only_and_an_odds_boost_pays_its_capped_extra: another player's \
+         betting bonus is refused NOT_FOUND and nothing moves (a row here needs a fed calendar)",
+    ),
     (
         "bets.cashOut",
         "bet_id",

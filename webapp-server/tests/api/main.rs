@@ -9,6 +9,7 @@ mod accounts;
 mod backoffice;
 mod backup;
 mod bad_input;
+mod betting_bonuses;
 mod bonus_model;
 mod bonuses;
 mod cashbacks;

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/select-field';
 import { isAuthenticated, useAccountInfo } from '@/features/account';
 import { openSignIn } from '@/features/auth';
+import { bettingBonusReward, useActiveBettingBonus } from '@/features/bonuses';
 import { ApiError } from '@/lib/api/client';
 import { formatMoney } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
@@ -12,7 +13,7 @@ import { showToast } from '@/lib/toasts/toast-store';
 import { amountToMinor, minorToAmount } from '@/lib/minor-units';
 import { ACCEPT_ODDS, formatOdds, slipTotals, systemsFor, type AcceptOdds, type SlipKind } from './odds';
 import { systemLabel } from './labels';
-import { usePlaceSlip, type Refusal } from './place';
+import { bonusFits, usePlaceSlip, type Refusal, type SlipBonus } from './place';
 import {
   acknowledgeChanges,
   clearSlip,
@@ -39,16 +40,22 @@ export function BetSlip() {
   const account = useAccountInfo().data;
   const place = usePlaceSlip();
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [bonusChosen, setBonusChosen] = useState(true);
+  const guest = !isAuthenticated(account);
+  const bonus = useActiveBettingBonus(!guest);
   const count = slip.entries.length;
+  // The active betting bonus is offered for one single or accumulator, chosen by default.
+  const bonusOffered = bonus !== null && bonusFits(slip);
+  const slipBonus: SlipBonus | null = bonusOffered && bonusChosen ? { id: bonus.id, kind: bonus.kind, amount: bonus.amount } : null;
+  const freebet = slipBonus?.kind === 'freebet';
   const currency = account?.balance_main.currency ?? 'USD';
   const decimals = currencyDecimals(currency);
-  const stakeMinor = amountToMinor(slip.stake, decimals);
+  const stakeMinor = amountToMinor(freebet ? (slipBonus.amount ?? '') : slip.stake, decimals);
   const systems = systemsFor(count);
   const system = slip.kind === 'system' ? (slip.system ?? systems[0] ?? null) : null;
   const totals =
     stakeMinor === null ? null : slipTotals(slip.kind, slip.entries.map((entry) => entry.odds), stakeMinor, system ?? undefined);
   const suspended = slip.entries.some((entry) => entry.suspended);
-  const guest = !isAuthenticated(account);
   const canPlace = !guest && count > 0 && !suspended && stakeMinor !== null && stakeMinor > 0n && totals !== null && !place.isPending;
   const money = (minor: bigint) => formatMoney(minorToAmount(minor, decimals), currency, locale);
 
@@ -60,7 +67,7 @@ export function BetSlip() {
     if (slip.kind === 'system' && slip.system === null && system) setSlipKind('system', system);
     acknowledgeChanges();
     setRefusal(null);
-    place.mutate(undefined, {
+    place.mutate(slipBonus, {
       onSuccess: (outcome) => {
         setRefusal(outcome.refusal);
         if (outcome.placed.length > 0) {
@@ -165,11 +172,31 @@ export function BetSlip() {
                 name="stake"
                 inputMode="decimal"
                 autoComplete="off"
-                value={slip.stake}
+                value={freebet ? (slipBonus.amount ?? '') : slip.stake}
+                readOnly={freebet}
                 data-testid="slip-stake"
                 onChange={(event) => { setStake(event.target.value); }}
               />
             </label>
+            {bonusOffered ? (
+              <label className={styles.bonusChoice} data-testid="slip-bonus">
+                <input
+                  type="checkbox"
+                  checked={bonusChosen}
+                  data-testid="slip-bonus-use"
+                  onChange={(event) => { setBonusChosen(event.target.checked); }}
+                />
+                <span>{t('betting.slip.bonus.use', { reward: bettingBonusReward(bonus, locale) })}</span>
+              </label>
+            ) : null}
+            {freebet ? (
+              <p className={styles.muted} data-testid="slip-freebet-note">
+                {t('betting.slip.bonus.freebetStake')}
+              </p>
+            ) : null}
+            {bonus !== null && !bonusOffered && count > 1 && slip.kind !== 'accumulator' ? (
+              <p className={styles.muted}>{t('betting.slip.bonus.oneBet')}</p>
+            ) : null}
             <dl className={styles.totals} data-testid="slip-totals">
               <dt>{slip.kind === 'single' ? t('betting.slip.bets', { count: totals?.lines ?? count }) : t('betting.slip.lines', { count: totals?.lines ?? 0 })}</dt>
               <dd />

@@ -74,6 +74,8 @@ function bet(overrides: Partial<Bet> = {}): Bet {
     potential: { amount: '7.50', currency: 'USD' },
     payout: { amount: '0.00', currency: 'USD' },
     funds: 'main',
+    betting_bonus_id: null,
+    boost_paid: null,
     status: 'open',
     cash_out: { amount: '1.85', currency: 'USD' },
     created_at: Math.floor(Date.now() / 1000),
@@ -230,6 +232,31 @@ describe('/betting and the slip', () => {
     expect(await screen.findByText('Your 2 bets are placed.')).toBeVisible();
     expect(api.calls('bets.place').map((call) => call.body?.get('selections'))).toEqual(['100', '202']);
     expect(api.calls('bets.place').map((call) => call.body?.get('kind'))).toEqual(['single', 'single']);
+  });
+
+  it('offers the active free bet for one single: its amount is the stake and the bet names it', async () => {
+    const freebet = {
+      id: 77, kind: 'freebet', status: 'active', campaign_id: 1, title: 'Free bet', description: '', currency: 'USD', amount: '5.00',
+      boost_percent: null, max_extra: null, awaiting_deposit: false, expires_at: null, created_at: 1, activated_at: 2, finished_at: null,
+      can_activate: false, can_remove: true,
+    };
+    const api = mockApi({
+      ...signedIn,
+      'sportsbook.getSports': SPORTS,
+      'sportsbook.getEvents': { total: 2, items: EVENTS },
+      'BettingBonuses.get': { total: 1, items: [freebet] },
+      'bets.place': bet({ kind: 'single', funds: 'betting_bonus', betting_bonus_id: 77 }),
+    });
+    renderApp('/betting?tab=upcoming');
+    await pick(100);
+    const slip = screen.getByTestId('bet-slip');
+    expect(await within(slip).findByTestId('slip-bonus')).toHaveTextContent('Use my bonus: Free bet of $5.00');
+    expect(within(slip).getByTestId('slip-stake')).toHaveValue('5.00');
+    expect(within(slip).getByTestId('slip-freebet-note')).toBeVisible();
+    fireEvent.click(within(slip).getByTestId('slip-place'));
+    expect(await screen.findByText('Your bet is placed.')).toBeVisible();
+    const sent = api.calls('bets.place')[0]?.body;
+    expect([sent?.get('betting_bonus_id'), sent?.get('funds'), sent?.get('stake')]).toEqual(['77', 'betting_bonus', '5.00']);
   });
 
   it('marks a selection whose market the server says is suspended, and places nothing until it goes', async () => {

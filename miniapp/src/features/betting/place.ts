@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountKeys } from '@/features/account';
+import { bettingBonusKeys } from '@/features/bonuses';
 import { ApiError } from '@/lib/api/client';
 import { newRequestId, PendingRequestIds } from '@/lib/request-id';
 import { haptic } from '@/lib/telegram';
@@ -24,9 +25,29 @@ export interface PlaceOutcome {
 /** What a bets.place request asks, without its idempotency key. */
 type PlaceContent = Omit<PlaceRequest, 'request_id'>;
 
+/** The betting bonus the player chose for the slip: a free bet sets the stake and its funds. */
+export interface SlipBonus {
+  id: number;
+  kind: 'freebet' | 'odds_boost';
+  /** A free bet's stake, decimal. */
+  amount: string | null;
+}
+
+/** Whether a betting bonus can go with the slip: it is for one single or one accumulator. */
+export function bonusFits(state: Pick<SlipState, 'kind' | 'entries'>): boolean {
+  return state.entries.length > 0 && (state.kind === 'accumulator' || (state.kind === 'single' && state.entries.length === 1));
+}
+
 /** The bets.place requests a slip makes, in order (each with its id from `pendingIds`). */
-export function slipRequests(state: SlipState): PlaceContent[] {
-  const common = { stake: state.stake.trim().replace(',', '.'), accept_odds: state.accept, funds: 'main' as const };
+export function slipRequests(state: SlipState, bonus: SlipBonus | null = null): PlaceContent[] {
+  const withBonus = bonus !== null && bonusFits(state);
+  const freebet = withBonus && bonus.kind === 'freebet';
+  const common = {
+    stake: freebet ? (bonus.amount ?? '') : state.stake.trim().replace(',', '.'),
+    accept_odds: state.accept,
+    funds: freebet ? ('betting_bonus' as const) : ('main' as const),
+    ...(withBonus ? { betting_bonus_id: bonus.id } : {}),
+  };
   if (state.kind === 'single') {
     return state.entries.map((entry) => ({
       ...common,
@@ -68,9 +89,9 @@ const pendingIds = new PendingRequestIds();
  * through a run of singles leaves only the unplaced ones; a refusal for prices is an outcome
  * (the slip now shows the new prices), any other error is thrown.
  */
-export async function placeSlip(newId: () => string = newRequestId): Promise<PlaceOutcome> {
+export async function placeSlip(newId: () => string = newRequestId, bonus: SlipBonus | null = null): Promise<PlaceOutcome> {
   const placed: Bet[] = [];
-  for (const content of slipRequests(slipStore.get())) {
+  for (const content of slipRequests(slipStore.get(), bonus)) {
     const request: PlaceRequest = { ...content, request_id: pendingIds.idFor(content, newId) };
     try {
       placed.push(await placeBet(request));
@@ -90,13 +111,14 @@ export async function placeSlip(newId: () => string = newRequestId): Promise<Pla
 export function usePlaceSlip() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => placeSlip(),
+    mutationFn: (bonus: SlipBonus | null) => placeSlip(newRequestId, bonus),
     onSettled: (outcome) => {
       if (outcome && outcome.placed.length > 0) haptic('bet');
       else haptic('error');
       void queryClient.invalidateQueries({ queryKey: accountKeys.info() });
       void queryClient.invalidateQueries({ queryKey: betKeys.all });
       void queryClient.invalidateQueries({ queryKey: catalogKeys.all });
+      void queryClient.invalidateQueries({ queryKey: bettingBonusKeys.all });
     },
   });
 }

@@ -8,3 +8,5 @@ export { BonusHistoryItem } from './bonus-card';
 export { confirmBurnBonuses, DepositOfferChoice, depositOfferChoices, depositOfferValue } from './deposit-offers';
 export { burnConfirmationOf } from './errors';
 export { PlayerBonuses } from './player-bonuses';
+export { activeBettingBonus, bettingBonusKeys, useActiveBettingBonus, type BettingBonus } from './api/betting-bonuses';
+export { bettingBonusReward } from './betting-bonuses';

@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { CURRENT_STATUSES, FINISHED_STATUSES, useBonuses } from './api/get-bonuses';
+import { BettingBonuses } from './betting-bonuses';
 import { BonusCard, BonusHistoryItem } from './bonus-card';
 import { PromoCodeForm } from './promo-code-form';
 
@@ -46,7 +47,7 @@ function FinishedBonuses() {
   );
 }
 
-/** The profile's bonuses tab: the promo-code field, the running bonuses and the finished ones. */
+/** The profile's bonuses tab: the promo-code field, the running bonuses, the sports (betting) bonuses and the finished ones. */
 export function PlayerBonuses() {
   const { t } = useTranslation();
   return (
@@ -62,6 +63,12 @@ export function PlayerBonuses() {
           {t('bonuses.current')}
         </h2>
         <CurrentBonuses />
+      </section>
+      <section className={screens.page} aria-labelledby="bonuses-sports" data-testid="betting-bonuses">
+        <h2 id="bonuses-sports" className={screens.cardTitle}>
+          {t('bonuses.betting.title')}
+        </h2>
+        <BettingBonuses />
       </section>
       <section className={screens.page} aria-labelledby="bonuses-history">
         <h2 id="bonuses-history" className={screens.cardTitle}>

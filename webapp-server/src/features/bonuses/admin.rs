@@ -92,8 +92,10 @@ pub struct CampaignInput {
     pub exclude_methods: Vec<String>,
     #[serde(default)]
     pub countries: Vec<String>,
-    /// deposit_match, fixed, freespins or freebet.
+    /// deposit_match, fixed, freespins, freebet or odds_boost (see `betting`).
     pub reward: String,
+    /// deposit_match: the percent of the deposit matched; odds_boost: the boost in percent of the
+    /// bet's winnings (1 to 1000; the per-currency `max_bonus` caps the extra).
     #[serde(default)]
     pub match_percent: i64,
     #[serde(default)]
@@ -155,10 +157,10 @@ impl CampaignInput {
         if self.deposit_number.is_some_and(|n| !(1..=100).contains(&n)) {
             e.add_with("deposit_number", FieldCode::MaxValue, vec![("max", "100".into())]);
         }
-        if !matches!(self.reward.as_str(), "deposit_match" | "fixed" | "freespins" | "freebet") {
+        if !matches!(self.reward.as_str(), "deposit_match" | "fixed" | "freespins" | "freebet" | "odds_boost") {
             e.add("reward", FieldCode::Unsupported);
         }
-        if self.reward == "deposit_match" && !(1..=1000).contains(&self.match_percent) {
+        if matches!(self.reward.as_str(), "deposit_match" | "odds_boost") && !(1..=1000).contains(&self.match_percent) {
             e.add_with("match_percent", FieldCode::MaxValue, vec![("max", "1000".into())]);
         }
         if self.reward == "deposit_match" && self.trigger == "registration" {
@@ -245,7 +247,8 @@ impl CampaignInput {
             if a.min_deposit < 0 || a.max_bet < 0 || a.max_conversion.is_some_and(|m| m < 0) {
                 e.add_with("amounts", FieldCode::MinValue, vec![("min", "0".into())]);
             }
-            if matches!(self.reward.as_str(), "deposit_match" | "fixed" | "freebet") && a.max_bonus <= 0 {
+            if matches!(self.reward.as_str(), "deposit_match" | "fixed" | "freebet" | "odds_boost") && a.max_bonus <= 0
+            {
                 e.add_with("amounts.max_bonus", FieldCode::MinValue, vec![("min", "1".into())]);
             }
             if self.freespin_count > 0 && a.freespin_bet <= 0 {

@@ -143,7 +143,7 @@ pub async fn transition(
     amount: i64,
 ) -> Result<(), sqlx::Error> {
     let now = now_ms();
-    let finished = matches!(to, "completed" | "expired" | "forfeited" | "cancelled");
+    let finished = matches!(to, "completed" | "expired" | "forfeited" | "cancelled" | "used");
     sqlx::query("UPDATE player_bonuses SET status = $1, finished_at = CASE WHEN $2 = 1 THEN $3 ELSE finished_at END WHERE id = $4")
         .bind(to)
         .bind(i64::from(finished))
@@ -202,6 +202,10 @@ pub async fn credit(
     actor: Actor,
     reason: &str,
 ) -> Result<BonusRow, BonusError> {
+    if super::betting::is_betting(&bonus.reward) {
+        // A betting bonus is credited when the player activates it (`betting::activate`).
+        return super::betting::on_credit(conn, bonus, deposit, actor, reason).await;
+    }
     if !matches!(bonus.status.as_str(), "offered" | "active") {
         return Err(BonusError::WrongState);
     }
@@ -236,20 +240,6 @@ pub async fn credit(
         )
         .by(Some(bonus.user_id))
         .about(Some(&reference));
-        ledger::post(conn, &entry).await?;
-    }
-    if bonus.reward == "freebet" && bonus.max_bonus > 0 {
-        // The sportsbook's free bet: its stake waits on the betting-bonus balance.
-        let key = format!("bonus:{}:freebet", bonus.id);
-        let entry = Entry::transfer(
-            &key,
-            "freebet_credit",
-            currency,
-            Account::House(HouseAccount::BonusLiability),
-            Account::Player { user_id: bonus.user_id, kind: PlayerAccount::BettingBonus },
-            bonus.max_bonus,
-        )
-        .by(Some(bonus.user_id));
         ledger::post(conn, &entry).await?;
     }
     let pack = match (&bonus.freespin_game, bonus.freespin_count) {
@@ -357,6 +347,9 @@ pub async fn forfeit(
 ) -> Result<(), BonusError> {
     if matches!(bonus.status.as_str(), "completed" | "expired" | "forfeited" | "cancelled") {
         return Err(BonusError::WrongState);
+    }
+    if super::betting::is_betting(&bonus.reward) {
+        return super::betting::release(conn, bonus, to, reason, actor).await;
     }
     let currency = bonus.currency()?;
     if bonus.balance > 0 {

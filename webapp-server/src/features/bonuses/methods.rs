@@ -21,6 +21,7 @@ pub fn register(api: &mut Registry, content: &Arc<crate::features::content::Cach
     api.write("campaigns.checkPromocode", "Checks a promo code without using it (promo_code).", check_promocode);
     api.write("campaigns.activateOffer", "Applies a promo code (promo_code, fields).", activate_offer);
     api.write("campaigns.takepromotions", "Takes an offer (offer_id).", take_offer);
+    super::betting::register(api);
     super::content::register(api, content);
 }
 
@@ -172,7 +173,7 @@ pub struct OfferDescription {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Reward {
-    /// deposit_match, fixed, freespins or freebet.
+    /// deposit_match, fixed, freespins, freebet or odds_boost.
     pub kind: String,
     pub percent: Option<i64>,
     pub max_amount: Option<String>,
@@ -207,6 +208,12 @@ fn reward_words(c: &CampaignRow, a: Option<&Amounts>, locale: Locale) -> String 
             Some(m) => format!("a {m} free bet"),
             None if fr => "un pari gratuit".to_owned(),
             None => "a free bet".to_owned(),
+        }),
+        "odds_boost" => parts.push(match a.and_then(|a| money(a.max_bonus)) {
+            Some(m) if fr => format!("une cote boostée de {} % (gain en plus jusqu'à {m})", c.match_percent),
+            Some(m) => format!("a {}% odds boost (extra winnings up to {m})", c.match_percent),
+            None if fr => format!("une cote boostée de {} %", c.match_percent),
+            None => format!("a {}% odds boost", c.match_percent),
         }),
         _ => {}
     }
@@ -245,8 +252,10 @@ fn offer_view(c: &CampaignRow, a: Option<&Amounts>, locale: Locale, satisfies: b
         promotions: c.promotions.split(',').map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned).collect(),
         reward: Reward {
             kind: c.reward.clone(),
-            percent: Some(c.match_percent).filter(|_| c.reward == "deposit_match"),
-            max_amount: a.filter(|_| c.reward == "deposit_match").and_then(|a| money(a.max_bonus)),
+            percent: Some(c.match_percent).filter(|_| matches!(c.reward.as_str(), "deposit_match" | "odds_boost")),
+            max_amount: a
+                .filter(|_| matches!(c.reward.as_str(), "deposit_match" | "odds_boost"))
+                .and_then(|a| money(a.max_bonus)),
             amount: a.filter(|_| matches!(c.reward.as_str(), "fixed" | "freebet")).and_then(|a| money(a.max_bonus)),
             freespins: c
                 .freespin_game
@@ -265,7 +274,9 @@ fn offer_view(c: &CampaignRow, a: Option<&Amounts>, locale: Locale, satisfies: b
 // ---------------------------------------------------------------------------------------------
 // bonuses.*
 
-pub const STATUSES: [&str; 7] = ["offered", "active", "wagering", "completed", "expired", "forfeited", "cancelled"];
+/// `used` is a betting bonus's (see [`super::betting`]).
+pub const STATUSES: [&str; 8] =
+    ["offered", "active", "wagering", "completed", "expired", "forfeited", "cancelled", "used"];
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct BonusesQuery {
@@ -403,6 +414,16 @@ async fn change_bonus(
             db.lock_user(conn, user_id).await?;
             let bonus = engine::load_own(conn, user_id, bonus_id).await.map_err(refusal)?;
             match action(&rules) {
+                // A betting bonus follows its own states, whichever call changes it.
+                Action::Activate if super::betting::is_betting(&bonus.reward) => {
+                    super::betting::activate(conn, &bonus).await.map_err(refusal)?;
+                }
+                Action::Remove if super::betting::is_betting(&bonus.reward) => {
+                    super::betting::remove(conn, &bonus).await.map_err(refusal)?;
+                }
+                Action::Deactivate if super::betting::is_betting(&bonus.reward) => {
+                    return Err(refusal(BonusError::WrongState));
+                }
                 Action::Activate => activate_in(conn, &rules, &bonus).await.map_err(refusal)?,
                 Action::Deactivate => {
                     if bonus.status != "active" {

@@ -5,7 +5,7 @@
 //! A campaign has a trigger (`registration`, `deposit` — the nth deposit, a minimum, excluded
 //! payment methods —, `promo_code` or `manual`), a reward (`deposit_match` in percent capped per
 //! currency, `fixed` bonus money, `freespins` of a house game — which any reward may also carry —
-//! or a sportsbook `freebet`), amounts per currency (a campaign is not offered in a currency it
+//! or a sportsbook betting bonus: a `freebet` or an `odds_boost`, see [`betting`]), amounts per currency (a campaign is not offered in a currency it
 //! has none for), a window in which it can be taken, a maximum number of takers, how long a taken
 //! bonus waits (`claim_days`) and how long it can be wagered (`wager_days`). `audience`
 //! (`{"countries": [...]}`) is SPEC's `user_satisfies_params`. A player takes a campaign once.
@@ -58,6 +58,7 @@
 //! A code given at registration is applied then (a bad one never stops the registration).
 
 pub mod admin;
+pub mod betting;
 pub mod campaigns;
 pub mod content;
 pub mod engine;

@@ -13,6 +13,13 @@
 //! silently capped). The stake moves from the chosen balance (`funds`: main or betting_bonus) to
 //! the house's sportsbook account in the same transaction (key `sportsbook:bet:{id}:stake`).
 //!
+//! **Betting bonuses** (`features::bonuses::betting`): `betting_bonus_id` names the player's
+//! active free bet or odds boost (`funds=betting_bonus` without it takes their active free bet).
+//! Either applies to one single or accumulator; a free bet's total stake must be its amount
+//! (refused `stake` INVALID with `amount`) and is drawn from the betting-bonus balance; an odds
+//! boost needs main money. The bonus is marked used in the bet's transaction, and the bet keeps
+//! the boost's terms for settlement. A bet placed with a betting bonus has no cash-out.
+//!
 //! **Cash-out** of an open bet: the offer is [`Slip::cash_out`] at the prices now with
 //! `CROUPIER_SPORTSBOOK_CASH_OUT_MARGIN_BP`; a leg on a suspended market means no offer
 //! (`MARKET_SUSPENDED`); an `amount` the client showed that is above the offer now is refused
@@ -26,6 +33,8 @@ use crate::api::error::FieldError;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::now_ms;
 use crate::features::account::MoneyView;
+use crate::features::bonuses::betting::{self, BetBonusKind};
+use crate::features::bonuses::engine::BonusError;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
 use croupier_shared::{Currency, FieldCode, Money};
 use schemars::JsonSchema;
@@ -35,7 +44,7 @@ use serde_json::{Map, Value};
 pub fn register(api: &mut Registry) {
     api.write(
         "bets.place",
-        "Places a bet: kind single, accumulator or system (system: trixie, patent, yankee, lucky15, super_yankee, lucky31, heinz, lucky63, super_heinz, goliath, doubles, trebles or from_K), selections (comma-separated ids), odds (the prices the slip showed, comma-separated), stake (per line, major units), accept_odds (never, higher or any), funds (main or betting_bonus), request_id (idempotency key).",
+        "Places a bet: kind single, accumulator or system (system: trixie, patent, yankee, lucky15, super_yankee, lucky31, heinz, lucky63, super_heinz, goliath, doubles, trebles or from_K), selections (comma-separated ids), odds (the prices the slip showed, comma-separated), stake (per line, major units), accept_odds (never, higher or any), funds (main or betting_bonus), betting_bonus_id (an active free bet or odds boost), request_id (idempotency key).",
         place,
     );
     api.read(
@@ -77,6 +86,10 @@ pub struct PlaceInput {
     /// main (default) or betting_bonus.
     #[serde(default)]
     pub funds: Option<String>,
+    /// The player's active betting bonus (free bet or odds boost) this bet uses.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub betting_bonus_id: Option<i64>,
     /// The client's id of this placement (1 to 64 of A-Z a-z 0-9 _ -): a retry places nothing twice.
     #[serde(default)]
     #[schemars(extend("x-required" = true), length(min = 1, max = 64), regex(pattern = r"^[A-Za-z0-9_-]{1,64}$"))]
@@ -89,6 +102,7 @@ struct Parsed {
     odds: Vec<Odds>,
     accept: Accept,
     funds: PlayerAccount,
+    betting_bonus_id: Option<i64>,
     request_id: String,
 }
 
@@ -135,6 +149,7 @@ impl PlaceInput {
                 "betting_bonus" => PlayerAccount::BettingBonus,
                 _ => return None,
             },
+            betting_bonus_id: self.betting_bonus_id,
             request_id: self.request_id.clone()?,
         })
     }
@@ -181,6 +196,9 @@ impl Input for PlaceInput {
         }
         if !matches!(self.funds.as_deref(), None | Some("main" | "betting_bonus")) {
             errors.add("funds", FieldCode::Unsupported);
+        }
+        if self.betting_bonus_id.is_some_and(|id| id < 1) {
+            errors.add("betting_bonus_id", FieldCode::Invalid);
         }
         match self.request_id.as_deref() {
             None => errors.add("request_id", FieldCode::Required),
@@ -239,12 +257,13 @@ async fn place(ctx: Ctx, user: AuthUser, input: PlaceInput) -> Result<Bet, ApiEr
     let user_id = user.id;
     let stake_text = input.stake.clone().unwrap_or_default();
     let fingerprint = format!(
-        "{}|{}|{}|{}|{}",
+        "{}|{}|{}|{}|{}|{}",
         input.kind.as_deref().unwrap_or(""),
         input.system.as_deref().unwrap_or(""),
         input.selections.as_deref().unwrap_or(""),
         stake_text,
-        input.funds.as_deref().unwrap_or("main")
+        input.funds.as_deref().unwrap_or("main"),
+        input.betting_bonus_id.map(|id| id.to_string()).unwrap_or_default()
     );
     let ctx2 = ctx.clone();
     let p = std::sync::Arc::new(p);
@@ -353,18 +372,47 @@ async fn place_in(
         BetKind::Accumulator => ("accumulator", None),
         BetKind::System(s) => ("system", Some(s.name())),
     };
-    let funds = if p.funds == PlayerAccount::BettingBonus { "betting_bonus" } else { "main" };
+    let bonus = betting::for_bet(conn, user_id, p.betting_bonus_id, p.funds == PlayerAccount::BettingBonus, currency)
+        .await
+        .map_err(|e| match e {
+            BonusError::NotFound => ApiError::field("betting_bonus_id", FieldCode::NotFound),
+            BonusError::WrongState => ApiError::field("betting_bonus_id", FieldCode::Invalid),
+            BonusError::Db(e) => ApiError::from(e),
+            other => ApiError::internal(anyhow::anyhow!(other)),
+        })?;
+    let mut funds_account = p.funds;
+    let (mut boost_bp, mut boost_cap) = (0, 0);
+    if let Some(b) = bonus {
+        if matches!(p.kind, BetKind::System(_)) {
+            return Err(ApiError::field("betting_bonus_id", FieldCode::Invalid));
+        }
+        match b.kind {
+            BetBonusKind::Freebet { amount } => {
+                if total != amount {
+                    return Err(ApiError::field_with("stake", FieldCode::Invalid, vec![("amount", money(amount))]));
+                }
+                funds_account = PlayerAccount::BettingBonus;
+            }
+            BetBonusKind::Boost { bp, cap } => {
+                if p.funds != PlayerAccount::Main {
+                    return Err(ApiError::field("funds", FieldCode::Invalid));
+                }
+                (boost_bp, boost_cap) = (bp, cap);
+            }
+        }
+    }
+    let funds = if funds_account == PlayerAccount::BettingBonus { "betting_bonus" } else { "main" };
     let now = now_ms();
     // Real money counts against the player's loss and wager limits (`limits::used_since` counts
     // sports bets with casino rounds).
-    if has_limits && p.funds == PlayerAccount::Main {
+    if has_limits && funds_account == PlayerAccount::Main {
         crate::features::account::limits::enforce_play(conn, user_id, currency, total, now)
             .await
             .map_err(|refusal| refusal.into_api(currency))?;
     }
     let bet_id: i64 = sqlx::query_scalar(
-        "INSERT INTO sb_bets (user_id, request_key, fingerprint, kind, system, currency, funds, stake_per_line, lines, stake, potential, max_payout, status, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13) RETURNING id",
+        "INSERT INTO sb_bets (user_id, request_key, fingerprint, kind, system, currency, funds, stake_per_line, lines, stake, potential, max_payout, status, created_at, bonus_id, boost_bp, boost_cap) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $14, $15, $16) RETURNING id",
     )
     .bind(user_id)
     .bind(&p.request_id)
@@ -379,6 +427,9 @@ async fn place_in(
     .bind(potential)
     .bind(max_payout)
     .bind(now)
+    .bind(bonus.map(|b| b.id))
+    .bind(boost_bp)
+    .bind(boost_cap)
     .fetch_one(&mut *conn)
     .await?;
     for (position, (o, leg)) in offered.iter().zip(&slip.legs).enumerate() {
@@ -399,7 +450,7 @@ async fn place_in(
         &key,
         "sportsbook_stake",
         currency,
-        Account::Player { user_id, kind: p.funds },
+        Account::Player { user_id, kind: funds_account },
         Account::House(HouseAccount::SportsbookSettlement),
         total,
     )
@@ -408,7 +459,7 @@ async fn place_in(
     match ledger::post(conn, &entry).await {
         Ok(_) => {}
         Err(LedgerError::InsufficientFunds) => {
-            let balance = ledger::balance(conn, Account::Player { user_id, kind: p.funds }, currency).await?;
+            let balance = ledger::balance(conn, Account::Player { user_id, kind: funds_account }, currency).await?;
             return Err(ApiError::invalid(vec![FieldError {
                 field: "stake".into(),
                 code: FieldCode::MaxValue,
@@ -416,6 +467,11 @@ async fn place_in(
             }]));
         }
         Err(e) => return Err(e.into()),
+    }
+    if let Some(b) = bonus {
+        betting::mark_used(conn, b.id, bet_id)
+            .await
+            .map_err(|_| ApiError::field("betting_bonus_id", FieldCode::Invalid))?;
     }
     bet_of(conn, user_id, bet_id, ctx.state.config().sportsbook.cash_out_margin_bp, OddsFormat::Decimal).await
 }
@@ -455,6 +511,10 @@ pub struct Bet {
     pub payout: MoneyView,
     /// main or betting_bonus.
     pub funds: String,
+    /// The betting bonus (free bet or odds boost) the bet used.
+    pub betting_bonus_id: Option<i64>,
+    /// An odds boost's extra winnings paid so far.
+    pub boost_paid: Option<MoneyView>,
     /// open, won, lost, void or cashed_out.
     pub status: String,
     /// The cash-out offer now, for an open bet whose markets are all open; null otherwise.
@@ -497,7 +557,7 @@ fn current_prices(legs: &[LegRow]) -> Vec<Option<Odds>> {
 
 fn to_bet(ctx_margin: u32, bet: &BetRow, legs: &[LegRow], format: OddsFormat) -> Bet {
     let amount = |m: i64| MoneyView::of(m, &bet.currency);
-    let cash_out = (bet.status == "open")
+    let cash_out = (bet.status == "open" && !bet.has_bonus())
         .then(|| bet.slip(legs))
         .flatten()
         .and_then(|slip| slip.cash_out(&current_prices(legs), ctx_margin, bet.max_payout));
@@ -511,6 +571,8 @@ fn to_bet(ctx_margin: u32, bet: &BetRow, legs: &[LegRow], format: OddsFormat) ->
         potential: amount(bet.potential),
         payout: amount(bet.payout),
         funds: bet.funds.clone(),
+        betting_bonus_id: bet.bonus_id,
+        boost_paid: (bet.boost_bp > 0).then(|| amount(bet.boost_paid)),
         status: bet.status.clone(),
         cash_out: cash_out.map(amount),
         created_at: bet.created_at / 1000,
@@ -658,7 +720,8 @@ async fn cash_out(ctx: Ctx, user: AuthUser, input: CashOutInput) -> Result<Bet, 
                 Box::pin(async move {
                     db.lock_user(conn, user_id).await?;
                     let bet = bet_row(conn, user_id, bet_id).await?;
-                    if bet.status != "open" {
+                    if bet.status != "open" || bet.has_bonus() {
+                        // A free bet or a boosted bet has no cash-out.
                         return Err(ApiError::field("bet_id", FieldCode::Locked));
                     }
                     let legs = legs_of(conn, bet_id).await?;
@@ -711,6 +774,7 @@ mod tests {
             stake: Some("1".into()),
             accept_odds: None,
             funds: None,
+            betting_bonus_id: None,
             request_id: Some("r-1".into()),
         };
         let fields = |i: PlaceInput| {

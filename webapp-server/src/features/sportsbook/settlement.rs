@@ -14,6 +14,14 @@
 //! corrected) is refused by the ledger, which never lets a player balance go negative: the bet
 //! stays dirty and is retried on every run (and logged) until the money is there or an operator
 //! steps in.
+//!
+//! **Betting bonuses** (`features::bonuses::betting`). A bet staked from the betting-bonus
+//! balance is a free bet: its target is the returns minus the stake (never below 0) — the stake
+//! is not returned, a void pays nothing — paid to main money. A bet with an odds boost also has
+//! a boost target, the winnings (returns − stake) × its basis points ÷ 10,000, rounded down,
+//! capped by its cap; the difference to what the boost has paid moves between the house's bonus
+//! liability and main money in the same ledger transaction as the payout's, under the same
+//! version key, so both replay, resettle and claw back together.
 
 use super::odds::Odds;
 use super::settle::{BetKind, Leg, Slip, System};
@@ -21,7 +29,7 @@ use super::store::parse_result;
 use crate::AppState;
 use crate::api::ApiError;
 use crate::db::now_ms;
-use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
+use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posting};
 use croupier_shared::Currency;
 use sqlx::AnyConnection;
 
@@ -43,9 +51,13 @@ pub struct BetRow {
     pub dirty: i64,
     pub created_at: i64,
     pub settled_at: Option<i64>,
+    pub bonus_id: Option<i64>,
+    pub boost_bp: i64,
+    pub boost_cap: i64,
+    pub boost_paid: i64,
 }
 
-pub const BET_COLUMNS: &str = "id, user_id, kind, system, currency, funds, stake_per_line, stake, potential, max_payout, status, payout, settle_version, dirty, created_at, settled_at";
+pub const BET_COLUMNS: &str = "id, user_id, kind, system, currency, funds, stake_per_line, stake, potential, max_payout, status, payout, settle_version, dirty, created_at, settled_at, bonus_id, boost_bp, boost_cap, boost_paid";
 
 /// A leg with what the bet page shows of it.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -78,6 +90,27 @@ pub async fn legs_of(conn: &mut AnyConnection, bet_id: i64) -> Result<Vec<LegRow
 }
 
 impl BetRow {
+    /// Placed with a betting bonus (a free bet or an odds boost), or from betting-bonus money.
+    pub fn has_bonus(&self) -> bool {
+        self.bonus_id.is_some() || self.funds == "betting_bonus"
+    }
+
+    /// What the player is owed for `returns` (the bet's capped return as its legs stand): all of
+    /// it, or for a free bet the returns less the stake.
+    pub fn player_target(&self, returns: i64) -> i64 {
+        if self.funds == "betting_bonus" { (returns - self.stake).max(0) } else { returns }
+    }
+
+    /// An odds boost's extra for `returns`: the winnings × the boost, rounded down, capped.
+    pub fn boost_target(&self, returns: i64) -> i64 {
+        if self.boost_bp <= 0 {
+            return 0;
+        }
+        let winnings = i128::from((returns - self.stake).max(0));
+        let extra = i64::try_from(winnings * i128::from(self.boost_bp) / 10_000).unwrap_or(i64::MAX);
+        extra.min(self.boost_cap.max(0))
+    }
+
     pub fn bet_kind(&self) -> Option<BetKind> {
         match self.kind.as_str() {
             "single" => Some(BetKind::Single),
@@ -132,15 +165,14 @@ pub async fn settle_dirty(state: &AppState) -> anyhow::Result<usize> {
     }
 }
 
-/// The balance a bet's returns go back to: the one its stake came from, so betting-bonus money
-/// never becomes cash through a void, a win or a cash-out (turning it into cash is the bonus
-/// engine's rule to apply, not the sportsbook's).
+/// The balance a bet's returns go to: main money, always. A free bet's stake (betting-bonus
+/// money) is never returned — its target is the winnings alone ([`BetRow::player_target`]) —, so
+/// betting-bonus money turns into cash only as a free bet's winnings.
 pub fn returns_account(bet: &BetRow) -> Account {
-    let kind = if bet.funds == "betting_bonus" { PlayerAccount::BettingBonus } else { PlayerAccount::Main };
-    Account::Player { user_id: bet.user_id, kind }
+    Account::Player { user_id: bet.user_id, kind: PlayerAccount::Main }
 }
 
-/// One ledger posting of `delta` between the house's sportsbook account and the bet's
+/// One ledger transaction of `delta` between the house's sportsbook account and the bet's
 /// [`returns_account`] (to the player when positive), keyed by the bet's settlement `version` so
 /// a replay moves nothing twice. Settlement, resettlement, rollback and cash-out all pay this way.
 pub async fn move_difference(
@@ -151,12 +183,36 @@ pub async fn move_difference(
     delta: i64,
     kind: &str,
 ) -> Result<(), LedgerError> {
+    move_settlement(conn, bet, currency, version, delta, 0, kind).await
+}
+
+/// [`move_difference`] with an odds boost's difference `boost_delta` between the house's bonus
+/// liability and the same account, in the same ledger transaction.
+pub async fn move_settlement(
+    conn: &mut AnyConnection,
+    bet: &BetRow,
+    currency: Currency,
+    version: i64,
+    delta: i64,
+    boost_delta: i64,
+    kind: &str,
+) -> Result<(), LedgerError> {
     let key = format!("sportsbook:bet:{}:v{version}", bet.id);
     let reference = bet.id.to_string();
-    let (house, player) = (Account::House(HouseAccount::SportsbookSettlement), returns_account(bet));
-    let (from, to) = if delta > 0 { (house, player) } else { (player, house) };
-    let entry =
-        Entry::transfer(&key, kind, currency, from, to, delta.abs()).by(Some(bet.user_id)).about(Some(&reference));
+    let mut postings = Vec::new();
+    if delta != 0 {
+        postings.push(Posting { account: Account::House(HouseAccount::SportsbookSettlement), amount: -delta });
+    }
+    if boost_delta != 0 {
+        postings.push(Posting { account: Account::House(HouseAccount::BonusLiability), amount: -boost_delta });
+    }
+    if delta + boost_delta != 0 {
+        postings.push(Posting { account: returns_account(bet), amount: delta + boost_delta });
+    }
+    if postings.is_empty() {
+        return Ok(());
+    }
+    let entry = Entry { key: &key, kind, user_id: Some(bet.user_id), reference: Some(&reference), currency, postings };
     ledger::post(conn, &entry).await.map(|_| ())
 }
 
@@ -207,17 +263,24 @@ async fn recompute_in(conn: &mut AnyConnection, bet_id: i64) -> Result<bool, Api
         None if slip.lost() => (0, "lost"),
         None => (0, "open"),
     };
+    // `target` (the returns) decides the status; the player is owed its free-bet or boosted share.
+    let (target, boost) = (bet.player_target(target), bet.boost_target(target));
     let delta = target - bet.payout;
+    let boost_delta = boost - bet.boost_paid;
     let mut version = bet.settle_version;
-    if delta != 0 {
+    if delta != 0 || boost_delta != 0 {
         let currency = Currency::parse(&bet.currency)
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("bet {bet_id} has currency {}", bet.currency)))?;
         version += 1;
-        let kind = if delta > 0 { "sportsbook_payout" } else { "sportsbook_clawback" };
-        match move_difference(conn, &bet, currency, version, delta, kind).await {
+        let kind = if delta + boost_delta >= 0 { "sportsbook_payout" } else { "sportsbook_clawback" };
+        match move_settlement(conn, &bet, currency, version, delta, boost_delta, kind).await {
             Ok(()) => {}
             Err(LedgerError::InsufficientFunds) => {
-                tracing::warn!(bet_id, owed = -delta, "a resettlement's claw-back waits for the player's balance");
+                tracing::warn!(
+                    bet_id,
+                    owed = -(delta + boost_delta),
+                    "a resettlement's claw-back waits for the player's balance"
+                );
                 return Ok(false);
             }
             Err(e) => return Err(e.into()),
@@ -225,13 +288,14 @@ async fn recompute_in(conn: &mut AnyConnection, bet_id: i64) -> Result<bool, Api
     }
     let settled_at = (status != "open").then_some(now_ms());
     sqlx::query(
-        "UPDATE sb_bets SET status = $1, payout = $2, settle_version = $3, settled_at = $4, dirty = dirty - $5 WHERE id = $6",
+        "UPDATE sb_bets SET status = $1, payout = $2, settle_version = $3, settled_at = $4, dirty = dirty - $5, boost_paid = $6 WHERE id = $7",
     )
     .bind(status)
     .bind(target)
     .bind(version)
     .bind(settled_at)
     .bind(bet.dirty)
+    .bind(boost)
     .bind(bet_id)
     .execute(&mut *conn)
     .await?;

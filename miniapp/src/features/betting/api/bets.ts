@@ -38,6 +38,10 @@ export interface Bet {
   potential: Amount;
   payout: Amount;
   funds: 'main' | 'betting_bonus';
+  /** The betting bonus (free bet or odds boost) the bet used. */
+  betting_bonus_id: number | null;
+  /** An odds boost's extra winnings paid so far. */
+  boost_paid: Amount | null;
   status: BetStatus;
   /** The cash-out offer now; null when there is none. */
   cash_out: Amount | null;
@@ -65,6 +69,8 @@ export interface PlaceRequest {
   stake: string;
   accept_odds: AcceptOdds;
   funds: 'main' | 'betting_bonus';
+  /** The player's active betting bonus this bet uses. */
+  betting_bonus_id?: number | undefined;
   request_id: string;
 }
 
@@ -86,6 +92,7 @@ export function placeBet(request: PlaceRequest): Promise<Bet> {
     stake: request.stake,
     accept_odds: request.accept_odds,
     funds: request.funds,
+    betting_bonus_id: request.betting_bonus_id,
     request_id: request.request_id,
   });
 }

@@ -3,7 +3,7 @@ import { apiGet, type RequestOptions } from '@/lib/api/client';
 import { bonusKeys, type OfferTrigger } from './get-bonuses';
 
 export type OfferAction = 'registration' | 'deposit' | 'promo_code' | 'manual';
-export type RewardKind = 'deposit_match' | 'fixed' | 'freespins' | 'freebet';
+export type RewardKind = 'deposit_match' | 'fixed' | 'freespins' | 'freebet' | 'odds_boost';
 
 /** SPEC §3 Offer (campaign); amounts in the player's currency (the default one for guests). */
 export interface Offer {
