@@ -32,7 +32,7 @@ server's secret and only ever sent in a marketing e-mail).
 Environment (set by tools/schemathesis.sh): CROUPIER_ST_BASE, CROUPIER_ST_VERSION,
 CROUPIER_ST_ADMIN_TOKEN, CROUPIER_ST_RUN (guest or signed-in), CROUPIER_ST_COOKIE,
 CROUPIER_ST_EMAIL, CROUPIER_ST_PASSWORD, CROUPIER_ST_USER_ID, CROUPIER_ST_DEPOSIT_ID,
-CROUPIER_ST_BONUS_CAMPAIGN, CROUPIER_ST_PROMO_CAMPAIGN.
+CROUPIER_ST_BONUS_CAMPAIGN, CROUPIER_ST_PROMO_CAMPAIGN, CROUPIER_ST_FREEBET_CAMPAIGN.
 """
 
 from __future__ import annotations
@@ -128,6 +128,12 @@ def grant_bonus() -> int:
     return admin("/admin/bonuses", body)["id"]
 
 
+def grant_free_bet() -> int:
+    """A free bet of a manual freebet campaign, granted by the operator: `offered`."""
+    body = {"user_id": user_id(), "campaign_id": int(ENV["CROUPIER_ST_FREEBET_CAMPAIGN"]), "reason": "schemathesis"}
+    return admin("/admin/bonuses", body)["id"]
+
+
 def promo_code() -> str:
     code = unique("ST").upper()
     admin("/admin/promo-codes", {"code": code, "campaign_id": int(ENV["CROUPIER_ST_PROMO_CAMPAIGN"])})
@@ -145,8 +151,8 @@ def cashback() -> int:
     return admin("/admin/cashbacks", body)["id"]
 
 
-def campaign(sysname: str, trigger: str, min_deposit: int = 1000) -> dict:
-    return {"sysname": sysname, "status": "active", "trigger": trigger, "reward": "deposit_match",
+def campaign(sysname: str, trigger: str, min_deposit: int = 1000, reward: str = "deposit_match") -> dict:
+    return {"sysname": sysname, "status": "active", "trigger": trigger, "reward": reward,
             "match_percent": 100, "freespin_count": 0, "wager_multiplier": 1, "wager_includes_deposit": False,
             "games": [], "title_en": "Schemathesis", "title_fr": "Schemathesis", "text_en": "A fixture.",
             "text_fr": "Une donnée de test.", "terms_en": "", "terms_fr": "", "promotions": [],
@@ -347,6 +353,8 @@ FIXTURES = {
                                         "phone_country_code": None, "promo_code": None},
     "POST /api/auth.restore": lambda: {"login": new_account()[0], "code": None, "password": None,
                                        "password_repeat": None},
+    "POST /api/BettingBonuses.activate": lambda: {"bonus_id": grant_free_bet()},
+    "POST /api/BettingBonuses.remove": lambda: {"bonus_id": grant_free_bet()},
     "POST /api/bonuses.activate": _fix_bonus_offered,
     "POST /api/bonuses.deactivate": lambda: {"bonus_id": grant_bonus()},
     "POST /api/bonuses.remove": lambda: {"bonus_id": grant_bonus()},
@@ -435,6 +443,7 @@ def setup() -> None:
     api("account.confirmContact", contact=email, code=last_code(email))
     bonus_campaign = admin("/admin/campaigns", campaign(unique("st-bonus-"), "manual"))["id"]
     promo_campaign = admin("/admin/campaigns", campaign(unique("st-promo-"), "promo_code"))["id"]
+    freebet_campaign = admin("/admin/campaigns", campaign(unique("st-freebet-"), "manual", reward="freebet"))["id"]
     # Money to withdraw: a cashback of 10,000.00 paid out to the main balance.
     funds = admin("/admin/cashbacks", {"user_id": user_id(), "amount": 1_000_000, "currency": "USD",
                                        "description_en": "Schemathesis", "description_fr": "Schemathesis",
@@ -442,7 +451,7 @@ def setup() -> None:
     api("cashbacks.payout", cashback_id=funds)
     deposit = api("cashier.makedeposit", method="sandbox_card", amount="100")["id"]
     print(f"export CROUPIER_ST_BONUS_CAMPAIGN={bonus_campaign} CROUPIER_ST_PROMO_CAMPAIGN={promo_campaign} "
-          f"CROUPIER_ST_DEPOSIT_ID={deposit}")
+          f"CROUPIER_ST_FREEBET_CAMPAIGN={freebet_campaign} CROUPIER_ST_DEPOSIT_ID={deposit}")
 
 
 if __name__ == "__main__":
