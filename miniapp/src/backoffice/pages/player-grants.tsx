@@ -58,12 +58,16 @@ export function descriptionError(value: unknown): string | undefined {
   return codePoints(value) > MAX_DESCRIPTION ? 'bo.codes.MAX_LENGTH' : undefined;
 }
 
-/** The cashback's end: a time in the future. */
-export function endDateError(value: unknown, _values?: FieldValues, now: () => number = Date.now): string | undefined {
-  const seconds = secondsOf(value);
-  if (seconds === null) return 'bo.codes.REQUIRED';
-  return seconds * 1000 <= now() ? 'bo.grants.end_in_past' : undefined;
+/** The validator of the cashback's end as of `now`: a time in the future. */
+export function endDateValidator(now: () => number = Date.now) {
+  return (value: unknown): string | undefined => {
+    const seconds = secondsOf(value);
+    if (seconds === null) return 'bo.codes.REQUIRED';
+    return seconds * 1000 <= now() ? 'bo.grants.end_in_past' : undefined;
+  };
 }
+
+const endDateError = endDateValidator();
 
 interface CampaignChoice {
   id: number;
