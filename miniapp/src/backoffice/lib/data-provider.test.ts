@@ -260,6 +260,6 @@ describe('the data provider', () => {
     expect(calls[0]?.url.pathname).toBe('/backoffice/api/admin/support/feedback');
     expect(calls[0]?.url.searchParams.get('count')).toBe('200');
     expect(page.total).toBe(2);
-    expect(page.data.map((row) => row.id)).toEqual([2, 1]);
+    expect(page.data.map((row: { id: number }) => row.id)).toEqual([2, 1]);
   });
 });

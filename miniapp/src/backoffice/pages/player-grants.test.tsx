@@ -167,7 +167,9 @@ describe('the grant dialogs', () => {
     const calls = stubFetch(jsonResponse({ status: 'ok', data: { user_id: 7, status: 'verified' } }));
     renderWith(<VerificationButton />);
     const dialog = await open('player-verification');
-    fireEvent.mouseDown(within(dialog).getAllByRole('combobox')[0] as HTMLElement);
+    const [statusSelect] = within(dialog).getAllByRole('combobox');
+    if (!statusSelect) throw new Error('no status select');
+    fireEvent.mouseDown(statusSelect);
     fireEvent.click(within(await screen.findByRole('listbox')).getByText('Verified'));
     type(dialog, /Reason/, 'Passport checked');
     confirm(dialog, 'Verification');
