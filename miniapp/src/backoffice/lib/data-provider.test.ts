@@ -224,11 +224,11 @@ describe('the data provider', () => {
     expect(calls[0]?.url.pathname).toBe('/backoffice/api/admin/campaigns');
     expect(calls[0]?.body).toEqual(body);
     expect(created.data).toEqual({ ...body, id: 12 });
-    const updated = await provider.update('campaigns', { id: 12, data: body, previousData: { id: 12 } });
+    const updated = await provider.update('campaigns', { id: 12, data: body, previousData: { id: 12, sysname: 'old', promo_codes: [] } });
     expect(calls[1]?.method).toBe('PUT');
     expect(calls[1]?.url.pathname).toBe('/backoffice/api/admin/campaigns/12');
     expect(calls[1]?.body).toEqual(body);
-    expect(updated.data).toMatchObject({ id: 12, sysname: 'spring' });
+    expect(updated.data).toMatchObject({ id: 12, sysname: 'spring', promo_codes: [] });
     const refused = await refusal(provider.create('campaigns', { data: body }));
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual({ sysname: 'bo.codes.TAKEN' });

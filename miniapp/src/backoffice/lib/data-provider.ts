@@ -241,7 +241,10 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
       const adminPath = ADMIN_RESOURCES[resource];
       if (adminPath) {
         const { json } = await call(`${adminPath}/${encodeURIComponent(String(params.id))}`, { method: 'PUT', body: params.data });
-        return { data: { ...(params.data as object), id: params.id as Identifier, ...envelopeData(json) } as never };
+        // The answer is the id: the record is the one shown before (its report, its promo codes)
+        // with what was sent.
+        const previous = (params.previousData ?? {}) as object;
+        return { data: { ...previous, ...(params.data as object), id: params.id as Identifier, ...envelopeData(json) } as never };
       }
       const { json } = await call(`/${resource}/${encodeURIComponent(String(params.id))}`, {
         method: 'PUT',
