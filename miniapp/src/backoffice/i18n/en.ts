@@ -143,6 +143,8 @@ export const en = {
       WRONG_CREDENTIALS: 'Wrong e-mail or password',
       CODE_INVALID: 'Wrong code',
       CODE_EXPIRED: 'The code has expired',
+      DATE: 'Wrong date',
+      PROMO_NOT_ELIGIBLE: 'Not available to this player (the campaign has no amounts in their currency, or they may not take it)',
     },
     fields: {
       reason: 'Reason',

@@ -144,6 +144,8 @@ export const fr: Messages = {
       WRONG_CREDENTIALS: 'E-mail ou mot de passe incorrect',
       CODE_INVALID: 'Code incorrect',
       CODE_EXPIRED: 'Le code a expiré',
+      DATE: 'Date incorrecte',
+      PROMO_NOT_ELIGIBLE: 'Indisponible pour ce joueur (la campagne n’a pas de montants dans sa devise, ou il ne peut pas en bénéficier)',
     },
     fields: {
       reason: 'Motif',
