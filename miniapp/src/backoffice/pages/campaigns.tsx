@@ -56,7 +56,11 @@ import {
 import type { BackofficeDataProvider } from '../lib/data-provider';
 
 const choices = (ids: readonly string[], prefix: string) => ids.map((id) => ({ id, name: `${prefix}.${id}` }));
-const STATUS_CHOICES = choices(CAMPAIGN_STATUSES, 'bo.campaign_status');
+// An ended campaign shows its status, which no save can set (the server takes draft, active or paused).
+const STATUS_CHOICES = [
+  ...choices(CAMPAIGN_STATUSES, 'bo.campaign_status'),
+  { id: 'ended', name: 'bo.campaign_status.ended', disabled: true },
+];
 const TRIGGER_CHOICES = choices(TRIGGERS, 'bo.campaign_trigger');
 const REWARD_CHOICES = choices(REWARDS, 'bo.campaign_reward');
 const CURRENCY_CHOICES = CURRENCIES.map((id) => ({ id, name: id }));
