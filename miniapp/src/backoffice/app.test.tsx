@@ -65,8 +65,11 @@ describe('the console', () => {
     expect(screen.getByTestId('player-ban')).toBeInTheDocument();
     expect(screen.getByTestId('player-end-sessions')).toBeInTheDocument();
     expect(screen.queryByTestId('player-correct')).not.toBeInTheDocument();
+    expect(screen.getByTestId('player-verification')).toBeInTheDocument();
+    expect(screen.queryByTestId('player-grant-bonus')).not.toBeInTheDocument();
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('Players')).toBeInTheDocument();
+    expect(within(menu).getByText('Support messages')).toBeInTheDocument();
     expect(within(menu).queryByText('Operators')).not.toBeInTheDocument();
     expect(within(menu).queryByText('Audit trail')).not.toBeInTheDocument();
     expect(within(menu).queryByText('Reports')).not.toBeInTheDocument();
@@ -83,6 +86,19 @@ describe('the console', () => {
     expect(within(menu).getByText('Reports')).toBeInTheDocument();
     expect(within(menu).queryByText('System')).not.toBeInTheDocument();
     expect(within(menu).queryByText('Operators')).not.toBeInTheDocument();
+  });
+
+  it('shows marketing the grants and no ban, correction or verification', async () => {
+    serve(['players.read', 'campaigns.manage', 'reports.read'], 'marketing');
+    renderAt('/backoffice/players/7/show');
+    expect(await screen.findByTestId('player-grant-bonus')).toBeInTheDocument();
+    expect(screen.getByTestId('player-grant-points')).toBeInTheDocument();
+    expect(screen.getByTestId('player-grant-cashback')).toBeInTheDocument();
+    expect(screen.queryByTestId('player-ban')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('player-correct')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('player-verification')).not.toBeInTheDocument();
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Campaigns')).toBeInTheDocument();
   });
 
   it('enrols an operator without TOTP: QR code and secret, then the first code signs in', async () => {

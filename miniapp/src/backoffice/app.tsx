@@ -3,6 +3,7 @@
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CasinoIcon from '@mui/icons-material/Casino';
+import FeedbackIcon from '@mui/icons-material/Feedback';
 import EmojiEventsIcon from '@mui/icons-material/EmojiEvents';
 import GppBadIcon from '@mui/icons-material/GppBad';
 import HistoryIcon from '@mui/icons-material/History';
@@ -24,7 +25,8 @@ import { AuditList, RefusalList } from './pages/audit';
 import { ContentPage } from './pages/content';
 import { CorrectionList } from './pages/corrections';
 import { DepositList } from './pages/deposits';
-import { CashbackList, CampaignList, JackpotList, TournamentList } from './pages/feature-admin';
+import { CampaignCreate, CampaignEdit, CampaignList } from './pages/campaigns';
+import { CashbackList, FeedbackList, JackpotList, TournamentList } from './pages/feature-admin';
 import { LoginPage } from './pages/login-page';
 import { OperatorCreate, OperatorEdit, OperatorList } from './pages/operators';
 import { PlayerList, PlayerShow } from './pages/players';
@@ -76,10 +78,11 @@ function BackofficeAdmin() {
       <Resource name="audit" list={AuditList} icon={HistoryIcon} />
       <Resource name="refusals" list={RefusalList} icon={GppBadIcon} />
       <Resource name="operators" list={OperatorList} create={OperatorCreate} edit={OperatorEdit} icon={AdminPanelSettingsIcon} />
-      <Resource name="campaigns" list={CampaignList} icon={LocalOfferIcon} />
+      <Resource name="campaigns" list={CampaignList} create={CampaignCreate} edit={CampaignEdit} icon={LocalOfferIcon} />
       <Resource name="tournaments" list={TournamentList} icon={EmojiEventsIcon} />
       <Resource name="jackpots" list={JackpotList} icon={StarsIcon} />
       <Resource name="cashbacks" list={CashbackList} icon={SavingsIcon} />
+      <Resource name="feedback" list={FeedbackList} icon={FeedbackIcon} />
       <Resource name="ledger" />
       <Resource name="sessions" />
       <Resource name="notes" />

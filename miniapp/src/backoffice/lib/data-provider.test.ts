@@ -210,4 +210,56 @@ describe('the data provider', () => {
     expect((await provider.system()).maintenance.on).toBe(false);
     expect(calls[1]?.url.pathname).toBe('/backoffice/api/system');
   });
+
+  it('creates and replaces a campaign through /admin/campaigns and reads its id from the envelope', async () => {
+    const calls = stubFetch(
+      jsonResponse({ status: 'ok', data: { id: 12 } }),
+      jsonResponse({ status: 'ok', data: { id: 12 } }),
+      jsonResponse({ status: 'error', error: { type: 'InvalidParameterException', message: 'Invalid', error_data: { sysname: ['TAKEN'] } } }, 422),
+    );
+    const provider = createDataProvider();
+    const body = { sysname: 'spring', trigger: 'manual', reward: 'fixed', amounts: [{ currency: 'EUR', max_bonus: 1000 }] };
+    const created = await provider.create('campaigns', { data: body });
+    expect(calls[0]?.method).toBe('POST');
+    expect(calls[0]?.url.pathname).toBe('/backoffice/api/admin/campaigns');
+    expect(calls[0]?.body).toEqual(body);
+    expect(created.data).toEqual({ ...body, id: 12 });
+    const updated = await provider.update('campaigns', { id: 12, data: body, previousData: { id: 12, sysname: 'old', promo_codes: [] } });
+    expect(calls[1]?.method).toBe('PUT');
+    expect(calls[1]?.url.pathname).toBe('/backoffice/api/admin/campaigns/12');
+    expect(calls[1]?.body).toEqual(body);
+    expect(updated.data).toMatchObject({ id: 12, sysname: 'spring', promo_codes: [] });
+    const refused = await refusal(provider.create('campaigns', { data: body }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ sysname: 'bo.codes.TAKEN' });
+  });
+
+  it('posts the feature admin actions to /admin/{path} and answers the envelope’s data', async () => {
+    const calls = stubFetch(
+      jsonResponse({ status: 'ok', data: { code: 'SPRING', status: 'paused' } }),
+      jsonResponse({ status: 'ok', data: { written: true } }),
+    );
+    const provider = createDataProvider();
+    expect(await provider.admin('promo-codes/spring/pause', { reason: 'Leaked' })).toEqual({ code: 'SPRING', status: 'paused' });
+    expect(calls[0]?.method).toBe('POST');
+    expect(calls[0]?.url.pathname).toBe('/backoffice/api/admin/promo-codes/spring/pause');
+    expect(calls[0]?.body).toEqual({ reason: 'Leaked' });
+    expect(await provider.admin('loyalty/points', { user_id: 7, points: 50, reason: 'Sorry', key: 'k1' })).toEqual({ written: true });
+    expect(calls[1]?.url.pathname).toBe('/backoffice/api/admin/loyalty/points');
+  });
+
+  it('reads the support feedback from /admin/support/feedback', async () => {
+    const calls = stubFetch(
+      jsonResponse({ status: 'ok', data: { items: [{ id: 2, message: 'Help' }, { id: 1, message: 'Hi' }] } }),
+    );
+    const page = await createDataProvider().getList('feedback', {
+      pagination: { page: 1, perPage: 25 },
+      sort: { field: 'id', order: 'DESC' },
+      filter: {},
+    });
+    expect(calls[0]?.url.pathname).toBe('/backoffice/api/admin/support/feedback');
+    expect(calls[0]?.url.searchParams.get('count')).toBe('200');
+    expect(page.total).toBe(2);
+    expect(page.data.map((row: { id: number }) => row.id)).toEqual([2, 1]);
+  });
 });

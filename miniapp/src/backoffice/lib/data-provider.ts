@@ -16,6 +16,7 @@ export const ADMIN_RESOURCES: Record<string, string> = {
   tournaments: '/admin/tournaments',
   jackpots: '/admin/jackpots',
   cashbacks: '/admin/cashbacks',
+  feedback: '/admin/support/feedback',
 };
 
 /** Resources the server exports as CSV (`/{resource}/export.csv`). */
@@ -96,6 +97,12 @@ function envelopeItems(json: unknown): RaRecord[] {
   return data?.items ?? [];
 }
 
+/** The `data` object of an `/admin` envelope (`{}` when there is none). */
+function envelopeData(json: unknown): Record<string, unknown> {
+  const data = (json as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+}
+
 /** One movement of a withdrawal, correction or other stateful resource. */
 export interface ActionResult<T = RaRecord> {
   data: T;
@@ -149,6 +156,12 @@ export interface BackofficeDataProvider extends DataProvider {
   action: (resource: string, id: Identifier, action: string, body: Record<string, unknown>) => Promise<ActionResult>;
   /** `POST /{path}` for the actions without an id (bulk approve, maintenance). */
   post: (path: string, body: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * `POST /admin/{path}` of the feature admin APIs (promo codes, grants, campaign status): their
+   * envelope's `data`. The gate in front of them audits the body's `reason`, so actions whose
+   * handler reads no body still send one.
+   */
+  admin: (path: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
   bulkApprove: (ids: Identifier[], reason: string) => Promise<BulkResult[]>;
   reportSummary: (params: ReportParams) => Promise<ReportSummary>;
   system: () => Promise<SystemState>;
@@ -172,8 +185,14 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
     const adminPath = ADMIN_RESOURCES[resource];
     if (adminPath) {
       const { status, ...filter } = params.filter as Record<string, unknown>;
-      // The cashback queue answers one status at a time (pending by default).
-      const query = resource === 'cashbacks' ? `?status=${encodeURIComponent(text(status) || 'pending')}&count=500` : '';
+      // The cashback queue answers one status at a time (pending by default); the support
+      // feedback pages by offset and count (200 at most, newest first).
+      const query =
+        resource === 'cashbacks'
+          ? `?status=${encodeURIComponent(text(status) || 'pending')}&count=500`
+          : resource === 'feedback'
+            ? '?count=200'
+            : '';
       const { json } = await call(`${adminPath}${query}`);
       const paged = pageLocally(envelopeItems(json), {
         ...params,
@@ -209,10 +228,24 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
         filter: { ...(params.filter as Record<string, unknown>), [params.target]: params.id },
       }) as never,
     create: async (resource, params) => {
+      const adminPath = ADMIN_RESOURCES[resource];
+      if (adminPath) {
+        // The `/admin` answers are `{status, data: {id}}`: the record is what was sent, with its id.
+        const { json } = await call(adminPath, { method: 'POST', body: params.data });
+        return { data: { ...(params.data as object), ...envelopeData(json) } as never };
+      }
       const { json } = await call(`/${resource}`, { method: 'POST', body: params.data });
       return { data: json as never };
     },
     update: async (resource, params) => {
+      const adminPath = ADMIN_RESOURCES[resource];
+      if (adminPath) {
+        const { json } = await call(`${adminPath}/${encodeURIComponent(String(params.id))}`, { method: 'PUT', body: params.data });
+        // The answer is the id: the record is the one shown before (its report, its promo codes)
+        // with what was sent.
+        const previous = (params.previousData ?? {}) as object;
+        return { data: { ...previous, ...(params.data as object), id: params.id as Identifier, ...envelopeData(json) } as never };
+      }
       const { json } = await call(`/${resource}/${encodeURIComponent(String(params.id))}`, {
         method: 'PUT',
         body: params.data,
@@ -238,6 +271,7 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
       return { data: json as RaRecord };
     },
     post: async (path, body) => (await call(path, { method: 'POST', body })).json,
+    admin: async (path, body) => envelopeData((await call(`/admin/${path}`, { method: 'POST', body })).json),
     bulkApprove: async (ids, reason) => {
       const { json } = await call('/withdrawals/bulk-approve', { method: 'POST', body: { ids, reason } });
       return (json as { results: BulkResult[] }).results;

@@ -43,6 +43,8 @@ export const KNOWN_CODES = [
   'WRONG_CREDENTIALS',
   'CODE_INVALID',
   'CODE_EXPIRED',
+  'DATE',
+  'PROMO_NOT_ELIGIBLE',
 ] as const;
 
 const known = new Set<string>(KNOWN_CODES);

@@ -11,16 +11,16 @@ const ROLES: Record<string, string[]> = {
 };
 
 function visible(role: string): string[] {
-  const resources = ['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals', 'operators', 'campaigns', 'tournaments', 'jackpots', 'cashbacks'];
+  const resources = ['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals', 'operators', 'campaigns', 'tournaments', 'jackpots', 'cashbacks', 'feedback'];
   return resources.filter((resource) => canAccess(ROLES[role], resource, 'list'));
 }
 
 describe('permissions', () => {
   it('shows each role the lists its permissions allow', () => {
-    expect(visible('admin')).toHaveLength(12);
-    expect(visible('finance')).toEqual(['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals']);
-    expect(visible('support')).toEqual(['players', 'withdrawals', 'deposits', 'rounds']);
-    expect(visible('marketing')).toEqual(['players', 'campaigns', 'tournaments', 'jackpots', 'cashbacks']);
+    expect(visible('admin')).toHaveLength(13);
+    expect(visible('finance')).toEqual(['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals', 'feedback']);
+    expect(visible('support')).toEqual(['players', 'withdrawals', 'deposits', 'rounds', 'feedback']);
+    expect(visible('marketing')).toEqual(['players', 'campaigns', 'tournaments', 'jackpots', 'cashbacks', 'feedback']);
     expect(visible('content')).toEqual([]);
   });
 
@@ -32,6 +32,10 @@ describe('permissions', () => {
     expect(canAccess(ROLES.finance, 'sessions', 'delete')).toBe(false);
     expect(canAccess(ROLES.support, 'notes', 'create')).toBe(true);
     expect(canAccess(ROLES.marketing, 'notes', 'create')).toBe(false);
+    expect(canAccess(ROLES.marketing, 'campaigns', 'create')).toBe(true);
+    expect(canAccess(ROLES.marketing, 'campaigns', 'edit')).toBe(true);
+    expect(canAccess(ROLES.support, 'campaigns', 'edit')).toBe(false);
+    expect(canAccess(ROLES.admin, 'feedback', 'edit')).toBe(false);
   });
 
   it('refuses unknown resources and operators without permissions', () => {

@@ -50,6 +50,8 @@ const RESOURCE_RULES: Record<string, { read: Permission[]; write: Permission[] }
   tournaments: { read: ['campaigns.manage'], write: ['campaigns.manage'] },
   jackpots: { read: ['campaigns.manage'], write: ['campaigns.manage'] },
   cashbacks: { read: ['campaigns.manage'], write: ['campaigns.manage'] },
+  // Support messages (`/admin/support/feedback`): read by whoever reads players.
+  feedback: { read: ['players.read'], write: [] },
 };
 
 const READ_ACTIONS = new Set(['list', 'show', 'export']);

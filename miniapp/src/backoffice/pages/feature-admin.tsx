@@ -1,27 +1,8 @@
-// The feature admin lists (campaigns, tournaments, jackpots, cashbacks): the older `/admin`
-// answers under `/backoffice/api/admin/...`. Lists only for now; each feature's own issue adds
-// its editing pages.
+// The feature admin lists (tournaments, jackpots, cashbacks; campaigns have their own page,
+// pages/campaigns.tsx) and the support feedback: the older `/admin` answers under
+// `/backoffice/api/admin/...`. Lists only for now; each feature's own issue adds its editing pages.
 import { Datagrid, List, NumberField, SelectInput, TextField } from 'react-admin';
 import { MoneyField, TimeField } from '../components/fields';
-
-export function CampaignList() {
-  return (
-    <List sort={{ field: 'id', order: 'DESC' }} actions={false}>
-      <Datagrid bulkActionButtons={false} rowClick={false}>
-        <TextField source="id" />
-        <TextField source="sysname" />
-        <TextField source="title_en" />
-        <TextField source="status" />
-        <TextField source="trigger" />
-        <TextField source="reward" />
-        <NumberField source="takers" />
-        <NumberField source="max_takers" emptyText="—" />
-        <TimeField source="starts_at" emptyText="—" />
-        <TimeField source="ends_at" emptyText="—" />
-      </Datagrid>
-    </List>
-  );
-}
 
 export function TournamentList() {
   return (
@@ -74,6 +55,23 @@ export function CashbackList() {
         <TextField source="amount.currency" />
         <TextField source="programme_id" emptyText="—" />
         <TimeField source="created_at" />
+      </Datagrid>
+    </List>
+  );
+}
+
+export function FeedbackList() {
+  return (
+    <List sort={{ field: 'id', order: 'DESC' }} actions={false}>
+      <Datagrid bulkActionButtons={false} rowClick={false}>
+        <TextField source="id" />
+        <TimeField source="created_at" />
+        <TextField source="user_id" emptyText="—" />
+        <TextField source="name" />
+        <TextField source="email" />
+        <TextField source="locale" />
+        <TextField source="message" sx={{ whiteSpace: 'pre-wrap' }} />
+        <TimeField source="emailed_at" emptyText="—" />
       </Datagrid>
     </List>
   );

@@ -1,6 +1,7 @@
 // Players: search (id, e-mail, phone, Telegram id, login or nickname prefix — the server's `q`),
 // and a player's page with everything an operator needs in tabs, and the actions their
-// permissions allow: ban / unban, end sessions, notes, balance corrections.
+// permissions allow: ban / unban, end sessions, notes, balance corrections, the verification
+// review, and grants of a bonus, loyalty points or a cashback (pages/player-grants.tsx).
 import BlockIcon from '@mui/icons-material/Block';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import LogoutIcon from '@mui/icons-material/Logout';
@@ -47,6 +48,7 @@ import type { BackofficeDataProvider } from '../lib/data-provider';
 import type { FieldValues } from '../lib/http';
 import { decimalToMinor } from '../lib/money';
 import { DepositColumns } from './deposits';
+import { GrantBonusButton, GrantCashbackButton, GrantPointsButton, VerificationButton } from './player-grants';
 import { RoundColumns } from './rounds';
 import { WithdrawalColumns } from './withdrawals';
 import { PendingRequestIds } from '@/lib/request-id';
@@ -207,6 +209,14 @@ function PlayerActions() {
       </Can>
       <Can permission="balance.correct">
         <CorrectBalanceButton />
+      </Can>
+      <Can permission="players.ban">
+        <VerificationButton />
+      </Can>
+      <Can permission="campaigns.manage">
+        <GrantBonusButton />
+        <GrantPointsButton />
+        <GrantCashbackButton />
       </Can>
     </TopToolbar>
   );
