@@ -53,5 +53,8 @@ fn marketing_admin() -> axum::Router<AppState> {
 /// The back office's API and, under it, the `/admin` feature routers again behind its gate
 /// (`backoffice::admin_mount`): their bodies and answers unchanged, the caller an operator.
 pub fn backoffice_routes(state: AppState) -> axum::Router<AppState> {
-    backoffice::routes().merge(backoffice::admin_mount(marketing_admin(), state))
+    backoffice::routes()
+        .merge(backoffice::admin_mount(marketing_admin(), state.clone(), "campaigns.manage"))
+        .merge(backoffice::admin_mount(protection::verification_admin(), state.clone(), "players.ban"))
+        .merge(backoffice::admin_mount(protection::feedback_admin(), state, "players.read"))
 }

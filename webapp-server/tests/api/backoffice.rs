@@ -136,6 +136,8 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("GET", "/admin/tournaments", "campaigns.manage"),
     ("GET", "/admin/jackpots", "campaigns.manage"),
     ("GET", "/admin/cashbacks", "campaigns.manage"),
+    ("POST", "/admin/players/1/verification", "players.ban"),
+    ("GET", "/admin/support/feedback", "players.read"),
 ];
 
 /// The contract's roles → permissions.

@@ -213,7 +213,7 @@ export const en = {
     validation: { max_value: 'At most %{max}', min_value: 'At least %{min}', max_length: 'At most %{max} characters' },
     campaign_status: { draft: 'Draft', active: 'Active', paused: 'Paused', ended: 'Ended' },
     campaign_trigger: { registration: 'Registration', deposit: 'Deposit', promo_code: 'Promo code', manual: 'Manual (granted by an operator)' },
-    campaign_reward: { deposit_match: 'Deposit match', fixed: 'Fixed bonus', freespins: 'Free spins', freebet: 'Free bet (sports)' },
+    campaign_reward: { deposit_match: 'Deposit match', fixed: 'Fixed bonus', freespins: 'Free spins', freebet: 'Free bet (sports)', odds_boost: 'Odds boost (sports)' },
     campaign_amount: {
       min_deposit: 'Minimum deposit', max_bonus: 'Maximum bonus', max_bet: 'Maximum bet', max_conversion: 'Maximum conversion',
       freespin_bet: 'Free-spin bet',

@@ -216,7 +216,7 @@ export const fr: Messages = {
     campaign_trigger: {
       registration: 'Inscription', deposit: 'Dépôt', promo_code: 'Code promo', manual: 'Manuel (accordé par un opérateur)',
     },
-    campaign_reward: { deposit_match: 'Bonus sur dépôt', fixed: 'Bonus fixe', freespins: 'Tours gratuits', freebet: 'Pari gratuit (sport)' },
+    campaign_reward: { deposit_match: 'Bonus sur dépôt', fixed: 'Bonus fixe', freespins: 'Tours gratuits', freebet: 'Pari gratuit (sport)', odds_boost: 'Cote boostée (sport)' },
     campaign_amount: {
       min_deposit: 'Dépôt minimum', max_bonus: 'Bonus maximum', max_bet: 'Mise maximale', max_conversion: 'Conversion maximale',
       freespin_bet: 'Mise d’un tour gratuit',

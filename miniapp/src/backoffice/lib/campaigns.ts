@@ -15,7 +15,9 @@ export const CURRENCIES = [
 
 export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused'] as const;
 export const TRIGGERS = ['registration', 'deposit', 'promo_code', 'manual'] as const;
-export const REWARDS = ['deposit_match', 'fixed', 'freespins', 'freebet'] as const;
+export const REWARDS = ['deposit_match', 'fixed', 'freespins', 'freebet', 'odds_boost'] as const;
+/** The rewards whose `match_percent` is theirs: a deposit match's percent, an odds boost's (the extra, capped by max_bonus). */
+export const PERCENT_REWARDS: readonly string[] = ['deposit_match', 'odds_boost'];
 
 /** The server's bounds (bonuses/admin.rs `CampaignInput::check`, freespins::MAX_PACK, methods::MAX_CODE). */
 export const LIMITS = {
@@ -191,7 +193,7 @@ export function campaignBody(values: CampaignValues): CampaignBody {
     exclude_methods: splitList(values.exclude_methods),
     countries: splitList(values.countries).map((c) => c.toUpperCase()),
     reward: values.reward,
-    match_percent: values.reward === 'deposit_match' ? (intOrNull(values.match_percent) ?? 0) : 0,
+    match_percent: PERCENT_REWARDS.includes(values.reward) ? (intOrNull(values.match_percent) ?? 0) : 0,
     freespin_game: freespinCount > 0 && values.freespin_game.trim() ? values.freespin_game.trim() : null,
     freespin_count: freespinCount,
     wager_multiplier: intOrNull(values.wager_multiplier) ?? 0,
@@ -331,10 +333,10 @@ export function validateCampaign(values: CampaignValues): CampaignErrors {
   if (values.trigger === 'deposit' && values.deposit_number != null && !inRange(values.deposit_number, 1, LIMITS.depositNumber)) {
     errors.deposit_number = maxValue(LIMITS.depositNumber);
   }
-  if (values.reward === 'deposit_match') {
-    if (!inRange(values.match_percent, 1, LIMITS.matchPercent)) errors.match_percent = maxValue(LIMITS.matchPercent);
-    if (values.trigger === 'registration') errors.trigger = 'bo.campaigns.match_needs_deposit';
+  if (PERCENT_REWARDS.includes(values.reward) && !inRange(values.match_percent, 1, LIMITS.matchPercent)) {
+    errors.match_percent = maxValue(LIMITS.matchPercent);
   }
+  if (values.reward === 'deposit_match' && values.trigger === 'registration') errors.trigger = 'bo.campaigns.match_needs_deposit';
   const spins = values.freespin_count ?? 0;
   if (values.reward === 'freespins' && !spins) errors.freespin_count = req;
   else if (!inRange(spins, 0, LIMITS.freespins)) errors.freespin_count = maxValue(LIMITS.freespins);
@@ -371,7 +373,7 @@ export function validateCampaign(values: CampaignValues): CampaignErrors {
       const text = amount[field].trim();
       if (text && amountMinor(text, currency || 'EUR') === null) row[field] = 'bo.codes.INVALID';
     }
-    const needsBonus = ['deposit_match', 'fixed', 'freebet'].includes(values.reward);
+    const needsBonus = ['deposit_match', 'fixed', 'freebet', 'odds_boost'].includes(values.reward);
     if (needsBonus && !row.max_bonus && !(amountMinor(amount.max_bonus.trim() || '0', currency || 'EUR') ?? 0)) {
       row.max_bonus = minValue(1);
     }

@@ -50,6 +50,7 @@ import {
   emptyCampaign,
   isPromoCode,
   missingKeys,
+  PERCENT_REWARDS,
   validateCampaign,
   type CampaignValues,
 } from '../lib/campaigns';
@@ -119,7 +120,7 @@ function CampaignForm({ record }: { record: Partial<CampaignValues> & { id?: RaR
       <SelectInput source="reward" choices={REWARD_CHOICES} validate={required()} />
       <FormDataConsumer<CampaignValues>>
         {({ formData }) =>
-          formData.reward === 'deposit_match' ? <NumberInput source="match_percent" step={1} /> : null
+          PERCENT_REWARDS.includes(formData.reward) ? <NumberInput source="match_percent" step={1} /> : null
         }
       </FormDataConsumer>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>

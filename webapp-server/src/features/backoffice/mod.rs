@@ -110,11 +110,13 @@ pub fn routes() -> axum::Router<AppState> {
 pub const API: &str = "/backoffice/api";
 
 /// The feature routers of `/admin/...` mounted again under `/backoffice/api` (so
-/// `/backoffice/api/admin/campaigns` …), behind [`reports::admin_gate`]: permission
-/// `campaigns.manage`, an audit row per change and per refusal, then the `/admin` handler itself
-/// with an [`crate::api::OperatorGrant`].
-pub fn admin_mount(admin: axum::Router<AppState>, state: AppState) -> axum::Router<AppState> {
-    axum::Router::new().nest(API, admin).layer(axum::middleware::from_fn_with_state(state, reports::admin_gate))
+/// `/backoffice/api/admin/campaigns` …), behind [`reports::admin_gate`]: `permission`, an audit
+/// row per change and per refusal, then the `/admin` handler itself with an
+/// [`crate::api::OperatorGrant`].
+pub fn admin_mount(admin: axum::Router<AppState>, state: AppState, permission: &'static str) -> axum::Router<AppState> {
+    axum::Router::new()
+        .nest(API, admin)
+        .layer(axum::middleware::from_fn_with_state((state, permission), reports::admin_gate))
 }
 
 /// An unknown `/backoffice/api/...` path: the envelope's 404, never the console's page.

@@ -361,9 +361,13 @@ pub async fn maintenance(staff: Staff, bytes: Bytes) -> Response {
 const GATE_BODY_MAX: usize = 1 << 20;
 
 /// In front of the `/admin` routers mounted under `/backoffice/api`: the caller must be staff
-/// with `campaigns.manage` (refusals audited); a change is audited with its path, its body (as
-/// `after`) and the body's `reason`, once it succeeded.
-pub async fn admin_gate(State(state): State<AppState>, request: Request, next: Next) -> Response {
+/// with the mount's `permission` (refusals audited); a change is audited with its path, its body
+/// (as `after`) and the body's `reason`, once it succeeded.
+pub async fn admin_gate(
+    State((state, permission)): State<(AppState, &'static str)>,
+    request: Request,
+    next: Next,
+) -> Response {
     let (mut parts, body_in) = request.into_parts();
     let staff = match <Staff as axum::extract::FromRequestParts<AppState>>::from_request_parts(&mut parts, &state).await
     {
@@ -373,17 +377,17 @@ pub async fn admin_gate(State(state): State<AppState>, request: Request, next: N
     let path = parts.uri.path().to_owned();
     let action =
         format!("admin.{} {}", parts.method.as_str().to_lowercase(), path.trim_start_matches("/backoffice/api"));
-    if !staff.role.can("campaigns.manage") {
+    if !staff.role.can(permission) {
         let row = trail::Row {
             action: &action,
             outcome: "denied",
-            after: Some(json!({ "permission": "campaigns.manage" })),
+            after: Some(json!({ "permission": permission })),
             ..trail::Row::of(&staff)
         };
         if let Err(e) = trail::write(state.db().pool(), &row).await {
             return staff.answer(Err(e));
         }
-        return staff.answer(Err(denied("campaigns.manage")));
+        return staff.answer(Err(denied(permission)));
     }
     let bytes = match axum::body::to_bytes(body_in, GATE_BODY_MAX).await {
         Ok(bytes) => bytes,

@@ -395,6 +395,13 @@ pub async fn report(state: &AppState, campaign: &CampaignRow) -> Result<Report, 
     })
 }
 
+/// A comma-separated column as the list [`CampaignInput`] takes.
+fn list(text: &str) -> Vec<&str> {
+    text.split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
+}
+
+/// A campaign as the operator API answers it: every field of [`CampaignInput`] under its name (so
+/// an editor can send back what it read), with its takers, promo codes and report.
 async fn campaign_json(state: &AppState, campaign: &CampaignRow) -> Result<serde_json::Value, ApiError> {
     let amounts: Vec<Amounts> = sqlx::query_as(
         "SELECT currency, min_deposit, max_bonus, max_bet, max_conversion, freespin_bet FROM campaign_amounts WHERE campaign_id = $1 ORDER BY currency",
@@ -413,7 +420,25 @@ async fn campaign_json(state: &AppState, campaign: &CampaignRow) -> Result<serde
         "status": campaign.status,
         "trigger": campaign.trigger_action,
         "reward": campaign.reward,
+        "deposit_number": campaign.deposit_number,
+        "exclude_methods": campaign.exclude_list(),
+        "countries": campaign.countries(),
+        "match_percent": campaign.match_percent,
+        "freespin_game": campaign.freespin_game,
+        "freespin_count": campaign.freespin_count,
+        "wager_multiplier": campaign.wager_multiplier,
+        "wager_includes_deposit": campaign.wager_includes_deposit != 0,
+        "games": list(&campaign.games),
         "title_en": campaign.title_en,
+        "title_fr": campaign.title_fr,
+        "text_en": campaign.text_en,
+        "text_fr": campaign.text_fr,
+        "terms_en": campaign.terms_en,
+        "terms_fr": campaign.terms_fr,
+        "image_url": campaign.image_url,
+        "promotions": list(&campaign.promotions),
+        "claim_days": campaign.claim_days,
+        "wager_days": campaign.wager_days,
         "takers": campaign.takers,
         "max_takers": campaign.max_takers,
         "starts_at": campaign.starts_at.map(|t| t / 1000),

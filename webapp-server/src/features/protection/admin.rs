@@ -36,10 +36,20 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/admin/players/{id}/ban", post(ban_route))
         .route("/admin/players/{id}/unban", post(unban_route))
         .route("/admin/players/{id}/protection", get(protection_route))
-        .route("/admin/players/{id}/verification", post(verification_route))
         .route("/admin/maintenance", get(maintenance_get).post(maintenance_set))
-        .route("/admin/support/feedback", get(feedback_route))
         .route("/admin/security/refusals", get(refusals_route))
+        .merge(verification_routes())
+        .merge(feedback_routes())
+}
+
+/// An operator's decision on a player's verification (served to the back office too).
+pub fn verification_routes() -> axum::Router<AppState> {
+    axum::Router::new().route("/admin/players/{id}/verification", axum::routing::post(verification_route))
+}
+
+/// The players' support messages (served to the back office too).
+pub fn feedback_routes() -> axum::Router<AppState> {
+    axum::Router::new().route("/admin/support/feedback", axum::routing::get(feedback_route))
 }
 
 fn reason_of(reason: &str) -> Result<String, ApiError> {

@@ -36,6 +36,16 @@ pub fn register(api: &mut Registry) {
 }
 
 /// The feature's own HTTP routes: the verification webhooks and the operators' API.
+/// `/admin/players/{id}/verification`, for the back office's verification review.
+pub fn verification_admin() -> axum::Router<AppState> {
+    admin::verification_routes()
+}
+
+/// `/admin/support/feedback`, for the back office's support messages.
+pub fn feedback_admin() -> axum::Router<AppState> {
+    admin::feedback_routes()
+}
+
 pub fn routes() -> axum::Router<AppState> {
     axum::Router::new().route("/webhooks/kyc/{provider}", axum::routing::post(kyc::webhook)).merge(admin::routes())
 }
