@@ -320,7 +320,8 @@ def bettor() -> str:
 def _fix_bet() -> dict:
     _, selection, odds = open_price()
     return {"kind": "single", "system": None, "selections": str(selection), "odds": odds, "stake": "1",
-            "accept_odds": "any", "funds": "main", "request_id": unique("st-bet-"), COOKIE: bettor()}
+            "accept_odds": "any", "funds": "main", "request_id": unique("st-bet-"), "betting_bonus_id": None,
+            COOKIE: bettor()}
 
 
 def _fix_cash_out() -> dict:
