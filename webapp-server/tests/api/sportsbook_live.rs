@@ -158,7 +158,7 @@ db_test!(async fn a_price_the_feed_writes_reaches_every_open_stream_of_its_event
     drop(Stream::open(&base, &format!("events={event_id}"), None).await);
 
     let moved = priced(&event, "7.35");
-    assert_eq!(store::store(&app.state, "sandbox", &[moved.clone()], NOON + 1000).await.unwrap(), 1);
+    assert_eq!(store::store(&app.state, "sandbox", std::slice::from_ref(&moved), NOON + 1000).await.unwrap(), 1);
     let (id, change) = first.odds().await;
     assert_eq!(change["event_id"], event_id);
     assert_eq!(change["status"], "scheduled");
@@ -178,7 +178,7 @@ db_test!(async fn a_price_the_feed_writes_reaches_every_open_stream_of_its_event
     assert_eq!(listed.unwrap()["odds"], "7.35");
 
     // Storing the same snapshot again sends nothing; a suspension sends the market and its prices.
-    assert_eq!(store::store(&app.state, "sandbox", &[moved.clone()], NOON + 2000).await.unwrap(), 0);
+    assert_eq!(store::store(&app.state, "sandbox", std::slice::from_ref(&moved), NOON + 2000).await.unwrap(), 0);
     let mut suspended = moved.clone();
     for m in &mut suspended.markets {
         if m.kind == MarketKind::MatchResult {

@@ -312,16 +312,13 @@ impl Hub {
     }
 
     /// Subscribes, and answers what to send first: the frames after `last` when the ring still
-    /// holds it, a reset when it does not.
-    fn subscribe(&self, last: Option<u64>) -> (broadcast::Receiver<Arc<Frame>>, Result<Vec<Arc<Frame>>, ()>) {
+    /// holds it, `None` (send a reset) when it does not.
+    fn subscribe(&self, last: Option<u64>) -> (broadcast::Receiver<Arc<Frame>>, Option<Vec<Arc<Frame>>>) {
         let ring = lock(&self.ring);
         let receiver = self.sender.subscribe();
         let replay = match last {
-            None => Ok(Vec::new()),
-            Some(last) => match ring.iter().position(|f| f.id == last) {
-                Some(at) => Ok(ring.iter().skip(at + 1).cloned().collect()),
-                None => Err(()),
-            },
+            None => Some(Vec::new()),
+            Some(last) => ring.iter().position(|f| f.id == last).map(|at| ring.iter().skip(at + 1).cloned().collect()),
         };
         (receiver, replay)
     }
@@ -453,8 +450,8 @@ async fn stream(
     let (receiver, replay) = hub.subscribe(last);
     let wanted = move |frame: &Frame| events.binary_search(&frame.event_id).is_ok();
     let first: Vec<Bytes> = match replay {
-        Ok(frames) => frames.iter().filter(|f| wanted(f)).map(|f| f.bytes.clone()).collect(),
-        Err(()) => vec![Bytes::from_static(RESET)],
+        Some(frames) => frames.iter().filter(|f| wanted(f)).map(|f| f.bytes.clone()).collect(),
+        None => vec![Bytes::from_static(RESET)],
     };
     let mut keep_alive = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
     keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -597,7 +594,7 @@ mod tests {
         hub.accept("{\"id\":9,\"event_id\":5,\"x\":\"a\nb\"}");
         let (_, replay) = hub.subscribe(Some(1));
         assert_eq!(replay.expect("known").iter().map(|f| f.id).collect::<Vec<_>>(), vec![2, 3]);
-        assert!(hub.subscribe(Some(42)).1.is_err());
+        assert!(hub.subscribe(Some(42)).1.is_none());
         assert!(hub.subscribe(None).1.expect("fresh").is_empty());
         assert!(parse("events=3,1,3", None).is_ok_and(|(e, l)| e == vec![1, 3] && l.is_none()));
         assert!(parse("events=1&last_id=7", Some("8")).is_ok_and(|(_, l)| l == Some(8)));
