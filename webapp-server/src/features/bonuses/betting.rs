@@ -33,7 +33,7 @@
 //! under the bet's own key. Every movement is in the caller's transaction.
 
 use super::engine::{self, Actor, BonusError, BonusRow, DAY_MS};
-use super::methods::{page_checks, refusal};
+use super::methods::{page_checks, refusal, rows_page, status_list};
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::{group::job, now_ms};
 use crate::ledger::{self, Account, Entry, HouseAccount, PlayerAccount};
@@ -353,10 +353,7 @@ pub struct BettingBonusesQuery {
 
 impl BettingBonusesQuery {
     fn statuses(&self) -> Vec<&str> {
-        match self.statuses.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-            None => vec!["offered", "active"],
-            Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect(),
-        }
+        status_list(self.statuses.as_deref(), &["offered", "active"])
     }
 }
 
@@ -376,25 +373,11 @@ pub struct BettingBonuses {
 }
 
 async fn get(ctx: Ctx, user: AuthUser, query: BettingBonusesQuery) -> Result<BettingBonuses, ApiError> {
-    let list = format!(",{},", query.statuses().join(","));
-    let filter = "user_id = $1 AND reward IN ('freebet', 'odds_boost') AND $2 LIKE '%,' || status || ',%'";
     let mut conn = ctx.state.db().pool().acquire().await?;
-    let total: i64 =
-        sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM player_bonuses WHERE {filter}")))
-            .bind(user.id)
-            .bind(&list)
-            .fetch_one(&mut *conn)
+    let only = " AND reward IN ('freebet', 'odds_boost')";
+    let (total, rows) =
+        rows_page(&mut conn, user.id, &query.statuses(), only, query.offset.unwrap_or(0), query.count.unwrap_or(50))
             .await?;
-    let rows: Vec<BonusRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {} FROM player_bonuses WHERE {filter} ORDER BY id DESC LIMIT $3 OFFSET $4",
-        engine::COLUMNS
-    )))
-    .bind(user.id)
-    .bind(&list)
-    .bind(query.count.unwrap_or(50))
-    .bind(query.offset.unwrap_or(0))
-    .fetch_all(&mut *conn)
-    .await?;
     Ok(BettingBonuses { total, items: rows.iter().map(|r| view(r, ctx.locale)).collect() })
 }
 

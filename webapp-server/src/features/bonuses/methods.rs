@@ -294,10 +294,7 @@ pub struct BonusesQuery {
 
 impl BonusesQuery {
     fn statuses(&self) -> Vec<&str> {
-        match self.statuses.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-            None => vec!["offered", "active", "wagering"],
-            Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect(),
-        }
+        status_list(self.statuses.as_deref(), &["offered", "active", "wagering"])
     }
 }
 
@@ -310,29 +307,31 @@ impl Input for BonusesQuery {
     }
 }
 
+/// The comma-separated `given` statuses, or `default` when none are given.
+pub(crate) fn status_list<'a>(given: Option<&'a str>, default: &[&'a str]) -> Vec<&'a str> {
+    match given.map(str::trim).filter(|s| !s.is_empty()) {
+        None => default.to_vec(),
+        Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect(),
+    }
+}
+
 /// `offset` 0 or more, `count` 1 to 100.
 pub(crate) fn page_checks(offset: Option<i64>, count: Option<i64>, errors: &mut FieldErrors) {
-    if offset.is_some_and(|o| o < 0) {
-        errors.add_with("offset", FieldCode::MinValue, vec![("min", "0".into())]);
-    }
-    match count {
-        Some(c) if c < 1 => errors.add_with("count", FieldCode::MinValue, vec![("min", "1".into())]),
-        Some(c) if c > 100 => errors.add_with("count", FieldCode::MaxValue, vec![("max", "100".into())]),
-        _ => {}
-    }
+    crate::features::winners::page_checks(offset, count, 100, errors);
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Bonuses {
-    pub total: i64,
-    pub items: Vec<Bonus>,
-}
-
-/// The player's bonuses of `statuses`, newest first (also `cashier.gethistory` `type=bonuses`).
-pub async fn list(ctx: &Ctx, user_id: i64, statuses: &[&str], offset: i64, count: i64) -> Result<Bonuses, ApiError> {
+/// A page of the player's bonuses of `statuses`, newest first, with their total; `only` is an
+/// extra SQL condition of the caller's (a constant, e.g. the betting rewards).
+pub(crate) async fn rows_page(
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+    statuses: &[&str],
+    only: &'static str,
+    offset: i64,
+    count: i64,
+) -> Result<(i64, Vec<BonusRow>), ApiError> {
     let list = format!(",{},", statuses.join(","));
-    let filter = "user_id = $1 AND $2 LIKE '%,' || status || ',%'";
-    let mut conn = ctx.state.db().pool().acquire().await?;
+    let filter = format!("user_id = $1 AND $2 LIKE '%,' || status || ',%'{only}");
     let total: i64 =
         sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM player_bonuses WHERE {filter}")))
             .bind(user_id)
@@ -349,6 +348,19 @@ pub async fn list(ctx: &Ctx, user_id: i64, statuses: &[&str], offset: i64, count
     .bind(offset)
     .fetch_all(&mut *conn)
     .await?;
+    Ok((total, rows))
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Bonuses {
+    pub total: i64,
+    pub items: Vec<Bonus>,
+}
+
+/// The player's bonuses of `statuses`, newest first (also `cashier.gethistory` `type=bonuses`).
+pub async fn list(ctx: &Ctx, user_id: i64, statuses: &[&str], offset: i64, count: i64) -> Result<Bonuses, ApiError> {
+    let mut conn = ctx.state.db().pool().acquire().await?;
+    let (total, rows) = rows_page(&mut conn, user_id, statuses, "", offset, count).await?;
     let mut items = Vec::with_capacity(rows.len());
     for row in &rows {
         items.push(view(&mut conn, row, ctx.locale).await?);
