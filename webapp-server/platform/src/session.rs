@@ -34,7 +34,8 @@ pub struct Resolved {
     pub clear_cookie: bool,
 }
 
-fn hash(token: &str) -> String {
+/// What the `sessions` table keeps of a session's cookie token: its SHA-256, in hex.
+pub fn hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 

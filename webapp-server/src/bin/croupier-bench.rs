@@ -50,6 +50,8 @@ struct Options {
     only_competition: bool,
     /// `--only odds`: just the live-odds row (price moves fanned out to 10,000 streams) (issue 20).
     only_odds: bool,
+    /// `--only bets`: just the bets-placed row (`bets.place` from 200 players) (issue 20).
+    only_bets: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -64,6 +66,7 @@ fn options() -> anyhow::Result<Options> {
         only_wallet: false,
         only_competition: false,
         only_odds: false,
+        only_bets: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -79,9 +82,10 @@ fn options() -> anyhow::Result<Options> {
             "--only" if value == "wallet" => o.only_wallet = true,
             "--only" if value == "competition" => o.only_competition = true,
             "--only" if value == "odds" => o.only_odds = true,
+            "--only" if value == "bets" => o.only_bets = true,
             _ => {
                 bail!(
-                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds)"
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds|bets)"
                 )
             }
         }
@@ -331,6 +335,10 @@ async fn main() -> anyhow::Result<()> {
         print_odds(&odds_rows(&o).await?);
         return Ok(());
     }
+    if o.only_bets {
+        print_bets(&bets_row(&o).await?);
+        return Ok(());
+    }
     let server = start_server(&o).await?;
     if o.only_loyalty {
         let db = croupier_server::db::Db::connect(&server.db_url, 1).await?;
@@ -385,6 +393,7 @@ async fn main() -> anyhow::Result<()> {
     let ledger_rows = ledger_rows(&o).await?;
     let competition = competition_rows(&o).await?;
     let odds = odds_rows(&o).await?;
+    let bets = bets_row(&o).await?;
     let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
     println!();
     println!(
@@ -420,6 +429,7 @@ async fn main() -> anyhow::Result<()> {
     print_wallet(&wallet);
     print_competition(&competition);
     print_odds(&odds);
+    print_bets(&bets);
     let n = &notify_row;
     println!();
     println!(
@@ -1630,4 +1640,92 @@ fn print_odds(r: &OddsRow) {
             None => println!("Only {} of {} streams opened.", r.opened, r.wanted),
         }
     }
+}
+
+/// Issue 20's goal: bets placed per second on SQLite with [`BETTORS`] concurrent players.
+const BETS_GOAL: f64 = 1_000.0;
+const BETTORS: usize = 200;
+
+/// `bets.place` singles at 1.00 from [`BETTORS`] signed-in players, one keep-alive connection
+/// each, on a server of its own (SQLite) whose sandbox feed has stored its calendar; each player
+/// walks the open pre-match prices (`accept_odds=any`: a price moved by the feed meanwhile is no
+/// refusal). Every placement is a whole `/api` call: session, slip checks, limits, the stake
+/// through the ledger on the group committer, the bet's answer.
+async fn bets_row(o: &Options) -> anyhow::Result<HouseRow> {
+    let server = start_server_with(o, None, &[("CROUPIER_SPORTSBOOK_FEED", "sandbox")]).await?;
+    let db = croupier_server::db::Db::connect(&server.db_url, 1).await?;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let prices = loop {
+        let prices = croupier_server::features::sportsbook::bench::open_prices(&db, 2_000).await?;
+        if prices.len() >= 100 {
+            break prices;
+        }
+        if Instant::now() > deadline {
+            bail!("the sandbox feed stored {} open prices in 120 s", prices.len());
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    let usd = croupier_shared::Currency::parse("USD").context("USD")?;
+    let cookies = croupier_server::features::sportsbook::bench::bettors(&db, BETTORS, usd, 100_000_000).await?;
+    drop(db);
+    let prices = std::sync::Arc::new(prices);
+    let port = server.port;
+    let duration = o.duration;
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for (player, cookie) in cookies.into_iter().enumerate() {
+        let prices = std::sync::Arc::clone(&prices);
+        tasks.push(tokio::spawn(async move {
+            let mut sender = post_connect(port).await?;
+            let (mut latencies, mut errors, mut n) = (Vec::new(), 0_u64, 0_usize);
+            while started.elapsed() < duration {
+                let (selection, odds) = &prices[(player * 7 + n) % prices.len()];
+                n += 1;
+                let body = format!(
+                    "kind=single&selections={selection}&odds={odds}&stake=1.00&accept_odds=any&request_id=b{player}x{n}"
+                );
+                let t = Instant::now();
+                sender.ready().await?;
+                let req = hyper::Request::post("/api/bets.place?locale=en&v=2.34")
+                    .header("host", "localhost:8080")
+                    .header("content-type", "application/x-www-form-urlencoded")
+                    .header("cookie", &cookie)
+                    .body(http_body_util::Full::new(Bytes::from(body)))?;
+                let response = sender.send_request(req).await?;
+                let status = response.status().as_u16();
+                let body = response.into_body().collect().await?.to_bytes();
+                let ok = status == 200 && body.windows(13).any(|w| w == br#""status":"ok""#);
+                if ok {
+                    latencies.push(t.elapsed());
+                } else {
+                    errors += 1;
+                    static TOLD: std::sync::Once = std::sync::Once::new();
+                    TOLD.call_once(|| eprintln!("bets.place: {status} {}", String::from_utf8_lossy(&body)));
+                }
+            }
+            anyhow::Ok((latencies, errors))
+        }));
+    }
+    let row = house_row(started, tasks).await;
+    drop(server);
+    row
+}
+
+#[allow(clippy::print_stdout)]
+fn print_bets(row: &HouseRow) {
+    println!();
+    println!(
+        "Sports bets placed (issue 20): `bets.place` singles from {BETTORS} concurrent players on SQLite, one keep-alive connection each; goal >= {BETS_GOAL:.0}/s"
+    );
+    println!();
+    println!("| what | bets/s | p50 ms | p99 ms | errors | goal |");
+    println!("|---|---:|---:|---:|---:|---|");
+    println!(
+        "| bets.place, single, stake through the ledger | {:.0} | {} | {} | {} | {} |",
+        row.rps,
+        ms(row.p50),
+        ms(row.p99),
+        row.errors,
+        met(row.rps >= BETS_GOAL && row.errors == 0)
+    );
 }

@@ -37,6 +37,7 @@ pub fn routes() -> axum::Router<AppState> {
         .merge(marketing_admin())
         .merge(notify::routes())
         .merge(protection::routes())
+        .merge(sportsbook::sandbox_clock::routes())
 }
 
 /// The `/admin` routers of the marketing features (campaigns, cashbacks, loyalty, tournaments,

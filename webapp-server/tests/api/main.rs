@@ -45,6 +45,7 @@ mod shutdown;
 mod soak;
 mod social;
 mod sportsbook;
+mod sportsbook_clock;
 mod sportsbook_live;
 mod storage;
 mod telegram;

@@ -56,6 +56,9 @@ export function BetSlip() {
   const totals =
     stakeMinor === null ? null : slipTotals(slip.kind, slip.entries.map((entry) => entry.odds), stakeMinor, system ?? undefined);
   const suspended = slip.entries.some((entry) => entry.suspended);
+  // Prices that moved while the slip was open (live odds, or a refusal's prices): placing now
+  // accepts them, and the button says so.
+  const changed = refusal === 'odds_changed' || slip.entries.some((entry) => entry.previous !== null);
   const canPlace = !guest && count > 0 && !suspended && stakeMinor !== null && stakeMinor > 0n && totals !== null && !place.isPending;
   const money = (minor: bigint) => formatMoney(minorToAmount(minor, decimals), currency, locale);
 
@@ -212,7 +215,7 @@ export function BetSlip() {
               options={ACCEPT_ODDS.map((value) => ({ value, label: t(`betting.slip.accept.${value}`) }))}
               onValueChange={(value) => { setAcceptOdds(value as AcceptOdds); }}
             />
-            {refusal === 'odds_changed' && !suspended ? (
+            {changed && !suspended ? (
               <p className={styles.notice} role="alert" data-testid="slip-odds-changed">
                 {t('betting.slip.oddsChanged')}
               </p>
@@ -227,7 +230,7 @@ export function BetSlip() {
                 ? t('betting.slip.signIn')
                 : place.isPending
                   ? t('betting.slip.placing')
-                  : refusal === 'odds_changed'
+                  : changed
                     ? t('betting.slip.acceptAndPlace')
                     : t('betting.slip.place')}
             </Button>

@@ -166,7 +166,7 @@ export function BettingEventPage() {
           </div>
           <div className={styles.markets}>
             {data.markets.map((market) => (
-              <section key={market.id} className={styles.market} data-testid="market" data-state={market.state} aria-label={market.name}>
+              <section key={market.id} className={styles.market} data-testid="market" data-state={market.state} data-key={market.key} aria-label={market.name}>
                 <h3 className={styles.marketName}>
                   {market.name}
                   {market.state !== 'active' ? (

@@ -8,7 +8,7 @@ import { renderApp } from '@/test/render-app';
 import type { Bet } from './api/bets';
 import type { SportEvent } from './api/get-catalog';
 import { betLines, formatOdds, lineReturn, parseOdds, slipTotals, systemsFor } from './odds';
-import { initialSlip, slipStore } from './slip-store';
+import { applyPrices, initialSlip, slipStore } from './slip-store';
 
 beforeEach(() => {
   window.localStorage.clear();
@@ -275,6 +275,21 @@ describe('/betting and the slip', () => {
     expect(within(slip).getByText('Suspended')).toBeVisible();
     expect(within(slip).getByTestId('slip-place')).toBeDisabled();
     expect(api.calls('bets.place')).toHaveLength(1);
+  });
+
+  it('asks the player to accept prices that moved live while the slip is open', async () => {
+    mockApi({ ...signedIn, 'sportsbook.getSports': SPORTS, 'sportsbook.getEvents': { total: 2, items: EVENTS } });
+    renderApp('/betting?tab=upcoming');
+    await pick(100);
+    const slip = screen.getByTestId('bet-slip');
+    expect(within(slip).getByTestId('slip-place')).toHaveTextContent('Place bet');
+    expect(within(slip).queryByTestId('slip-odds-changed')).toBeNull();
+    act(() => {
+      applyPrices(new Map([[100, '2.60']]));
+    });
+    expect(within(slip).getByTestId('slip-was')).toHaveTextContent('was 2.50');
+    expect(within(slip).getByTestId('slip-odds-changed')).toHaveTextContent('The odds have changed');
+    expect(within(slip).getByTestId('slip-place')).toHaveTextContent('Accept the new odds and place');
   });
 
   it('asks a guest to sign in instead of placing', async () => {

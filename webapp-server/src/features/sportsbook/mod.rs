@@ -12,6 +12,7 @@
 //!   markets' results changed; [`settlement`] recomputes them through the ledger.
 //! - [`catalog`] and [`bets`]: the `/api` methods.
 //! - [`live`]: `GET /live/sportsbook?events=…`, the changes the feed writes pushed to open pages.
+//! - [`sandbox_clock`]: `POST /admin/sportsbook/sandbox/advance`, the sandbox feed's time moved forward.
 //!
 //! `/api` methods:
 //! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events.
@@ -26,6 +27,7 @@
 //! `sportsbook_settlement` account; payouts, resettlement differences and cash-outs move between
 //! that account and the player's main balance, each one ledger transaction keyed by the bet.
 
+pub mod bench;
 pub mod bets;
 pub mod catalog;
 pub mod feed;
@@ -33,6 +35,7 @@ pub mod live;
 pub mod markets;
 pub mod odds;
 pub mod rng;
+pub mod sandbox_clock;
 pub mod settle;
 pub mod settlement;
 pub mod store;

@@ -43,10 +43,19 @@ pub async fn run(state: AppState) -> anyhow::Result<()> {
     fed.map(|_| ())
 }
 
+/// One writer of the snapshot at a time in this process: the job and an operator's move of the
+/// sandbox clock ([`super::sandbox_clock`]) take turns. (Across replicas the job's lease keeps
+/// to one writer; a move on another replica meanwhile at worst fails one event's write, which
+/// the next run redoes: each event is its own transaction.)
+static WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// Stores the configured feed's snapshot at `now` (unix ms); answers how many events changed.
+/// The sandbox feed is read at its own clock: `now` plus the operators' offset.
 pub async fn run_at(state: &AppState, now: i64) -> anyhow::Result<usize> {
     let Some(feed) = feed_of(state)? else { return Ok(0) };
-    let events = feed.events(now).await?;
+    let _writer = WRITER.lock().await;
+    let feed_now = if feed.name() == "sandbox" { now + super::sandbox_clock::offset(state).await? } else { now };
+    let events = feed.events(feed_now).await?;
     store(state, feed.name(), &events, now).await
 }
 
