@@ -171,6 +171,36 @@ async fn operators_create_cashbacks_with_the_admin_token() {
         assert_eq!(list["data"]["items"][0]["id"], answer["data"]["id"], "{list}");
         assert_eq!(list["data"]["items"][0]["description"], "10% of your week's losses");
         assert_eq!(list["data"]["items"][0]["amount"]["amount"], "5.00");
+
+        // With a request id and a reason: a retry answers the same promise, another body with the
+        // same id is refused, and neither writes a second cashback.
+        let keyed = with("request_id", json!("grant-7f3a"));
+        let mut keyed = keyed;
+        keyed["reason"] = json!("goodwill after a support ticket");
+        let (status, first) = read_json(create(keyed.clone(), "Bearer operator-token-123").await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{first}");
+        let (status, again) = read_json(create(keyed.clone(), "Bearer operator-token-123").await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{again}");
+        assert_eq!(again["data"]["id"], first["data"]["id"]);
+        let mut other = keyed.clone();
+        other["amount"] = json!(900);
+        let (status, answer) = read_json(create(other, "Bearer operator-token-123").await.unwrap()).await;
+        assert_eq!(expect_error(status, &answer, 422, "InvalidParameterException")["error_data"]["request_id"][0], "DUPLICATE");
+        for (field, value) in [("request_id", json!("no spaces here")), ("reason", json!("r".repeat(501)))] {
+            let mut bad = keyed.clone();
+            bad[field] = value;
+            bad["request_id"] = if field == "request_id" { bad["request_id"].clone() } else { json!("grant-other") };
+            let (status, answer) = read_json(create(bad.clone(), "Bearer operator-token-123").await.unwrap()).await;
+            let error = expect_error(status, &answer, 422, "InvalidParameterException");
+            assert!(error["error_data"][field].is_array(), "{bad} → {answer}");
+        }
+        let (_, list) = app.get_as(&client, "cashbacks.get", &[("statuses", "active")]).await;
+        assert_eq!(list["data"]["total"], 2, "one promise per request id: {list}");
+        let reason: Option<String> = sqlx::query_scalar("SELECT reason FROM cashbacks WHERE request_id = 'grant-7f3a'")
+            .fetch_one(app.state.db().pool())
+            .await
+            .unwrap();
+        assert_eq!(reason.as_deref(), Some("goodwill after a support ticket"));
         app.finish().await;
     }
 }

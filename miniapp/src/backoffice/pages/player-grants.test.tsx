@@ -136,11 +136,10 @@ describe('the grant dialogs', () => {
     expect(calls[1]?.body).toEqual({ user_id: 7, campaign_id: 2, reason: 'Goodwill after a complaint' });
   });
 
-  it('grants a cashback in minor units with both descriptions and its end in seconds, and no reason', async () => {
+  it('grants a cashback in minor units with both descriptions, its end in seconds, a reason and a request id', async () => {
     const calls = stubFetch(jsonResponse({ status: 'ok', data: { id: 5 } }));
     renderWith(<GrantCashbackButton />);
     const dialog = await open('player-grant-cashback');
-    expect(within(dialog).queryByLabelText(/Reason/)).not.toBeInTheDocument();
     type(dialog, /Amount/, '12.345');
     confirm(dialog, 'Grant a cashback');
     expect(await within(dialog).findByText('Invalid value')).toBeInTheDocument();
@@ -148,19 +147,23 @@ describe('the grant dialogs', () => {
     type(dialog, /English/, 'Weekend cashback');
     type(dialog, /French/, 'Cashback du week-end');
     type(dialog, /Can be claimed until/, '2099-01-01T10:00');
+    type(dialog, /Reason/, 'Goodwill after a complaint');
     confirm(dialog, 'Grant a cashback');
     await waitFor(() => {
       expect(calls).toHaveLength(1);
     });
     expect(calls[0]?.url.pathname).toBe('/backoffice/api/admin/cashbacks');
-    expect(calls[0]?.body).toEqual({
+    const { request_id: requestId, ...body } = (calls[0]?.body ?? {}) as Record<string, unknown>;
+    expect(body).toEqual({
       user_id: 7,
       amount: 1234,
       currency: 'EUR',
       description_en: 'Weekend cashback',
       description_fr: 'Cashback du week-end',
       end_date: Math.floor(new Date('2099-01-01T10:00').getTime() / 1000),
+      reason: 'Goodwill after a complaint',
     });
+    expect(requestId).toMatch(/^[A-Za-z0-9_:-]{1,64}$/);
   });
 
   it('sets the verification status with a reason', async () => {

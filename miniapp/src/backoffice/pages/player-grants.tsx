@@ -4,8 +4,9 @@
 // a cashback (`POST /admin/cashbacks`); and the verification review
 // (`POST /admin/players/{id}/verification`).
 //
-// Each sends exactly the body its handler reads (they refuse unknown fields): the cashback's body
-// has no `reason` (its two descriptions are what the player reads), the others carry one.
+// Each sends exactly the body its handler reads (they refuse unknown fields); each carries the
+// operator's reason (a cashback's two descriptions are what the player reads, its reason is for
+// the player's file) and a cashback its request id (idempotent on the server).
 import CardGiftcardIcon from '@mui/icons-material/CardGiftcard';
 import SavingsIcon from '@mui/icons-material/Savings';
 import StarsIcon from '@mui/icons-material/Stars';
@@ -146,6 +147,8 @@ export function GrantPointsButton() {
 
 const CURRENCY_CHOICES = CURRENCIES.map((id) => ({ id, name: id }));
 
+const cashbackIds = new PendingRequestIds();
+
 export function GrantCashbackButton() {
   const record = useRecordContext();
   const dataProvider = useBackoffice();
@@ -157,17 +160,22 @@ export function GrantCashbackButton() {
       testId="player-grant-cashback"
       success="bo.grants.cashback_done"
       defaultValues={{ currency: String(record.currency ?? 'EUR') }}
-      noReason
-      onSubmit={(values) => {
+      onSubmit={async (values) => {
         const currency = String(values.currency);
-        return dataProvider.admin('cashbacks', {
+        const content = {
           user_id: record.id,
           amount: decimalToMinor(String(values.amount), currency),
           currency,
           description_en: String(values.description_en).trim(),
           description_fr: String(values.description_fr).trim(),
           end_date: secondsOf(values.end_date),
-        });
+          reason: String(values.reason).trim(),
+        };
+        // The same grant sent again after a lost answer keeps its id: the server answers the
+        // cashback it made instead of promising it twice.
+        const result = await dataProvider.admin('cashbacks', { ...content, request_id: cashbackIds.idFor(content) });
+        cashbackIds.done(content);
+        return result;
       }}
     >
       <TextInput

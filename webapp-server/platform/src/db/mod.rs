@@ -231,6 +231,11 @@ fn sqlite_url(url: &str) -> Result<String, sqlx::Error> {
     Ok(format!("sqlite://{path}?{query}"))
 }
 
+/// Whether `e` is the database refusing a row that a unique index already has (both backends).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error().is_some_and(|d| d.is_unique_violation())
+}
+
 /// The current time as unix milliseconds, the one timestamp representation in the database.
 pub fn now_ms() -> i64 {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();

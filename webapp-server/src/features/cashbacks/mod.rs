@@ -478,7 +478,10 @@ async fn remove(ctx: Ctx, user: AuthUser, input: CashbackInput) -> Result<Cashba
 pub const MAX_DESCRIPTION: usize = 1000;
 
 /// `POST /admin/cashbacks` (operator API, bearer `CROUPIER_ADMIN_TOKEN`): promises a player a
-/// cashback.
+/// cashback. `reason` (at most 500 characters) is kept with it for the player's file;
+/// `request_id` (1 to 64 of `A-Z a-z 0-9 _ - :`) makes the call idempotent: the same id again
+/// answers the cashback it made when the player, amount and currency are the same, and is refused
+/// `DUPLICATE` otherwise.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateRequest {
@@ -490,6 +493,10 @@ pub struct CreateRequest {
     pub description_fr: String,
     /// Unix seconds, in the future.
     pub end_date: i64,
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub request_id: Option<String>,
 }
 
 impl CreateRequest {
@@ -515,7 +522,22 @@ impl CreateRequest {
         if end_date <= now {
             errors.add("end_date", FieldCode::Date);
         }
+        let reason = self.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
+        if reason.is_some_and(|r| r.chars().count() > 500) {
+            errors.add_with("reason", FieldCode::MaxLength, vec![("max", "500".into())]);
+        }
+        let request_id = self.request_id.as_deref().map(str::trim).filter(|r| !r.is_empty());
+        if let Some(r) = request_id {
+            if r.len() > 64 {
+                errors.add_with("request_id", FieldCode::MaxLength, vec![("max", "64".into())]);
+            } else if !r.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':')) {
+                errors.add("request_id", FieldCode::Invalid);
+            }
+        }
         errors.into_result()?;
+        if let Some(id) = self.earlier(db, request_id).await? {
+            return Ok(id);
+        }
         let status: Option<String> = sqlx::query_scalar("SELECT status FROM users WHERE id = $1")
             .bind(self.user_id)
             .fetch_optional(db.pool())
@@ -526,9 +548,9 @@ impl CreateRequest {
             Some(_) => {}
         }
         let currency = currency.map_or("", |c| c.code());
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO cashbacks (user_id, status, description_en, description_fr, amount, currency, end_date, created_at) \
-             VALUES ($1, 'active', $2, $3, $4, $5, $6, $7) RETURNING id",
+        let inserted: Result<i64, sqlx::Error> = sqlx::query_scalar(
+            "INSERT INTO cashbacks (user_id, status, description_en, description_fr, amount, currency, end_date, created_at, reason, request_id) \
+             VALUES ($1, 'active', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
         )
         .bind(self.user_id)
         .bind(self.description_en.trim())
@@ -537,9 +559,38 @@ impl CreateRequest {
         .bind(currency)
         .bind(end_date)
         .bind(now)
+        .bind(reason)
+        .bind(request_id)
         .fetch_one(db.pool())
-        .await?;
-        Ok(id)
+        .await;
+        match inserted {
+            Ok(id) => Ok(id),
+            // The same request at the same moment: the one that got in answers both.
+            Err(e) if crate::db::is_unique_violation(&e) => {
+                self.earlier(db, request_id).await?.ok_or_else(|| ApiError::internal(e))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The cashback an earlier call with `request_id` made, when it was this one; `DUPLICATE`
+    /// when the id was used for another.
+    async fn earlier(&self, db: &Db, request_id: Option<&str>) -> Result<Option<i64>, ApiError> {
+        let Some(request_id) = request_id else { return Ok(None) };
+        let found: Option<(i64, i64, i64, String)> =
+            sqlx::query_as("SELECT id, user_id, amount, currency FROM cashbacks WHERE request_id = $1")
+                .bind(request_id)
+                .fetch_optional(db.pool())
+                .await?;
+        match found {
+            Some((id, user, amount, currency))
+                if (user, amount) == (self.user_id, self.amount) && currency.eq_ignore_ascii_case(self.currency.trim()) =>
+            {
+                Ok(Some(id))
+            }
+            Some(_) => Err(field_error("request_id", FieldCode::Duplicate)),
+            None => Ok(None),
+        }
     }
 }
 

@@ -372,10 +372,6 @@ pub async fn login(State(state): State<AppState>, request: Request) -> Response 
     .unwrap_or_else(IntoResponse::into_response)
 }
 
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error().is_some_and(|d| d.is_unique_violation())
-}
-
 /// `POST /cms/api/auth/local/register`: `{username, email, password}` → `{user}`; the account
 /// signs in once its e-mail is confirmed through the link sent to it.
 pub async fn register(State(state): State<AppState>, request: Request) -> Response {
@@ -410,7 +406,7 @@ pub async fn register(State(state): State<AppState>, request: Request) -> Respon
         .await;
         match inserted {
             Ok(_) => {}
-            Err(e) if is_unique_violation(&e) => return Err(application_error("Email or Username are already taken")),
+            Err(e) if crate::db::is_unique_violation(&e) => return Err(application_error("Email or Username are already taken")),
             Err(e) => return Err(internal(e)),
         }
         let user = user_by_email(state.db(), &email).await.map_err(internal)?.ok_or_else(not_found)?;
@@ -653,7 +649,7 @@ pub async fn provider_callback(
                     let user = user_by_email(state.db(), &email).await.map_err(internal)?.ok_or_else(not_found)?;
                     return Ok(signed_in(&state, &user));
                 }
-                Err(e) if is_unique_violation(&e) => {
+                Err(e) if crate::db::is_unique_violation(&e) => {
                     if user_by_email(state.db(), &email).await.map_err(internal)?.is_some() {
                         return Err(application_error("Email is already taken."));
                     }
