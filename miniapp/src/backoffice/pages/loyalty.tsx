@@ -35,6 +35,7 @@ import {
   Form,
   NumberInput,
   RecordContextProvider,
+  ResourceContextProvider,
   SelectInput,
   SimpleFormIterator,
   TextInput,
@@ -181,7 +182,8 @@ function LoyaltyForm({
     try {
       await dataProvider.adminPut(`loyalty/${path}`, body(values));
     } catch (error) {
-      notify((error as { message?: string }).message ?? 'ra.notification.http_error', { type: 'error' });
+      const message = (error as { message?: string }).message ?? 'ra.notification.http_error';
+      notify(message, { type: 'error', messageArgs: { _: message } });
       setRefusal(fieldErrorsOf(error));
       return;
     } finally {
@@ -190,7 +192,9 @@ function LoyaltyForm({
     notify('bo.loyalty.saved', { type: 'success' });
     await onDone();
   };
+  // The list inputs (ArrayInput's iterator) want a resource: the page's own name.
   return (
+    <ResourceContextProvider value="loyalty">
     <Form
       onSubmit={submit}
       defaultValues={defaultValues}
@@ -208,6 +212,7 @@ function LoyaltyForm({
         {onCancel ? <MuiButton onClick={onCancel}>{translate('ra.action.cancel')}</MuiButton> : null}
       </Box>
     </Form>
+    </ResourceContextProvider>
   );
 }
 
