@@ -62,6 +62,11 @@ import {
 import { GrantPointsButton } from './player-grants';
 
 const CONFIG_KEY = ['backoffice', 'loyalty'] as const;
+
+/** A row of a list form wraps its inputs onto more lines on a tablet instead of squeezing them. */
+const WRAPPING_ROWS = { '& .RaSimpleFormIterator-form': { flexWrap: 'wrap', flex: 1 } } as const;
+const NARROW = { width: 150 } as const;
+const WIDE = { minWidth: 260, flexGrow: 1 } as const;
 const CURRENCY_CHOICES = CURRENCIES.map((id) => ({ id, name: id }));
 
 function useBackoffice() {
@@ -290,10 +295,10 @@ function RatesSection({ config, reload }: { config: LoyaltyConfig; reload: () =>
           onCancel={() => { setEditing(false); }}
         >
           <ArrayInput source="items" label="bo.loyalty.rates">
-            <SimpleFormIterator inline disableReordering>
-              <TextInput source="game_type" label="bo.loyalty.field.game_type" helperText="bo.loyalty.game_type_help" />
-              <SelectInput source="currency" label="bo.loyalty.field.currency" choices={CURRENCY_CHOICES} translateChoice={false} />
-              <NumberInput source="milli_per_unit" label="bo.loyalty.field.milli_per_unit" step={1} min={0} />
+            <SimpleFormIterator inline disableReordering sx={WRAPPING_ROWS}>
+              <TextInput source="game_type" label="bo.loyalty.field.game_type" fullWidth={false} helperText="bo.loyalty.game_type_help" />
+              <SelectInput source="currency" label="bo.loyalty.field.currency" fullWidth={false} choices={CURRENCY_CHOICES} translateChoice={false} />
+              <NumberInput source="milli_per_unit" label="bo.loyalty.field.milli_per_unit" fullWidth={false} step={1} min={0} />
             </SimpleFormIterator>
           </ArrayInput>
         </LoyaltyForm>
@@ -338,15 +343,15 @@ function LevelsSection({ config, reload }: { config: LoyaltyConfig; reload: () =
           onCancel={() => { setEditing(false); }}
         >
           <ArrayInput source="items" label="bo.loyalty.levels" helperText="bo.loyalty.levels_help">
-            <SimpleFormIterator inline disableReordering>
-              <NumberInput source="level" label="bo.loyalty.field.level" step={1} min={1} max={100} />
-              <NumberInput source="min_points" label="bo.loyalty.field.min_points" step={1} min={0} />
-              <TextInput source="title_en" label="bo.loyalty.field.title_en" />
-              <TextInput source="title_fr" label="bo.loyalty.field.title_fr" />
-              <TextInput source="description_en" label="bo.loyalty.field.description_en" multiline />
-              <TextInput source="description_fr" label="bo.loyalty.field.description_fr" multiline />
-              <TextInput source="image" label="bo.loyalty.field.image" helperText="bo.loyalty.image_help" />
-              <NumberInput source="campaign_id" label="bo.loyalty.field.campaign_id" helperText="bo.loyalty.campaign_help" step={1} min={1} />
+            <SimpleFormIterator inline disableReordering sx={WRAPPING_ROWS}>
+              <NumberInput source="level" label="bo.loyalty.field.level" fullWidth={false} sx={NARROW} step={1} min={1} max={100} />
+              <NumberInput source="min_points" label="bo.loyalty.field.min_points" fullWidth={false} sx={NARROW} step={1} min={0} />
+              <TextInput source="title_en" label="bo.loyalty.field.title_en" fullWidth={false} sx={NARROW} />
+              <TextInput source="title_fr" label="bo.loyalty.field.title_fr" fullWidth={false} sx={NARROW} />
+              <TextInput source="description_en" label="bo.loyalty.field.description_en" fullWidth={false} sx={WIDE} multiline />
+              <TextInput source="description_fr" label="bo.loyalty.field.description_fr" fullWidth={false} sx={WIDE} multiline />
+              <TextInput source="image" label="bo.loyalty.field.image" fullWidth={false} sx={WIDE} helperText="bo.loyalty.image_help" />
+              <NumberInput source="campaign_id" label="bo.loyalty.field.campaign_id" fullWidth={false} sx={NARROW} helperText="bo.loyalty.campaign_help" step={1} min={1} />
             </SimpleFormIterator>
           </ArrayInput>
         </LoyaltyForm>
