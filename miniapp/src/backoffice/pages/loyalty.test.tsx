@@ -229,6 +229,23 @@ describe('the Loyalty page', () => {
     expect(sent[0]).toEqual({ method: 'PUT', path: '/backoffice/api/admin/loyalty/settings', body: { active: false, levels_drop: false } });
   }, 60_000);
 
+  it('is keyboard friendly: an edit takes the focus, Escape cancels it and gives the focus back', async () => {
+    const sent = serve();
+    renderAt('/backoffice/loyalty');
+    fireEvent.click(await screen.findByTestId('loyalty-rates-edit'));
+    await screen.findByTestId('loyalty-rates-form-save');
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByRole('group', { name: 'Earning rates' }));
+    });
+    // Tab goes on to the first row's inputs; Escape from one of them cancels.
+    fireEvent.keyDown(nth(screen.getAllByLabelText(/Game type/), 0), { key: 'Escape' });
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByTestId('loyalty-rates-edit'));
+    });
+    expect(screen.getByTestId('loyalty-rates')).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+  }, 60_000);
+
   it('shows the server’s field errors when it refuses the levels, and keeps the form', async () => {
     const sent = serve({
       refuse: {

@@ -27,7 +27,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { forwardRef, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   ArrayInput,
@@ -165,6 +165,7 @@ function LoyaltyForm({
   onCancel,
   children,
   testId,
+  label,
 }: {
   path: string;
   defaultValues: FieldValues;
@@ -174,12 +175,21 @@ function LoyaltyForm({
   onCancel?: () => void;
   children: ReactNode;
   testId: string;
+  /** Translation key of what the form edits (its name for assistive technologies). */
+  label: string;
 }) {
   const translate = useTranslate();
   const notify = useNotify();
   const dataProvider = useBackoffice();
   const [refusal, setRefusal] = useState<Record<string, string[]> | null>(null);
   const [busy, setBusy] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // Keyboard: the form takes the focus when it opens (its Edit button is gone), Tab goes on to its
+  // first input; Escape cancels. (The form itself, not its first input: a list's rows are drawn
+  // again once its values are set, which would drop a focus given to one of them.)
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
   const submit = async (values: FieldValues) => {
     if (busy) return;
     setBusy(true);
@@ -208,49 +218,85 @@ function LoyaltyForm({
       reValidateMode="onBlur"
       id={testId}
     >
-      <ServerErrors errors={refusal} />
-      {children}
-      <Box sx={{ display: 'flex', gap: 1, mt: 1 }}>
-        <MuiButton type="submit" variant="contained" disabled={busy} data-testid={`${testId}-save`}>
-          {translate('ra.action.save')}
-        </MuiButton>
-        {onCancel ? <MuiButton onClick={onCancel}>{translate('ra.action.cancel')}</MuiButton> : null}
+      <Box
+        ref={box}
+        tabIndex={-1}
+        role="group"
+        aria-label={translate(label)}
+        sx={{ outline: 'none' }}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && onCancel && !event.defaultPrevented) onCancel();
+        }}
+      >
+        <ServerErrors errors={refusal} />
+        {children}
+        <Box sx={{ display: 'flex', gap: 1, mt: 1 }}>
+          <MuiButton type="submit" variant="contained" disabled={busy} data-testid={`${testId}-save`}>
+            {translate('ra.action.save')}
+          </MuiButton>
+          {onCancel ? <MuiButton onClick={onCancel}>{translate('ra.action.cancel')}</MuiButton> : null}
+        </Box>
       </Box>
     </Form>
     </ResourceContextProvider>
   );
 }
 
-function EditButton({ onClick, testId, label }: { onClick: () => void; testId: string; label: string }) {
+const EditButton = forwardRef<HTMLButtonElement, { onClick: () => void; testId: string; label: string }>(function EditButton(
+  { onClick, testId, label },
+  ref,
+) {
   const translate = useTranslate();
   return (
-    <MuiButton startIcon={<EditIcon />} onClick={onClick} data-testid={testId}>
+    <MuiButton ref={ref} startIcon={<EditIcon />} onClick={onClick} data-testid={testId}>
       {translate(label)}
     </MuiButton>
   );
+});
+
+/** A section's edit state; closing it gives the focus back to its Edit button. */
+function useEditing() {
+  const [editing, setEditing] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const was = useRef(false);
+  useEffect(() => {
+    if (was.current && !editing) button.current?.focus();
+    was.current = editing;
+  }, [editing]);
+  return {
+    editing,
+    button,
+    open: () => {
+      setEditing(true);
+    },
+    close: () => {
+      setEditing(false);
+    },
+  };
 }
 
 function SettingsSection({ config, reload }: { config: LoyaltyConfig; reload: () => Promise<unknown> }) {
   const translate = useTranslate();
-  const [editing, setEditing] = useState(false);
+  const { editing, button, open, close } = useEditing();
   const { settings } = config;
   return (
     <Section
       id="loyalty-settings"
       title="bo.loyalty.programme"
-      actions={editing ? null : <EditButton onClick={() => { setEditing(true); }} testId="loyalty-settings-edit" label="bo.loyalty.edit_settings" />}
+      actions={editing ? null : <EditButton ref={button} onClick={open} testId="loyalty-settings-edit" label="bo.loyalty.edit_settings" />}
     >
       {editing ? (
         <LoyaltyForm
           path="settings"
+          label="bo.loyalty.programme"
           testId="loyalty-settings-form"
           defaultValues={{ active: settings.active, levels_drop: settings.levels_drop }}
           body={(values) => ({ active: values.active === true, levels_drop: values.levels_drop === true })}
           onDone={async () => {
             await reload();
-            setEditing(false);
+            close();
           }}
-          onCancel={() => { setEditing(false); }}
+          onCancel={close}
         >
           <BooleanInput source="active" label="bo.loyalty.active" helperText="bo.loyalty.active_help" />
           <BooleanInput source="levels_drop" label="bo.loyalty.levels_drop" helperText="bo.loyalty.levels_drop_help" />
@@ -271,12 +317,12 @@ function SettingsSection({ config, reload }: { config: LoyaltyConfig; reload: ()
 
 function RatesSection({ config, reload }: { config: LoyaltyConfig; reload: () => Promise<unknown> }) {
   const translate = useTranslate();
-  const [editing, setEditing] = useState(false);
+  const { editing, button, open, close } = useEditing();
   return (
     <Section
       id="loyalty-rates"
       title="bo.loyalty.rates"
-      actions={editing ? null : <EditButton onClick={() => { setEditing(true); }} testId="loyalty-rates-edit" label="bo.loyalty.edit_rates" />}
+      actions={editing ? null : <EditButton ref={button} onClick={open} testId="loyalty-rates-edit" label="bo.loyalty.edit_rates" />}
     >
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {translate('bo.loyalty.rates_help')}
@@ -284,15 +330,16 @@ function RatesSection({ config, reload }: { config: LoyaltyConfig; reload: () =>
       {editing ? (
         <LoyaltyForm
           path="rates"
+          label="bo.loyalty.rates"
           testId="loyalty-rates-form"
           defaultValues={{ items: config.rates.map((rate) => ({ ...rate })) }}
           validate={(values) => validateRates(values)}
           body={(values) => ratesBody(values)}
           onDone={async () => {
             await reload();
-            setEditing(false);
+            close();
           }}
-          onCancel={() => { setEditing(false); }}
+          onCancel={close}
         >
           <ArrayInput source="items" label="bo.loyalty.rates">
             <SimpleFormIterator inline disableReordering sx={WRAPPING_ROWS}>
@@ -320,16 +367,17 @@ function RatesSection({ config, reload }: { config: LoyaltyConfig; reload: () =>
 }
 
 function LevelsSection({ config, reload }: { config: LoyaltyConfig; reload: () => Promise<unknown> }) {
-  const [editing, setEditing] = useState(false);
+  const { editing, button, open, close } = useEditing();
   return (
     <Section
       id="loyalty-levels"
       title="bo.loyalty.levels"
-      actions={editing ? null : <EditButton onClick={() => { setEditing(true); }} testId="loyalty-levels-edit" label="bo.loyalty.edit_levels" />}
+      actions={editing ? null : <EditButton ref={button} onClick={open} testId="loyalty-levels-edit" label="bo.loyalty.edit_levels" />}
     >
       {editing ? (
         <LoyaltyForm
           path="levels"
+          label="bo.loyalty.levels"
           testId="loyalty-levels-form"
           defaultValues={{
             items: config.levels.map((level) => ({ ...level, image: level.image ?? '', campaign_id: level.campaign_id })),
@@ -338,9 +386,9 @@ function LevelsSection({ config, reload }: { config: LoyaltyConfig; reload: () =
           body={(values) => levelsBody(values)}
           onDone={async () => {
             await reload();
-            setEditing(false);
+            close();
           }}
-          onCancel={() => { setEditing(false); }}
+          onCancel={close}
         >
           <ArrayInput source="items" label="bo.loyalty.levels" helperText="bo.loyalty.levels_help">
             <SimpleFormIterator inline disableReordering sx={WRAPPING_ROWS}>
