@@ -311,5 +311,9 @@ describe('the Loyalty page', () => {
     renderAt('/backoffice/loyalty?player=8');
     expect(await screen.findByText(/Player #8 has no loyalty account yet/)).toBeInTheDocument();
     expect(screen.getByTestId('player-grant-points')).toBeInTheDocument();
+    // Opened on a player, the account comes before the programme.
+    await screen.findByTestId('loyalty-active');
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    expect(headings.indexOf('A player’s loyalty account')).toBeLessThan(headings.indexOf('Programme'));
   });
 });

@@ -7,7 +7,10 @@
 // here would clear what the answer leaves out), and a player's account by id with its last
 // movements and the grant / take points dialog (pages/player-grants.tsx, a reason required).
 //
-// The player's page links here with `?player={id}`.
+// The player's page links here with `?player={id}` (the account section then comes first).
+// Keyboard: every action is a button or a form (Enter submits); an opened edit takes the focus,
+// Escape cancels it and the focus goes back to its Edit button. Tables scroll sideways and list
+// rows wrap on a tablet.
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
 import {
@@ -614,9 +617,15 @@ export function LoyaltyPage() {
   });
   const reload = () => queryClient.invalidateQueries({ queryKey: CONFIG_KEY });
   const config = query.data;
+  // Opened on a player (the link of the player's page): their account comes first. Decided once,
+  // so a later look-up does not move the section under the operator's hands.
+  const [params] = useSearchParams();
+  const [accountFirst] = useState(() => params.has('player'));
+  const account = <AccountSection config={config} />;
   return (
     <Box sx={{ mt: 1, display: 'grid', gap: 2, minWidth: 0 }}>
       <Title title="bo.loyalty.title" />
+      {accountFirst ? account : null}
       {query.isPending ? <CircularProgress aria-label={translate('ra.page.loading')} /> : null}
       {query.error ? <Alert severity="error">{query.error.message}</Alert> : null}
       {config ? (
@@ -627,7 +636,7 @@ export function LoyaltyPage() {
           <CatalogueSection config={config} />
         </>
       ) : null}
-      <AccountSection config={config} />
+      {accountFirst ? null : account}
     </Box>
   );
 }
