@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { APIRequestContext, Browser, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { serverBinary, miniappDir, startServer, type RunningServer } from './server';
-import { api, registerReadyToWithdraw, uniqueEmail } from './support';
+import { api, registerReadyToWithdraw, registerThroughApi, uniqueEmail } from './support';
 
 // The back office (issue 22) against the real server and Chromium: the first admin is created
 // with the CLI, signs in with the TOTP code computed here (enrolling at the first sign-in), creates
@@ -236,6 +236,78 @@ test.describe('the back office', () => {
 
     expect(financeErrors, 'errors in the finance operator’s page').toEqual([]);
     await finance.context().close();
+    await player.dispose();
+  });
+
+  test('the Loyalty page: rates edited, a level refused by the server, a player’s points adjusted from their page', async ({ page, playwright }, info) => {
+    test.setTimeout(180_000);
+    const base = server.baseUrl;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+    });
+    const player: APIRequestContext = await playwright.request.newContext({ baseURL: base });
+    await registerThroughApi(player, uniqueEmail('loyalty-player'));
+    const { uid } = (await api(player, 'account.getInfo')) as Info;
+
+    const email = uniqueEmail('loyalty-admin');
+    await createOperatorWithCli(dataDir, email, 'admin', 'Loyalty Admin', 'loyalty admin pass phrase');
+    await signInEnrolling(page, base, email, 'loyalty admin pass phrase');
+
+    // The demo programme, as the server made it.
+    await page.getByRole('menuitem', { name: 'Loyalty' }).click();
+    await expect(page).toHaveURL(/\/backoffice\/loyalty$/);
+    await expect(page.getByTestId('loyalty-active')).toHaveText('The programme is on');
+    await expect(page.getByTestId('loyalty-levels')).toContainText('Platinum');
+    await expect(page.getByTestId('loyalty-products')).toContainText('cashback-boost');
+    await expect(page.getByTestId('loyalty-quests')).toContainText('hundred-slot-rounds');
+
+    // Rates: every rate of the list goes back with the one changed.
+    await page.getByTestId('loyalty-rates-edit').click();
+    await expect(page.getByLabel(/^Game type/).first()).toBeVisible();
+    const gameTypes = await page.getByLabel(/^Game type/).all();
+    const currencies = await page.getByRole('combobox', { name: /^Currency/ }).allTextContents();
+    let row = -1;
+    for (const [index, input] of gameTypes.entries()) {
+      if ((await input.inputValue()) === 'sport' && currencies[index] === 'EUR') row = index;
+    }
+    expect(row).toBeGreaterThanOrEqual(0);
+    await page.getByLabel(/^Milli-points per unit/).nth(row).fill('250');
+    await page.getByTestId('loyalty-rates-form-save').click();
+    await expect(page.getByText('The loyalty programme is saved.')).toBeVisible();
+    const rates = page.getByTestId('loyalty-rates');
+    await expect(rates.getByRole('row').filter({ hasText: 'sport' }).filter({ hasText: 'EUR' })).toContainText('25');
+
+    // Levels: a campaign that is not a manual one is the server's to refuse, shown on the form.
+    await page.getByTestId('loyalty-levels-edit').click();
+    await page.getByLabel(/^Campaign id/).nth(1).fill('999999');
+    await page.getByTestId('loyalty-levels-form-save').click();
+    await expect(page.getByTestId('loyalty-server-errors')).toContainText('Campaign id: Not found');
+    await page.screenshot({ path: info.outputPath('backoffice-loyalty-levels-refused-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 820, height: 1100 });
+    await page.screenshot({ path: info.outputPath('backoffice-loyalty-levels-refused-820.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    // From the player's page to their loyalty account; points given with a reason.
+    await page.goto(`${base}/backoffice/players/${String(uid)}/show`);
+    await page.getByTestId('player-loyalty-account').click();
+    await expect(page).toHaveURL(new RegExp(`/backoffice/loyalty\\?player=${String(uid)}$`));
+    await page.getByTestId('player-grant-points').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Points/).fill('250');
+    await expect(dialog.getByTestId('points-summary')).toHaveText(`Gives 250 points to player #${String(uid)}.`);
+    await dialog.getByLabel(/^Reason/).fill('Goodwill after the outage');
+    await dialog.getByRole('button', { name: 'Loyalty points', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    const entries = page.getByTestId('loyalty-entries');
+    await expect(entries.getByRole('row').filter({ hasText: 'operator: Goodwill after the outage' })).toContainText('Operator adjustment');
+    await expect(page.getByTestId('loyalty-account-summary')).toContainText('250');
+    await page.setViewportSize({ width: 820, height: 1100 });
+    await page.screenshot({ path: info.outputPath('backoffice-loyalty-account-820.png'), fullPage: true });
+
+    expect(errors, 'errors in the page').toEqual([]);
     await player.dispose();
   });
 });

@@ -67,12 +67,14 @@ describe('the console', () => {
     expect(screen.queryByTestId('player-correct')).not.toBeInTheDocument();
     expect(screen.getByTestId('player-verification')).toBeInTheDocument();
     expect(screen.queryByTestId('player-grant-bonus')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('player-loyalty-account')).not.toBeInTheDocument();
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('Players')).toBeInTheDocument();
     expect(within(menu).getByText('Support messages')).toBeInTheDocument();
     expect(within(menu).queryByText('Operators')).not.toBeInTheDocument();
     expect(within(menu).queryByText('Audit trail')).not.toBeInTheDocument();
     expect(within(menu).queryByText('Reports')).not.toBeInTheDocument();
+    expect(within(menu).queryByText('Loyalty')).not.toBeInTheDocument();
   });
 
   it('shows finance the balance correction and no ban', async () => {
@@ -94,11 +96,13 @@ describe('the console', () => {
     expect(await screen.findByTestId('player-grant-bonus')).toBeInTheDocument();
     expect(screen.getByTestId('player-grant-points')).toBeInTheDocument();
     expect(screen.getByTestId('player-grant-cashback')).toBeInTheDocument();
+    expect(screen.getByTestId('player-loyalty-account')).toHaveAttribute('href', '/backoffice/loyalty?player=7');
     expect(screen.queryByTestId('player-ban')).not.toBeInTheDocument();
     expect(screen.queryByTestId('player-correct')).not.toBeInTheDocument();
     expect(screen.queryByTestId('player-verification')).not.toBeInTheDocument();
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('Campaigns')).toBeInTheDocument();
+    expect(within(menu).getByText('Loyalty')).toBeInTheDocument();
   });
 
   it('enrols an operator without TOTP: QR code and secret, then the first code signs in', async () => {

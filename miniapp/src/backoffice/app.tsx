@@ -28,6 +28,7 @@ import { DepositList } from './pages/deposits';
 import { CampaignCreate, CampaignEdit, CampaignList } from './pages/campaigns';
 import { CashbackList, FeedbackList, JackpotList, TournamentList } from './pages/feature-admin';
 import { LoginPage } from './pages/login-page';
+import { LoyaltyPage } from './pages/loyalty';
 import { OperatorCreate, OperatorEdit, OperatorList } from './pages/operators';
 import { PlayerList, PlayerShow } from './pages/players';
 import { ReportsPage } from './pages/reports';
@@ -91,6 +92,7 @@ function BackofficeAdmin() {
         <Route path="/reports" element={<ReportsPage />} />
         <Route path="/system" element={<SystemPage />} />
         <Route path="/content" element={<ContentPage />} />
+        <Route path="/loyalty" element={<LoyaltyPage />} />
       </CustomRoutes>
     </Admin>
   );

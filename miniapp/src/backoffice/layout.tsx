@@ -3,6 +3,7 @@
 // resources, each shown only with its permission.
 import ArticleIcon from '@mui/icons-material/Article';
 import InsightsIcon from '@mui/icons-material/Insights';
+import LoyaltyIcon from '@mui/icons-material/Loyalty';
 import SettingsIcon from '@mui/icons-material/Settings';
 import type { ReactNode } from 'react';
 import { Layout, Menu, usePermissions } from 'react-admin';
@@ -15,6 +16,7 @@ export function BackofficeMenu() {
       <Menu.ResourceItems />
       {can(permissions, 'reports.read') ? <Menu.Item to="/reports" primaryText="bo.menu.reports" leftIcon={<InsightsIcon />} /> : null}
       {can(permissions, 'system.manage') ? <Menu.Item to="/system" primaryText="bo.menu.system" leftIcon={<SettingsIcon />} /> : null}
+      {can(permissions, 'campaigns.manage') ? <Menu.Item to="/loyalty" primaryText="bo.menu.loyalty" leftIcon={<LoyaltyIcon />} /> : null}
       {can(permissions, 'content.manage') ? <Menu.Item to="/content" primaryText="bo.menu.content" leftIcon={<ArticleIcon />} /> : null}
     </Menu>
   );

@@ -248,6 +248,26 @@ describe('the data provider', () => {
     expect(calls[1]?.url.pathname).toBe('/backoffice/api/admin/loyalty/points');
   });
 
+  it('reads and replaces the loyalty programme over GET and PUT /admin/loyalty/...', async () => {
+    const calls = stubFetch(
+      jsonResponse({ status: 'ok', data: { settings: { active: true, levels_drop: false } } }),
+      jsonResponse({ status: 'ok', data: {} }),
+      errorResponse(400, 'BadRequestException', 'Invalid', { milli_per_unit: ['MAX_VALUE'] }),
+    );
+    const provider = createDataProvider(() => 'fr');
+    expect(await provider.adminGet('loyalty')).toEqual({ settings: { active: true, levels_drop: false } });
+    expect(calls[0]?.method).toBe('GET');
+    expect(calls[0]?.url.pathname).toBe('/backoffice/api/admin/loyalty');
+    expect(calls[0]?.headers.get('Accept-Language')).toBe('fr');
+    expect(await provider.adminPut('loyalty/settings', { active: false, levels_drop: false })).toEqual({});
+    expect(calls[1]?.method).toBe('PUT');
+    expect(calls[1]?.body).toEqual({ active: false, levels_drop: false });
+    await expect(provider.adminPut('loyalty/rates', { items: [] })).rejects.toMatchObject({
+      status: 400,
+      body: { error_data: { milli_per_unit: ['MAX_VALUE'] } },
+    });
+  });
+
   it('reads the support feedback from /admin/support/feedback', async () => {
     const calls = stubFetch(
       jsonResponse({ status: 'ok', data: { items: [{ id: 2, message: 'Help' }, { id: 1, message: 'Hi' }] } }),

@@ -162,6 +162,10 @@ export interface BackofficeDataProvider extends DataProvider {
    * handler reads no body still send one.
    */
   admin: (path: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** `GET /admin/{path}` of the feature admin APIs (the loyalty programme, an account): their envelope's `data`. */
+  adminGet: (path: string) => Promise<Record<string, unknown>>;
+  /** `PUT /admin/{path}` of the feature admin APIs (loyalty settings, rates, levels): their envelope's `data`. */
+  adminPut: (path: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
   bulkApprove: (ids: Identifier[], reason: string) => Promise<BulkResult[]>;
   reportSummary: (params: ReportParams) => Promise<ReportSummary>;
   system: () => Promise<SystemState>;
@@ -272,6 +276,8 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
     },
     post: async (path, body) => (await call(path, { method: 'POST', body })).json,
     admin: async (path, body) => envelopeData((await call(`/admin/${path}`, { method: 'POST', body })).json),
+    adminGet: async (path) => envelopeData((await call(`/admin/${path}`)).json),
+    adminPut: async (path, body) => envelopeData((await call(`/admin/${path}`, { method: 'PUT', body })).json),
     bulkApprove: async (ids, reason) => {
       const { json } = await call('/withdrawals/bulk-approve', { method: 'POST', body: { ids, reason } });
       return (json as { results: BulkResult[] }).results;

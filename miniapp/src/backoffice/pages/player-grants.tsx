@@ -11,8 +11,10 @@ import CardGiftcardIcon from '@mui/icons-material/CardGiftcard';
 import SavingsIcon from '@mui/icons-material/Savings';
 import StarsIcon from '@mui/icons-material/Stars';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
+import { Typography } from '@mui/material';
 import {
   DateTimeInput,
+  FormDataConsumer,
   NumberInput,
   SelectInput,
   TextInput,
@@ -20,6 +22,8 @@ import {
   useDataProvider,
   useGetList,
   useRecordContext,
+  useTranslate,
+  type Identifier,
 } from 'react-admin';
 import { ActionDialogButton } from '../components/action-dialog';
 import { CURRENCIES, codePoints, secondsOf } from '../lib/campaigns';
@@ -122,6 +126,22 @@ export function GrantBonusButton() {
 
 const pointsKeys = new PendingRequestIds();
 
+/** What the adjustment does, in words, before the operator confirms it (the sign is easy to miss). */
+function PointsSummary({ id }: { id: Identifier }) {
+  const translate = useTranslate();
+  return <FormDataConsumer>{({ formData }) => <PointsSentence id={id} points={(formData as Record<string, unknown>).points} translate={translate} />}</FormDataConsumer>;
+}
+
+function PointsSentence({ id, points, translate }: { id: Identifier; points: unknown; translate: ReturnType<typeof useTranslate> }) {
+  if (pointsError(points) !== undefined) return null;
+  const value = points as number;
+  return (
+    <Typography role="status" variant="body2" sx={{ mt: 1, mb: 1 }} data-testid="points-summary">
+      {translate(value > 0 ? 'bo.grants.points_give' : 'bo.grants.points_take', { points: Math.abs(value), id })}
+    </Typography>
+  );
+}
+
 export function GrantPointsButton() {
   const record = useRecordContext();
   const dataProvider = useBackoffice();
@@ -141,6 +161,7 @@ export function GrantPointsButton() {
       }}
     >
       <NumberInput source="points" label="bo.grants.points_field" helperText="bo.grants.points_help" validate={pointsError} step={1} fullWidth />
+      <PointsSummary id={record.id} />
     </ActionDialogButton>
   );
 }

@@ -5,10 +5,13 @@
 import BlockIcon from '@mui/icons-material/Block';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import LogoutIcon from '@mui/icons-material/Logout';
+import LoyaltyIcon from '@mui/icons-material/Loyalty';
 import PriceChangeIcon from '@mui/icons-material/PriceChange';
 import { Box, Typography } from '@mui/material';
+import { Link } from 'react-router';
 import {
   ArrayField,
+  Button,
   BooleanField,
   Datagrid,
   DeleteButton,
@@ -198,6 +201,22 @@ function EndSessionsButton() {
   );
 }
 
+/** The player's loyalty account on the Loyalty page (pages/loyalty.tsx reads `?player=`). */
+function LoyaltyAccountLink() {
+  const record = useRecordContext();
+  if (!record) return null;
+  return (
+    <Button
+      component={Link}
+      to={`/loyalty?player=${encodeURIComponent(String(record.id))}`}
+      label="bo.grants.loyalty_account"
+      data-testid="player-loyalty-account"
+    >
+      <LoyaltyIcon />
+    </Button>
+  );
+}
+
 function PlayerActions() {
   return (
     <TopToolbar>
@@ -217,6 +236,7 @@ function PlayerActions() {
         <GrantBonusButton />
         <GrantPointsButton />
         <GrantCashbackButton />
+        <LoyaltyAccountLink />
       </Can>
     </TopToolbar>
   );
