@@ -624,7 +624,9 @@ fn wallet_providers(raw: &Raw, var: &'static str, template_name: &str) -> Result
         if !valid || !template.starts_with("http") || secret.len() < 16 {
             return Err(raw.invalid(
                 var,
-                format!("{name:?}: a lower-case name (not `house`), an http(s) template and a secret of 16+ characters"),
+                format!(
+                    "{name:?}: a lower-case name (not `house`), an http(s) template and a secret of 16+ characters"
+                ),
             ));
         }
         if providers.iter().any(|p: &GameProvider| p.name == *name) {

@@ -29,8 +29,13 @@ async fn send(app: &TestApp, provider: &str, action: &str, body: &Value, secret:
     let text = body.to_string();
     let path = format!("/provider/sportsbook/{provider}/{action}");
     let timestamp = timestamp.to_string();
-    let signature =
-        croupier_server::features::games::wallet::signature(secret.as_bytes(), &timestamp, "POST", &path, text.as_bytes());
+    let signature = croupier_server::features::games::wallet::signature(
+        secret.as_bytes(),
+        &timestamp,
+        "POST",
+        &path,
+        text.as_bytes(),
+    );
     let response = reqwest::Client::new()
         .post(app.url(&path))
         .header("content-type", "application/json")
@@ -155,13 +160,17 @@ async fn only_calls_signed_with_the_providers_secret_and_fresh_are_heard() {
     assert_eq!(malformed["status"], "RS_ERROR_WRONG_REQUEST");
     let unknown_action = send(&app, "bookco", "payout", &body, SECRET, now_seconds()).await;
     assert_eq!(unknown_action["status"], "RS_ERROR_WRONG_REQUEST");
-    let forged = send(&app, "bookco", "balance", &json!({"request_uuid": "r", "token": "forged"}), SECRET, now_seconds()).await;
+    let forged =
+        send(&app, "bookco", "balance", &json!({"request_uuid": "r", "token": "forged"}), SECRET, now_seconds()).await;
     assert_eq!(forged["status"], "RS_ERROR_INVALID_TOKEN");
     // Launching needs a known provider.
     let client = app.browser();
     app.register(&client, "launcher@example.com").await;
     let (code, refused) = app.post_as(&client, "sportsbook.launch", &[("provider", "nobody")]).await;
-    assert_eq!(code, StatusCode::NOT_FOUND, "{refused}");
+    assert_eq!(
+        (code, &refused["error"]["error_data"]["provider"][0]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("NOT_FOUND"))
+    );
     let (code, refused) = app.post_as(&client, "sportsbook.launch", &[("provider", "Bad Name")]).await;
     assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert_eq!(book.balance().await, 1_000, "nothing moved");
@@ -213,7 +222,10 @@ async fn a_provider_bet_is_placed_settled_resettled_rolled_back_and_cancelled_th
         trixie["kind"] = json!("system");
         trixie["system"] = json!("trixie");
         assert_eq!(book.call("place", trixie.clone()).await["status"], "RS_ERROR_WRONG_REQUEST", "a trixie has 3 legs");
-        trixie["selections"][2] = json!({"id": "s-3", "event": "Lens v Lille", "market": "1x2", "name": "Draw", "odds": "3.10"});
+        trixie["selections"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "s-3", "event": "Lens v Lille", "market": "1x2", "name": "Draw", "odds": "3.10"}));
         assert_eq!(book.call("place", trixie).await["status"], "RS_ERROR_WRONG_AMOUNT", "4 lines do not share 301");
         let mut bad_odds = place("t-3", "b-3", 100);
         bad_odds["selections"][0]["odds"] = json!("1.00");
@@ -237,8 +249,7 @@ async fn a_provider_bet_is_placed_settled_resettled_rolled_back_and_cancelled_th
         assert_eq!(twice["status"], "RS_ERROR_BET_STATE", "a settled bet is resettled, not settled again");
 
         // Resettle: only the difference moves (s-2 void: 300 × 2.00 = 600, 300 back).
-        let resettled =
-            book.call("resettle", settle("t-6", "b-1", 600, &[("s-2", "void")])).await;
+        let resettled = book.call("resettle", settle("t-6", "b-1", 600, &[("s-2", "void")])).await;
         assert_eq!(status(&resettled), ("RS_OK", Some(1_300)), "{resettled}");
         let difference: i64 = sqlx::query_scalar(
             "SELECT p.amount FROM ledger_postings p JOIN ledger_transactions t ON t.id = p.transaction_id \
@@ -305,7 +316,8 @@ async fn a_provider_bet_is_placed_settled_resettled_rolled_back_and_cancelled_th
         assert_eq!(late["status"], "RS_ERROR_TOKEN_EXPIRED");
         let rolled = book.call("rollback", bet_call("t-19", "b-5")).await;
         assert_eq!(status(&rolled), ("RS_OK", Some(0)), "{rolled}");
-        let wrong_currency = book.call("cancel", json!({"transaction_uuid": "t-20", "bet_id": "b-5", "currency": "EUR"})).await;
+        let wrong_currency =
+            book.call("cancel", json!({"transaction_uuid": "t-20", "bet_id": "b-5", "currency": "EUR"})).await;
         assert_eq!(wrong_currency["status"], "RS_ERROR_WRONG_CURRENCY");
         let cancelled = book.call("cancel", bet_call("t-20", "b-5")).await;
         assert_eq!(status(&cancelled), ("RS_OK", Some(1_200)), "{cancelled}");
@@ -343,7 +355,11 @@ async fn provider_bets_respect_exclusions_and_play_limits() {
             .await
             .unwrap();
         let (code, set) = app
-            .post_as(&book.client, "responsibleGaming.setLimit", &[("kind", "wager"), ("period", "day"), ("amount", "5")])
+            .post_as(
+                &book.client,
+                "responsibleGaming.setLimit",
+                &[("kind", "wager"), ("period", "day"), ("amount", "5")],
+            )
             .await;
         assert_eq!(code, StatusCode::OK, "{set}");
         let placed = book.call("place", place("t-2", "b-2", 400)).await;
@@ -461,5 +477,59 @@ async fn random_call_sequences_match_the_model() {
     }
     assert_eq!(book.balance().await, balance);
     ledger_clean(&app).await;
+    app.finish().await;
+}
+
+/// The OpenAPI document describes every call of the protocol with the signature scheme, and the
+/// fields it marks required are the ones whose absence the server refuses.
+#[tokio::test]
+async fn the_openapi_document_describes_the_protocol_as_the_server_reads_it() {
+    let app = spawn(Backend::Sqlite).await;
+    let book = Book::launched(&app, "documented@example.com", 1_000).await;
+    let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let scheme = &doc["components"]["securitySchemes"]["providerSignature"];
+    assert_eq!((scheme["in"].as_str(), scheme["name"].as_str()), (Some("header"), Some("X-Croupier-Signature")));
+    let resolve = |schema: &Value| -> Value {
+        match schema["$ref"].as_str().and_then(|r| r.strip_prefix("#/components/schemas/")) {
+            Some(name) => doc["components"]["schemas"][name].clone(),
+            None => schema.clone(),
+        }
+    };
+    let valid = |action: &str| -> Value {
+        let mut body = match action {
+            "balance" => json!({"currency": "USD"}),
+            "place" => place("d-1", "d-1", 100),
+            "settle" | "resettle" => settle("d-2", "d-1", 0, &[("s-1", "lost")]),
+            _ => bet_call("d-3", "d-1"),
+        };
+        body["token"] = json!(book.token);
+        body["request_uuid"] = json!("d");
+        body
+    };
+    let mut required_seen = 0;
+    for action in croupier_server::features::sportsbook::provider::ACTIONS {
+        let post = &doc["paths"][format!("/provider/sportsbook/{{provider}}/{action}")]["post"];
+        assert_eq!(post["security"], json!([{ "providerSignature": [] }]), "{action}: {post}");
+        let headers: Vec<&str> =
+            post["parameters"].as_array().unwrap().iter().filter_map(|p| p["name"].as_str()).collect();
+        assert!(headers.contains(&"X-Croupier-Timestamp"), "{action}");
+        let schema = resolve(&post["requestBody"]["content"]["application/json"]["schema"]);
+        let answer = resolve(&post["responses"]["200"]["content"]["application/json"]["schema"]);
+        assert!(answer["properties"]["status"].is_object(), "{action}: {answer}");
+        let properties = schema["properties"].as_object().unwrap();
+        let sent = valid(action);
+        for field in sent.as_object().unwrap().keys() {
+            assert!(properties.contains_key(field), "{action}: {field} is not documented");
+        }
+        for field in schema["required"].as_array().unwrap().iter().filter_map(Value::as_str) {
+            let mut body = sent.clone();
+            body.as_object_mut().unwrap().remove(field);
+            let refused = send(&app, "bookco", action, &body, SECRET, now_seconds()).await;
+            assert_eq!(refused["status"], "RS_ERROR_WRONG_REQUEST", "{action} without {field}: {refused}");
+            required_seen += 1;
+        }
+    }
+    assert!(required_seen >= 25, "{required_seen}");
+    assert_eq!(book.balance().await, 1_000, "nothing moved");
     app.finish().await;
 }

@@ -395,8 +395,9 @@ pub async fn handle(
         .ok()
         .and_then(|v| v.get("request_uuid")?.as_str().map(str::to_owned))
         .unwrap_or_default();
-    let signed = secret(&state, &provider)
-        .is_some_and(|secret| verify_headers(&secret, &format!("/provider/sportsbook/{provider}/{action}"), &headers, &body));
+    let signed = secret(&state, &provider).is_some_and(|secret| {
+        verify_headers(&secret, &format!("/provider/sportsbook/{provider}/{action}"), &headers, &body)
+    });
     if !signed {
         return Json(SbResponse::refusal("RS_ERROR_INVALID_SIGNATURE", &request_uuid, None)).into_response();
     }
@@ -550,7 +551,12 @@ fn id_ok(id: &str) -> bool {
     !id.is_empty() && id.chars().count() <= MAX_ID
 }
 
-async fn apply(conn: &mut AnyConnection, provider: &str, call: &Call, session: &Session) -> Result<SbResponse, Refusal> {
+async fn apply(
+    conn: &mut AnyConnection,
+    provider: &str,
+    call: &Call,
+    session: &Session,
+) -> Result<SbResponse, Refusal> {
     let (_, _, transaction_uuid, bet_ref) = call.common();
     if !id_ok(transaction_uuid) || !id_ok(bet_ref) {
         return Err(WRONG_REQUEST);
@@ -771,7 +777,9 @@ async fn settle(
         let kind = if delta > 0 { "sportsbook_payout" } else { "sportsbook_clawback" };
         wallet::pay(conn, &bet.money()?, version, delta, 0, kind).await?;
     }
-    for (given, leg) in request.selections.iter().filter_map(|g| Some((g, legs.iter().find(|l| l.selection_ref == g.id)?))) {
+    for (given, leg) in
+        request.selections.iter().filter_map(|g| Some((g, legs.iter().find(|l| l.selection_ref == g.id)?)))
+    {
         sqlx::query("UPDATE sb_provider_bet_legs SET result = $1, dead_heat = $2 WHERE id = $3")
             .bind(&given.result)
             .bind(given.dead_heat.as_deref().map(str::trim))
@@ -1054,7 +1062,9 @@ async fn provider_bets(ctx: Ctx, user: AuthUser, query: ProviderBetsQuery) -> Re
                     event: l.event,
                     market: l.market,
                     selection: l.selection,
-                    odds: Odds::from_scaled(u64::try_from(l.odds).unwrap_or(0)).map(|o| o.to_string()).unwrap_or_default(),
+                    odds: Odds::from_scaled(u64::try_from(l.odds).unwrap_or(0))
+                        .map(|o| o.to_string())
+                        .unwrap_or_default(),
                     result: l.result.unwrap_or_else(|| "open".into()),
                     dead_heat: l.dead_heat,
                 })
@@ -1099,9 +1109,7 @@ fn document(generator: &mut SchemaGenerator) -> Vec<(String, Value)> {
             "Undoes a settled bet's settlement: what it was paid goes back and the bet is open again.",
         ),
     ];
-    let header = |name: &str, description: &str| {
-        json!({ "name": name, "in": "header", "required": true, "schema": { "type": "string" }, "description": description })
-    };
+    let header = |name: &str, description: &str| json!({ "name": name, "in": "header", "required": true, "schema": { "type": "string" }, "description": description });
     requests
         .into_iter()
         .map(|(action, request, summary)| {

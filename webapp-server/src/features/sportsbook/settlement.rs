@@ -197,8 +197,15 @@ pub async fn move_settlement(
     boost_delta: i64,
     kind: &str,
 ) -> Result<(), LedgerError> {
-    super::wallet::pay(conn, &super::wallet::BetMoney::house(bet.id, bet.user_id, currency), version, delta, boost_delta, kind)
-        .await
+    super::wallet::pay(
+        conn,
+        &super::wallet::BetMoney::house(bet.id, bet.user_id, currency),
+        version,
+        delta,
+        boost_delta,
+        kind,
+    )
+    .await
 }
 
 /// Recomputes bet `bet_id` on its player's lane, under the player's lock (a cash-out on another

@@ -51,7 +51,13 @@ impl BetMoney {
         Account::Player { user_id: self.user_id, kind }
     }
 
-    async fn post(&self, conn: &mut AnyConnection, key: &str, kind: &str, postings: Vec<Posting>) -> Result<(), LedgerError> {
+    async fn post(
+        &self,
+        conn: &mut AnyConnection,
+        key: &str,
+        kind: &str,
+        postings: Vec<Posting>,
+    ) -> Result<(), LedgerError> {
         if postings.iter().all(|p| p.amount == 0) {
             return Ok(());
         }
@@ -78,10 +84,7 @@ pub async fn reserve_stake(
     amount: i64,
 ) -> Result<(), LedgerError> {
     let key = format!("{}:stake", bet.prefix);
-    let postings = vec![
-        Posting { account: bet.player(funds), amount: -amount },
-        Posting { account: HOUSE, amount },
-    ];
+    let postings = vec![Posting { account: bet.player(funds), amount: -amount }, Posting { account: HOUSE, amount }];
     bet.post(conn, &key, "sportsbook_stake", postings).await
 }
 
