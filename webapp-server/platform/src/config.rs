@@ -333,6 +333,12 @@ pub const VARIABLES: &[Variable] = &[
         "External game providers: comma-separated name|launch_url_template|wallet_secret ({token} {game} {mode} {currency} {locale} in the template).",
     ),
     var(
+        "CROUPIER_SPORTSBOOK_PROVIDERS",
+        None,
+        true,
+        "External sportsbook providers: comma-separated name|frame_url_template|wallet_secret ({token} {currency} {locale} in the template); they call the signed sportsbook wallet at /provider/sportsbook/<name>/<action>.",
+    ),
+    var(
         "CROUPIER_SPORTSBOOK_FEED",
         Some("sandbox"),
         false,
@@ -603,6 +609,38 @@ pub struct GameProvider {
     pub secret: Secret,
 }
 
+/// Providers that call a signed wallet: comma-separated `name|url_template|wallet_secret` in
+/// `var` (`CROUPIER_GAME_PROVIDERS`, `CROUPIER_SPORTSBOOK_PROVIDERS`).
+fn wallet_providers(raw: &Raw, var: &'static str, template_name: &str) -> Result<Vec<GameProvider>, ConfigError> {
+    let mut providers = Vec::new();
+    for entry in raw.optional(var).unwrap_or_default().split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let parts: Vec<&str> = entry.split('|').map(str::trim).collect();
+        let [name, template, secret] = parts.as_slice() else {
+            return Err(raw.invalid(var, format!("each provider is name|{template_name}|wallet_secret")));
+        };
+        let valid = !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && *name != "house";
+        if !valid || !template.starts_with("http") || secret.len() < 16 {
+            return Err(raw.invalid(
+                var,
+                format!(
+                    "{name:?}: a lower-case name (not `house`), an http(s) template and a secret of 16+ characters"
+                ),
+            ));
+        }
+        if providers.iter().any(|p: &GameProvider| p.name == *name) {
+            return Err(raw.invalid(var, format!("{name:?} is listed twice")));
+        }
+        providers.push(GameProvider {
+            name: (*name).to_owned(),
+            launch_url: (*template).to_owned(),
+            secret: Secret::new(*secret),
+        });
+    }
+    Ok(providers)
+}
+
 /// The payment providers this build has an adapter for (`ports::payments`).
 pub const KNOWN_PAYMENT_PROVIDERS: &[&str] = &["sandbox"];
 
@@ -666,6 +704,9 @@ pub struct Config {
     pub cms_tokens: Vec<Secret>,
     pub admin_token: Option<Secret>,
     pub game_providers: Vec<GameProvider>,
+    /// External sportsbook providers (`CROUPIER_SPORTSBOOK_PROVIDERS`): `launch_url` is their
+    /// frame's address, `secret` signs their sportsbook wallet calls.
+    pub sportsbook_providers: Vec<GameProvider>,
     pub kyc_for_withdrawal: bool,
     pub kyc: KycConfig,
     /// Maintenance from start-up (`CROUPIER_MAINTENANCE`).
@@ -922,37 +963,8 @@ impl Config {
             return Err(raw.invalid("CROUPIER_SECRET_KEY", "must be 64 hexadecimal characters (32 bytes)"));
         }
         let secret_key = secret_key.map(Secret::new);
-        let mut game_providers = Vec::new();
-        for entry in raw
-            .optional("CROUPIER_GAME_PROVIDERS")
-            .unwrap_or_default()
-            .split(',')
-            .map(str::trim)
-            .filter(|e| !e.is_empty())
-        {
-            let parts: Vec<&str> = entry.split('|').map(str::trim).collect();
-            let [name, template, secret] = parts.as_slice() else {
-                return Err(
-                    raw.invalid("CROUPIER_GAME_PROVIDERS", "each provider is name|launch_url_template|wallet_secret")
-                );
-            };
-            let valid = !name.is_empty()
-                && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                && *name != "house";
-            if !valid || !template.starts_with("http") || secret.len() < 16 {
-                return Err(raw.invalid(
-                    "CROUPIER_GAME_PROVIDERS",
-                    format!(
-                        "{name:?}: a lower-case name (not `house`), an http(s) template and a secret of 16+ characters"
-                    ),
-                ));
-            }
-            game_providers.push(GameProvider {
-                name: (*name).to_owned(),
-                launch_url: (*template).to_owned(),
-                secret: Secret::new(*secret),
-            });
-        }
+        let game_providers = wallet_providers(raw, "CROUPIER_GAME_PROVIDERS", "launch_url_template")?;
+        let sportsbook_providers = wallet_providers(raw, "CROUPIER_SPORTSBOOK_PROVIDERS", "frame_url_template")?;
         let mut currency_rates = Vec::new();
         for pair in raw.required("CROUPIER_CURRENCY_RATES")?.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (code, rate) = pair
@@ -1129,6 +1141,7 @@ impl Config {
             cms_tokens,
             admin_token: raw.optional("CROUPIER_ADMIN_TOKEN").map(Secret::new),
             game_providers,
+            sportsbook_providers,
             kyc_for_withdrawal: raw.flag("CROUPIER_KYC_FOR_WITHDRAWAL")?,
             kyc: {
                 let level = raw.required("CROUPIER_KYC_LEVEL")?.trim().to_owned();

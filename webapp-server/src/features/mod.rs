@@ -34,6 +34,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/admin/withdrawals", get(cashier::withdrawals::admin_list))
         .route("/admin/withdrawals/{id}/{action}", axum::routing::post(cashier::withdrawals::admin_decide))
         .merge(games::routes())
+        .route("/provider/sportsbook/{provider}/{action}", axum::routing::post(sportsbook::provider::handle))
         .merge(marketing_admin())
         .merge(notify::routes())
         .merge(protection::routes())

@@ -47,6 +47,7 @@ mod social;
 mod sportsbook;
 mod sportsbook_clock;
 mod sportsbook_live;
+mod sportsbook_wallet;
 mod storage;
 mod telegram;
 mod tracking;

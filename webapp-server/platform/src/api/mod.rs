@@ -200,9 +200,14 @@ where
     }
 }
 
+/// Paths outside `/api` that the OpenAPI document describes too (a provider protocol): each
+/// answers its `(path, path item)` pairs, with its schemas made by the document's generator.
+pub type PathsDoc = fn(&mut SchemaGenerator) -> Vec<(String, serde_json::Value)>;
+
 #[derive(Default)]
 pub struct Registry {
     methods: BTreeMap<String, MethodSpec>,
+    documents: Vec<PathsDoc>,
 }
 
 impl Registry {
@@ -258,6 +263,16 @@ impl Registry {
 
     pub fn methods(&self) -> impl Iterator<Item = &MethodSpec> {
         self.methods.values()
+    }
+
+    /// Adds paths outside `/api` to the OpenAPI document ([`PathsDoc`]).
+    pub fn document(&mut self, paths: PathsDoc) {
+        self.documents.push(paths);
+    }
+
+    /// The documents of paths outside `/api`.
+    pub fn documents(&self) -> impl Iterator<Item = &PathsDoc> {
+        self.documents.iter()
     }
 }
 

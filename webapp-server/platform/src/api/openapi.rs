@@ -63,6 +63,9 @@ pub fn document(registry: &Registry) -> Value {
         );
         paths.insert(format!("/api/{}", spec.name), Value::Object(item));
     }
+    for document in registry.documents() {
+        paths.extend(document(&mut generator));
+    }
     let mut schemas = generator.take_definitions(true);
     schemas.insert("ErrorEnvelope".into(), error_envelope());
     let error_responses: Map<String, Value> = ERRORS
@@ -78,13 +81,17 @@ pub fn document(registry: &Registry) -> Value {
     json!({
         "openapi": "3.1.0",
         "info": { "title": "Croupier product API", "version": API_VERSION,
-                  "description": "Every method of SPEC §7. Bodies are form data; answers are the envelope of DESIGN.md." },
+                  "description": "Every method of SPEC §7 under `/api`: bodies are form data, answers the envelope of DESIGN.md. Paths under `/provider` are the signed protocols external providers call (JSON bodies and answers)." },
         "paths": paths,
         "components": {
             "schemas": schemas,
             "responses": error_responses,
-            "securitySchemes": { "session": { "type": "apiKey", "in": "cookie", "name": session::COOKIE,
-                "description": "The session `auth.register`, `auth.login` or `auth.telegram` set." } },
+            "securitySchemes": {
+                "session": { "type": "apiKey", "in": "cookie", "name": session::COOKIE,
+                    "description": "The session `auth.register`, `auth.login` or `auth.telegram` set." },
+                "providerSignature": { "type": "apiKey", "in": "header", "name": "X-Croupier-Signature",
+                    "description": "A provider's call (`/provider/…`): hex HMAC-SHA256 under the provider's wallet secret of `X-Croupier-Timestamp` (unix seconds, within ±30 s of the server's clock) + the method + the path + the raw body." },
+            },
         },
     })
 }

@@ -136,17 +136,20 @@ async fn used_since(
             "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND direction = 'deposit' \
              AND status IN ('pending', 'success') AND currency = $2 AND created_at >= $3"
         }
-        // Casino rounds and sports bets staked from the main balance count alike.
+        // Casino rounds and sports bets staked from the main balance (house and external
+        // providers' alike; a cancelled provider bet gave its stake back) count alike.
         Kind::Wager => {
             "SELECT CAST(COALESCE(SUM(staked), 0) AS BIGINT) FROM ( \
              SELECT bet AS staked FROM game_rounds WHERE user_id = $1 AND mode = 'real' AND currency = $2 AND created_at >= $3 \
              UNION ALL SELECT stake AS staked FROM sb_bets WHERE user_id = $1 AND funds = 'main' AND currency = $2 AND created_at >= $3 \
+             UNION ALL SELECT stake AS staked FROM sb_provider_bets WHERE user_id = $1 AND status <> 'cancelled' AND currency = $2 AND created_at >= $3 \
              ) AS played"
         }
         Kind::Loss => {
             "SELECT CAST(COALESCE(SUM(lost), 0) AS BIGINT) FROM ( \
              SELECT bet - win AS lost FROM game_rounds WHERE user_id = $1 AND mode = 'real' AND currency = $2 AND created_at >= $3 \
              UNION ALL SELECT stake - payout AS lost FROM sb_bets WHERE user_id = $1 AND funds = 'main' AND currency = $2 AND created_at >= $3 \
+             UNION ALL SELECT stake - payout AS lost FROM sb_provider_bets WHERE user_id = $1 AND status <> 'cancelled' AND currency = $2 AND created_at >= $3 \
              ) AS played"
         }
     };

@@ -719,9 +719,16 @@ pub fn signature(secret: &[u8], timestamp: &str, method: &str, path: &str, body:
 
 fn verify(state: &AppState, provider: &str, action: &str, headers: &HeaderMap, body: &[u8]) -> bool {
     let Some(secret) = secret(state, provider) else { return false };
+    verify_headers(&secret, &format!("/provider/wallet/{provider}/{action}"), headers, body)
+}
+
+/// Whether a provider's call to `path` carries `secret`'s `X-Croupier-Signature` of its
+/// `X-Croupier-Timestamp`, method, path and body, with the timestamp fresh ([`signed`]). Every
+/// signed provider protocol checks its calls with this: the casino wallet here and the
+/// sportsbook wallet (`features::sportsbook::provider`).
+pub fn verify_headers(secret: &[u8], path: &str, headers: &HeaderMap, body: &[u8]) -> bool {
     let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let path = format!("/provider/wallet/{provider}/{action}");
-    signed(&secret, text("x-croupier-timestamp"), text("x-croupier-signature"), &path, body, now_ms() / 1000)
+    signed(secret, text("x-croupier-timestamp"), text("x-croupier-signature"), path, body, now_ms() / 1000)
 }
 
 /// Whether a call to `path` carries `secret`'s signature of its timestamp and body, with the

@@ -35,7 +35,7 @@ use crate::db::now_ms;
 use crate::features::account::MoneyView;
 use crate::features::bonuses::betting::{self, BetBonusKind};
 use crate::features::bonuses::engine::BonusError;
-use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount};
+use crate::ledger::{self, Account, LedgerError, PlayerAccount};
 use croupier_shared::{Currency, FieldCode, Money};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -444,19 +444,8 @@ async fn place_in(
         .execute(&mut *conn)
         .await?;
     }
-    let key = format!("sportsbook:bet:{bet_id}:stake");
-    let reference = bet_id.to_string();
-    let entry = Entry::transfer(
-        &key,
-        "sportsbook_stake",
-        currency,
-        Account::Player { user_id, kind: funds_account },
-        Account::House(HouseAccount::SportsbookSettlement),
-        total,
-    )
-    .by(Some(user_id))
-    .about(Some(&reference));
-    match ledger::post(conn, &entry).await {
+    let bet_money = super::wallet::BetMoney::house(bet_id, user_id, currency);
+    match super::wallet::reserve_stake(conn, &bet_money, funds_account, total).await {
         Ok(_) => {}
         Err(LedgerError::InsufficientFunds) => {
             let balance = ledger::balance(conn, Account::Player { user_id, kind: funds_account }, currency).await?;

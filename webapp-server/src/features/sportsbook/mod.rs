@@ -13,6 +13,11 @@
 //! - [`catalog`] and [`bets`]: the `/api` methods.
 //! - [`live`]: `GET /live/sportsbook?events=…`, the changes the feed writes pushed to open pages.
 //! - [`sandbox_clock`]: `POST /admin/sportsbook/sandbox/advance`, the sandbox feed's time moved forward.
+//! - [`wallet`]: the money of a sports bet (stake, settlement versions, cancel, rollback), one
+//!   ledger transaction each; house bets and external providers' bets both move money through it.
+//! - [`provider`]: the signed sportsbook wallet protocol external sportsbook providers call
+//!   (`POST /provider/sportsbook/{provider}/{action}`), with `sportsbook.launch` and
+//!   `sportsbook.getProviderBets`.
 //!
 //! `/api` methods:
 //! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events.
@@ -22,6 +27,8 @@
 //! - `bets.place` — the bet slip (see [`bets`]).
 //! - `bets.get` — the player's bets for `/profile/bets` (`status` open | settled | all).
 //! - `bets.cashOut` — `bet_id`, `amount`.
+//! - `sportsbook.launch` — `provider`: an external provider's frame and its launch token.
+//! - `sportsbook.getProviderBets` — the player's bets at external providers.
 //!
 //! Money: a stake moves from the player's main (or betting-bonus) balance to the house's
 //! `sportsbook_settlement` account; payouts, resettlement differences and cash-outs move between
@@ -34,15 +41,18 @@ pub mod feed;
 pub mod live;
 pub mod markets;
 pub mod odds;
+pub mod provider;
 pub mod rng;
 pub mod sandbox_clock;
 pub mod settle;
 pub mod settlement;
 pub mod store;
+pub mod wallet;
 
 use crate::api::Registry;
 
 pub fn register(api: &mut Registry) {
     catalog::register(api);
     bets::register(api);
+    provider::register(api);
 }

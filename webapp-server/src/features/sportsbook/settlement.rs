@@ -29,7 +29,7 @@ use super::store::parse_result;
 use crate::AppState;
 use crate::api::ApiError;
 use crate::db::now_ms;
-use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError, PlayerAccount, Posting};
+use crate::ledger::{Account, LedgerError, PlayerAccount};
 use croupier_shared::Currency;
 use sqlx::AnyConnection;
 
@@ -197,23 +197,15 @@ pub async fn move_settlement(
     boost_delta: i64,
     kind: &str,
 ) -> Result<(), LedgerError> {
-    let key = format!("sportsbook:bet:{}:v{version}", bet.id);
-    let reference = bet.id.to_string();
-    let mut postings = Vec::new();
-    if delta != 0 {
-        postings.push(Posting { account: Account::House(HouseAccount::SportsbookSettlement), amount: -delta });
-    }
-    if boost_delta != 0 {
-        postings.push(Posting { account: Account::House(HouseAccount::BonusLiability), amount: -boost_delta });
-    }
-    if delta + boost_delta != 0 {
-        postings.push(Posting { account: returns_account(bet), amount: delta + boost_delta });
-    }
-    if postings.is_empty() {
-        return Ok(());
-    }
-    let entry = Entry { key: &key, kind, user_id: Some(bet.user_id), reference: Some(&reference), currency, postings };
-    ledger::post(conn, &entry).await.map(|_| ())
+    super::wallet::pay(
+        conn,
+        &super::wallet::BetMoney::house(bet.id, bet.user_id, currency),
+        version,
+        delta,
+        boost_delta,
+        kind,
+    )
+    .await
 }
 
 /// Recomputes bet `bet_id` on its player's lane, under the player's lock (a cash-out on another
