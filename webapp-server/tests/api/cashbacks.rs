@@ -19,6 +19,8 @@ async fn uid(app: &TestApp, client: &reqwest::Client) -> i64 {
 /// Creates an active cashback of `amount` cents ending in `days` days; answers its id.
 async fn promise(app: &TestApp, user_id: i64, amount: i64, days: i64, what: &str) -> i64 {
     CreateRequest {
+        reason: None,
+        request_id: None,
         user_id,
         amount,
         currency: "USD".into(),
@@ -165,7 +167,7 @@ async fn operators_create_cashbacks_with_the_admin_token() {
         let (_, none) = app.get_as(&client, "cashbacks.get", &[]).await;
         assert_eq!(none["data"]["total"], 0, "refused requests write nothing: {none}");
 
-        let (status, answer) = read_json(create(good, "Bearer operator-token-123").await.unwrap()).await;
+        let (status, answer) = read_json(create(good.clone(), "Bearer operator-token-123").await.unwrap()).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         let (_, list) = app.get_as(&client, "cashbacks.get", &[("statuses", "active")]).await;
         assert_eq!(list["data"]["items"][0]["id"], answer["data"]["id"], "{list}");

@@ -71,6 +71,8 @@ impl World {
         let grant = GrantInput { user_id: alice_id, campaign_id: freebet, reason: "isolation test".into() };
         let betting_bonus = bonus_admin::grant(&app.state, &grant).await.unwrap();
         let cashback = CreateRequest {
+            reason: None,
+            request_id: None,
             user_id: alice_id,
             amount: 1_250,
             currency: "USD".into(),

@@ -458,6 +458,8 @@ async fn a_cashback_is_claimed_from_the_chat_once_and_promotions_respect_the_pla
         app.sql("UPDATE users SET locale = $1 WHERE id = $2", "fr", uid).await;
         let end_date = croupier_server::db::now_ms() / 1000 + 86_400;
         let mut request = CreateRequest {
+            reason: None,
+            request_id: None,
             user_id: uid,
             amount: 1_250,
             currency: "USD".into(),
@@ -608,6 +610,8 @@ db_test!(async fn a_standalone_bot_claims_and_sets_the_summary_through_the_inter
     let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
     let uid = me["data"]["uid"].as_i64().unwrap();
     let request = CreateRequest {
+        reason: None,
+        request_id: None,
         user_id: uid,
         amount: 700,
         currency: "USD".into(),
