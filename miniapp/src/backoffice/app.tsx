@@ -90,7 +90,7 @@ function BackofficeAdmin() {
       <CustomRoutes>
         <Route path="/reports" element={<ReportsPage />} />
         <Route path="/system" element={<SystemPage />} />
-        <Route path="/content" element={<ContentPage />} />
+        <Route path="/content/*" element={<ContentPage />} />
       </CustomRoutes>
     </Admin>
   );
