@@ -257,7 +257,7 @@ fn storage_form(t: &ContentType, doc: &Value) -> Map<String, Value> {
             let id = |v: &Value| v.get("id").cloned().unwrap_or(Value::Null);
             *value = match &*value {
                 Value::Array(items) => Value::Array(items.iter().map(id).collect()),
-                Value::Object(_) => id(value),
+                object @ Value::Object(_) => id(object),
                 other => other.clone(),
             };
         }
