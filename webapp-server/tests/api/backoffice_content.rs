@@ -27,15 +27,20 @@ async fn page_html(app: &TestApp, path: &str) -> String {
 
 /// The last audit row of `action`: (target, reason, before, after, outcome).
 async fn last_audit(app: &TestApp, action: &str) -> (String, Option<String>, Value, Value, String) {
-    let (target, reason, before, after, outcome): (Option<String>, Option<String>, Option<String>, Option<String>, String) =
-        sqlx::query_as(
-            "SELECT target_id, reason, before_json, after_json, outcome FROM operator_audit WHERE action = $1 \
+    let (target, reason, before, after, outcome): (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        String,
+    ) = sqlx::query_as(
+        "SELECT target_id, reason, before_json, after_json, outcome FROM operator_audit WHERE action = $1 \
              ORDER BY id DESC LIMIT 1",
-        )
-        .bind(action)
-        .fetch_one(app.state.db().pool())
-        .await
-        .unwrap();
+    )
+    .bind(action)
+    .fetch_one(app.state.db().pool())
+    .await
+    .unwrap();
     let parse = |t: Option<String>| t.map_or(Value::Null, |t| serde_json::from_str(&t).unwrap());
     (target.unwrap_or_default(), reason, parse(before), parse(after), outcome)
 }
@@ -67,7 +72,8 @@ async fn the_content_role_edits_translates_publishes_and_the_site_follows_at_onc
         let pages = types.as_array().unwrap().iter().find(|t| t["api_id"] == "pages").unwrap();
         assert_eq!(pages["kind"], "collection");
         assert_eq!(pages["localized"], true);
-        let field = |name: &str| pages["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap().clone();
+        let field =
+            |name: &str| pages["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap().clone();
         assert_eq!(field("slug")["required"], true);
         assert_eq!(field("slug")["unique"], true);
         assert_eq!(field("content")["kind"], "richtext");
@@ -155,7 +161,8 @@ async fn the_content_role_edits_translates_publishes_and_the_site_follows_at_onc
         let mut data = missing["data"].clone();
         data["title"] = json!("Conditions promo");
         let (status, fr) =
-            put(&op, &app, &format!("/content/pages/{id}"), &json!({"locale": "fr", "data": data, "reason": "fr"})).await;
+            put(&op, &app, &format!("/content/pages/{id}"), &json!({"locale": "fr", "data": data, "reason": "fr"}))
+                .await;
         assert_eq!(status, StatusCode::OK, "{fr}");
         assert_eq!((fr["exists"].clone(), fr["published"].clone()), (json!(true), json!(false)));
         assert_eq!(fr["locales"], json!(["en", "fr"]));
@@ -236,17 +243,80 @@ async fn bad_input_is_refused_with_the_envelope_and_nothing_changes() {
         let version_before = version(&app).await;
         let ok_before = audit_count(&app, "ok").await;
         let cases: Vec<(&str, &str, Value, u16, &str, &str)> = vec![
-            ("PUT", "/content/pages/1", json!({"locale": "en", "data": {"slug": "Not A Slug"}, "reason": "x"}), 400, "slug", "INVALID"),
-            ("PUT", "/content/pages/1", json!({"locale": "en", "data": {"title": ""}, "reason": "x"}), 400, "title", "REQUIRED"),
+            (
+                "PUT",
+                "/content/pages/1",
+                json!({"locale": "en", "data": {"slug": "Not A Slug"}, "reason": "x"}),
+                400,
+                "slug",
+                "INVALID",
+            ),
+            (
+                "PUT",
+                "/content/pages/1",
+                json!({"locale": "en", "data": {"title": ""}, "reason": "x"}),
+                400,
+                "title",
+                "REQUIRED",
+            ),
             ("PUT", "/content/pages/1", json!({"locale": "en", "data": {"title": "T"}}), 400, "reason", "REQUIRED"),
-            ("PUT", "/content/pages/1", json!({"locale": "de", "data": {"title": "T"}, "reason": "x"}), 400, "locale", "UNSUPPORTED"),
-            ("PUT", "/content/pages/1", json!({"locale": "en", "data": "title", "reason": "x"}), 400, "data", "INVALID"),
-            ("PUT", "/content/pages/1", json!({"locale": "en", "data": {"cover": 5}, "reason": "x"}), 400, "cover", "INVALID"),
-            ("PUT", "/content/popups/1", json!({"locale": "en", "data": {"kind": "banner"}, "reason": "x"}), 400, "kind", "INVALID"),
-            ("PUT", "/content/pages/999", json!({"locale": "en", "data": {"title": "T"}, "reason": "x"}), 404, "id", "NOT_FOUND"),
+            (
+                "PUT",
+                "/content/pages/1",
+                json!({"locale": "de", "data": {"title": "T"}, "reason": "x"}),
+                400,
+                "locale",
+                "UNSUPPORTED",
+            ),
+            (
+                "PUT",
+                "/content/pages/1",
+                json!({"locale": "en", "data": "title", "reason": "x"}),
+                400,
+                "data",
+                "INVALID",
+            ),
+            (
+                "PUT",
+                "/content/pages/1",
+                json!({"locale": "en", "data": {"cover": 5}, "reason": "x"}),
+                400,
+                "cover",
+                "INVALID",
+            ),
+            (
+                "PUT",
+                "/content/popups/1",
+                json!({"locale": "en", "data": {"kind": "banner"}, "reason": "x"}),
+                400,
+                "kind",
+                "INVALID",
+            ),
+            (
+                "PUT",
+                "/content/pages/999",
+                json!({"locale": "en", "data": {"title": "T"}, "reason": "x"}),
+                404,
+                "id",
+                "NOT_FOUND",
+            ),
             ("PUT", "/content/nothing/1", json!({"locale": "en", "data": {}, "reason": "x"}), 404, "type", "NOT_FOUND"),
-            ("POST", "/content/pages", json!({"locale": "en", "data": {"slug": "about", "title": "Again"}, "reason": "x"}), 400, "slug", "INVALID"),
-            ("POST", "/content/pages", json!({"locale": "en", "data": {"slug": "gamehall", "title": "Route"}, "reason": "x"}), 400, "slug", "INVALID"),
+            (
+                "POST",
+                "/content/pages",
+                json!({"locale": "en", "data": {"slug": "about", "title": "Again"}, "reason": "x"}),
+                400,
+                "slug",
+                "INVALID",
+            ),
+            (
+                "POST",
+                "/content/pages",
+                json!({"locale": "en", "data": {"slug": "gamehall", "title": "Route"}, "reason": "x"}),
+                400,
+                "slug",
+                "INVALID",
+            ),
             ("POST", "/content/common", json!({"locale": "en", "data": {}, "reason": "x"}), 400, "type", "UNSUPPORTED"),
             ("POST", "/content/pages/999/publish", json!({"locale": "en", "reason": "x"}), 404, "id", "NOT_FOUND"),
             ("POST", "/content/pages/1/archive", json!({"locale": "en", "reason": "x"}), 404, "action", "NOT_FOUND"),

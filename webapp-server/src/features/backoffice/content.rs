@@ -121,7 +121,10 @@ pub fn scalar_kind(values: &[&Value]) -> &'static str {
 
 fn is_date(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 10 && b[4] == b'-' && b[7] == b'-' && s.bytes().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && s.bytes().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
 fn is_datetime(s: &str) -> bool {
@@ -214,9 +217,11 @@ fn locale_of(t: &ContentType, asked: Option<&str>) -> Result<&'static str, ApiEr
     }
     match asked.map(str::trim).filter(|s| !s.is_empty()) {
         None => Ok(DEFAULT_LOCALE),
-        Some(code) => {
-            Locale::ALL.iter().map(|l| l.code()).find(|known| *known == code).ok_or_else(|| bad("locale", FieldCode::Unsupported))
-        }
+        Some(code) => Locale::ALL
+            .iter()
+            .map(|l| l.code())
+            .find(|known| *known == code)
+            .ok_or_else(|| bad("locale", FieldCode::Unsupported)),
     }
 }
 
@@ -538,7 +543,8 @@ async fn create(staff: Staff, State(cache): State<Arc<Cache>>, Path(api_id): Pat
         let attrs = attrs_of(input.data)?;
         let why = reason(input.reason.as_deref())?;
         let publish = Some(input.publish.unwrap_or(true));
-        let id = change(&staff, t, locale, Op::Save { id: None, attrs: &attrs, publish }, "content.create", &why).await?;
+        let id =
+            change(&staff, t, locale, Op::Save { id: None, attrs: &attrs, publish }, "content.create", &why).await?;
         let snapshot = cache.snapshot(staff.state().db()).await?;
         Ok(created(&entry_view(t, &snapshot, id, locale)?))
     }
@@ -658,10 +664,10 @@ mod tests {
         doc.insert("kind".into(), json!("popup"));
         doc.insert("showAfterLogin".into(), json!(true));
         let snapshot = Snapshot::for_tests(vec![(t, 1, "en", doc)]);
-        let fields = fields(t, &snapshot);
-        let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+        let found = fields(t, &snapshot);
+        let names: Vec<&str> = found.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(&names[..2], ["sysname", "title"], "required first");
-        let by = |n: &str| fields.iter().find(|f| f.name == n).unwrap();
+        let by = |n: &str| found.iter().find(|f| f.name == n).unwrap();
         assert!(by("sysname").required && by("sysname").unique);
         assert_eq!(by("kind").kind, "enumeration");
         assert_eq!(by("kind").options.as_deref(), Some(&["popup", "confirm", "curtain"][..]));
