@@ -128,7 +128,7 @@ fn is_date(s: &str) -> bool {
 }
 
 fn is_datetime(s: &str) -> bool {
-    s.len() >= 16 && is_date(&s[..10]) && s.as_bytes()[10] == b'T'
+    s.len() >= 16 && s.get(..10).is_some_and(is_date) && s.as_bytes().get(10) == Some(&b'T')
 }
 
 /// The fields of `t`: the registry's attributes and every attribute its entries hold.
@@ -650,6 +650,7 @@ mod tests {
         assert_eq!(scalar_kind(&[&v(json!("<p>Hi</p>"))]), "richtext");
         assert_eq!(scalar_kind(&[&v(json!("Hi")), &v(json!("<p>long</p>"))]), "richtext");
         assert_eq!(scalar_kind(&[&v(json!("Hi"))]), "string");
+        assert_eq!(scalar_kind(&[&v(json!("Machines à sous, casino"))]), "string", "multi-byte text");
         assert_eq!(scalar_kind(&[&v(json!({"a": 1}))]), "json");
         assert_eq!(scalar_kind(&[&v(json!("x")), &v(json!(1))]), "json");
         assert_eq!(scalar_kind(&[]), "string");
