@@ -72,7 +72,7 @@ async function createOperatorWithCli(dataDir: string, email: string, role: strin
 }
 
 /** Signs in on the console's sign-in page as an operator who has not enrolled yet: enrols with the shown secret. */
-async function signInEnrolling(page: Page, base: string, email: string, password: string): Promise<void> {
+async function signInEnrolling(page: Page, base: string, email: string, password: string, landing = /\/backoffice\/players$/): Promise<void> {
   await page.goto(`${base}/backoffice`);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel(/^Password/).fill(password);
@@ -83,7 +83,7 @@ async function signInEnrolling(page: Page, base: string, email: string, password
   const secret = await secretField.inputValue();
   await page.getByLabel('Authenticator code').fill(totp(secret));
   await page.getByRole('button', { name: 'Enable and sign in' }).click();
-  await expect(page).toHaveURL(/\/backoffice\/players$/);
+  await expect(page).toHaveURL(landing);
 }
 
 /** Answers the action dialog opened by `button` with `reason`, confirming with the dialog's own `confirm` button. */
@@ -309,6 +309,28 @@ test.describe('the back office', () => {
 
     expect(errors, 'errors in the page').toEqual([]);
     await player.dispose();
+  });
+
+  test('a content operator edits a page title and the site shows it', async ({ page }, info) => {
+    test.setTimeout(60_000);
+    const base = server.baseUrl;
+    const email = uniqueEmail('backoffice-content');
+    const password = 'content pass phrase 7';
+    await createOperatorWithCli(dataDir, email, 'content', 'Carla Content', password);
+    await signInEnrolling(page, base, email, password, /\/backoffice/);
+    await page.getByRole('menuitem', { name: 'Content' }).click();
+    await page.getByTestId('content-type-pages').click();
+    await page.getByTestId('content-edit-1').click();
+    await expect(page.getByTestId('content-preview')).toHaveAttribute('href', '/about');
+    const title = page.getByLabel(/^title/);
+    await expect(title).toHaveValue('About Croupier');
+    await title.fill('About Croupier, edited');
+    await page.getByLabel(/^Reason/).fill('New wording from the brand team');
+    await page.getByTestId('content-save').click();
+    await expect(page.getByText('The entry is saved.')).toBeVisible();
+    await shootWide(page, info, 'content-edit');
+    const site = await page.request.get(`${base}/about`);
+    expect(await site.text()).toContain('<title>About Croupier, edited');
   });
 });
 

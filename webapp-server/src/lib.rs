@@ -273,6 +273,7 @@ pub fn app(app: App) -> Router {
         .merge(features::routes().with_state(platform.clone()))
         .merge(features::backoffice_routes(platform.clone()).with_state(platform.clone()))
         .merge(features::content::routes())
+        .merge(features::backoffice::content::routes())
         .merge(features::auth::oauth::routes())
         .merge(features::tournaments::routes())
         .merge(features::jackpots::routes())

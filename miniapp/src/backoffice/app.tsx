@@ -91,7 +91,7 @@ function BackofficeAdmin() {
       <CustomRoutes>
         <Route path="/reports" element={<ReportsPage />} />
         <Route path="/system" element={<SystemPage />} />
-        <Route path="/content" element={<ContentPage />} />
+        <Route path="/content/*" element={<ContentPage />} />
         <Route path="/loyalty" element={<LoyaltyPage />} />
       </CustomRoutes>
     </Admin>

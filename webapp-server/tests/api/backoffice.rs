@@ -15,17 +15,17 @@ const PASSWORD: &str = "correct horse battery";
 /// Four eyes from 50.00 (minor units) in these tests.
 const ENV: [(&str, &str); 2] = [("CROUPIER_ADMIN_TOKEN", TOKEN), ("CROUPIER_FOUR_EYES_MINOR", "5000")];
 
-async fn spawn(backend: Backend) -> TestApp {
+pub async fn spawn(backend: Backend) -> TestApp {
     TestApp::spawn_with(backend, &ENV, |_| {}).await
 }
 
 /// A signed-in operator of `role`: created, enrolled with the code computed here, signed in.
-struct Op {
-    http: reqwest::Client,
-    id: i64,
+pub struct Op {
+    pub http: reqwest::Client,
+    pub id: i64,
 }
 
-async fn operator(app: &TestApp, email: &str, role: &str) -> Op {
+pub async fn operator(app: &TestApp, email: &str, role: &str) -> Op {
     let new = NewOperator::check(email, &format!("{role} {email}"), role, PASSWORD).unwrap();
     let id = create_from_cli(app.state.platform(), &new).await.unwrap();
     let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
@@ -46,22 +46,22 @@ fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
 }
 
-fn url(app: &TestApp, path: &str) -> String {
+pub fn url(app: &TestApp, path: &str) -> String {
     app.url(&format!("/backoffice/api{path}"))
 }
 
-async fn post(http: &reqwest::Client, app: &TestApp, path: &str, body: &Value) -> (StatusCode, Value) {
+pub async fn post(http: &reqwest::Client, app: &TestApp, path: &str, body: &Value) -> (StatusCode, Value) {
     let response = http.post(url(app, path)).json(body).send().await.unwrap();
     let status = response.status();
     let text = response.text().await.unwrap();
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn get(http: &reqwest::Client, app: &TestApp, path: &str) -> (StatusCode, Value) {
+pub async fn get(http: &reqwest::Client, app: &TestApp, path: &str) -> (StatusCode, Value) {
     read_json(http.get(url(app, path)).send().await.unwrap()).await
 }
 
-async fn audit_count(app: &TestApp, outcome: &str) -> i64 {
+pub async fn audit_count(app: &TestApp, outcome: &str) -> i64 {
     sqlx::query_scalar("SELECT COUNT(*) FROM operator_audit WHERE outcome = $1")
         .bind(outcome)
         .fetch_one(app.state.db().pool())

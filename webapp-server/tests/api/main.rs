@@ -7,6 +7,7 @@ mod helpers;
 
 mod accounts;
 mod backoffice;
+mod backoffice_content;
 mod backup;
 mod bad_input;
 mod betting_bonuses;

@@ -22,6 +22,7 @@
 //! - POSTs are same-origin only (like the player API); the bearer token is not a browser's.
 
 pub mod auth;
+pub mod content;
 mod lists;
 mod money;
 pub mod operators;

@@ -41,6 +41,8 @@ pub struct ContentType {
     pub required: &'static [&'static str],
     /// An attribute whose value is unique among the entries of one locale.
     pub unique: Option<&'static str>,
+    /// Top-level attributes that take one of a fixed list of values (Strapi's enumerations).
+    pub enums: &'static [(&'static str, &'static [&'static str])],
 }
 
 impl ContentType {
@@ -86,6 +88,7 @@ const fn single(singular: &'static str, attributes: &'static [(&'static str, Att
         attributes,
         required: &[],
         unique: None,
+        enums: &[],
     }
 }
 
@@ -96,12 +99,20 @@ const fn collection(
     required: &'static [&'static str],
     unique: Option<&'static str>,
 ) -> ContentType {
-    ContentType { singular, plural, kind: Kind::Collection, localized: true, attributes, required, unique }
+    ContentType { singular, plural, kind: Kind::Collection, localized: true, attributes, required, unique, enums: &[] }
 }
 
 /// Every content type, in the order exports and imports walk them (targets of relations first).
 pub static TYPES: &[ContentType] = &[
-    collection("popup", "popups", &[("image", M)], &["sysname", "title"], Some("sysname")),
+    // A popup's kind, size and audience are the client's `DialogKind`, `DialogSize` and audience.
+    ContentType {
+        enums: &[
+            ("kind", &["popup", "confirm", "curtain"]),
+            ("size", &["full", "big", "custom"]),
+            ("audience", &["guest", "player", "all"]),
+        ],
+        ..collection("popup", "popups", &[("image", M)], &["sysname", "title"], Some("sysname"))
+    },
     // SEO settings (SPEC §3): titles, robots rules, canonical, organization, product, replacements.
     single(
         "settings-seo",

@@ -63,6 +63,13 @@ pub fn prepare(
             issues.push(Issue::new(*required, "is a required field"));
         }
     }
+    for (name, options) in t.enums {
+        match data.get(*name) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(v)) if options.contains(&v.as_str()) => {}
+            Some(_) => issues.push(Issue::new(*name, format!("must be one of {}", options.join(", ")))),
+        }
+    }
     check_type_rules(t, &data, &mut issues);
     if issues.is_empty() { Ok(Prepared { data, relations }) } else { Err(issues) }
 }

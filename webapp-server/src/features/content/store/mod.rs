@@ -36,7 +36,7 @@ mod write;
 
 pub use bundle::{Files, demo_files, export, export_dir, import, import_dir, seed_demo};
 pub use documents::{Issue, Prepared, prepare};
-pub use write::{Change, WriteError, delete, save};
+pub use write::{Change, Tx, WriteError, begin, delete, delete_in, save, save_in, stored};
 
 use super::schema::{self, Attr, ContentType, Kind, TYPES};
 use crate::db::{Db, now_ms};

@@ -28,16 +28,53 @@ pub struct Change<'a> {
 
 /// Creates or updates one locale variant; answers its id.
 pub async fn save(db: &Db, change: Change<'_>) -> Result<i64, WriteError> {
-    let t = change.t;
+    let mut tx = begin(db).await?;
+    let id = save_in(&mut tx, change).await?;
+    tx.commit().await?;
+    crate::hot::content_changed();
+    Ok(id)
+}
+
+/// The transaction a content write runs in (see [`begin`]).
+pub type Tx = sqlx::Transaction<'static, sqlx::Any>;
+
+/// Opens a content write: a transaction holding the content write lock, the version already
+/// moved on. Run [`save_in`] / [`delete_in`] (and the caller's own rows, e.g. an audit row) in
+/// it, commit, then call [`crate::hot::content_changed`].
+pub async fn begin(db: &Db) -> Result<Tx, sqlx::Error> {
     let mut tx = db.begin().await?;
     bump_version(&mut tx).await?;
+    Ok(tx)
+}
+
+/// A stored variant's attributes (storage form) and its publication time, read in `tx`.
+pub async fn stored(
+    tx: &mut Tx,
+    t: &ContentType,
+    id: i64,
+    locale: &str,
+) -> Result<Option<(Map<String, Value>, Option<i64>)>, sqlx::Error> {
+    let row: Option<(String, Option<i64>)> = sqlx::query_as(
+        "SELECT data, published_at FROM content_entries WHERE content_type = $1 AND id = $2 AND locale = $3",
+    )
+    .bind(t.singular)
+    .bind(id)
+    .bind(locale)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|(data, at)| (serde_json::from_str(&data).unwrap_or_default(), at)))
+}
+
+/// [`save`] inside a content write opened by [`begin`] (nothing committed, nothing announced).
+pub async fn save_in(tx: &mut Tx, change: Change<'_>) -> Result<i64, WriteError> {
+    let t = change.t;
     let id = match (change.id, t.kind) {
         (Some(id), _) => id,
         (None, Kind::Single) => 1,
         (None, Kind::Collection) => {
             let max: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM content_entries WHERE content_type = $1")
                 .bind(t.singular)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut **tx)
                 .await?;
             max.unwrap_or(0) + 1
         }
@@ -48,13 +85,13 @@ pub async fn save(db: &Db, change: Change<'_>) -> Result<i64, WriteError> {
     .bind(t.singular)
     .bind(id)
     .bind(change.locale)
-    .fetch_optional(&mut *tx)
+    .fetch_optional(&mut **tx)
     .await?;
     if change.id.is_some() && t.kind == Kind::Collection && existing.is_none() {
         let any: Option<i64> = sqlx::query_scalar("SELECT id FROM content_entries WHERE content_type = $1 AND id = $2")
             .bind(t.singular)
             .bind(id)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut **tx)
             .await?;
         if any.is_none() {
             return Err(WriteError::NotFound);
@@ -68,7 +105,7 @@ pub async fn save(db: &Db, change: Change<'_>) -> Result<i64, WriteError> {
             sqlx::query_scalar("SELECT id FROM content_entries WHERE content_type = $1 AND id = $2")
                 .bind(*target)
                 .bind(*target_id)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut **tx)
                 .await?;
         if found.is_none() {
             issues.push(Issue::new(*target, format!("there is no {target} with id {target_id}")));
@@ -82,7 +119,7 @@ pub async fn save(db: &Db, change: Change<'_>) -> Result<i64, WriteError> {
                 .bind(t.singular)
                 .bind(change.locale)
                 .bind(id)
-                .fetch_all(&mut *tx)
+                .fetch_all(&mut **tx)
                 .await?;
         let taken = others.iter().any(|(_, data)| {
             serde_json::from_str::<Map<String, Value>>(data).is_ok_and(|other| other.get(unique) == Some(value))
@@ -113,42 +150,45 @@ pub async fn save(db: &Db, change: Change<'_>) -> Result<i64, WriteError> {
         .bind(t.singular)
         .bind(id)
         .bind(change.locale)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     } else {
-        insert(&mut tx, t.singular, id, change.locale, &data, published_at, now).await?;
+        insert(tx, t.singular, id, change.locale, &data, published_at, now).await?;
     }
-    tx.commit().await?;
-    crate::hot::content_changed();
     Ok(id)
 }
 
 /// Deletes one locale variant (`Some(locale)`) or every variant of an entry.
 pub async fn delete(db: &Db, t: &ContentType, id: i64, locale: Option<&str>) -> Result<(), WriteError> {
-    let mut tx = db.begin().await?;
-    bump_version(&mut tx).await?;
+    let mut tx = begin(db).await?;
+    delete_in(&mut tx, t, id, locale).await?;
+    tx.commit().await?;
+    crate::hot::content_changed();
+    Ok(())
+}
+
+/// [`delete`] inside a content write opened by [`begin`].
+pub async fn delete_in(tx: &mut Tx, t: &ContentType, id: i64, locale: Option<&str>) -> Result<(), WriteError> {
     let result = match locale {
         Some(locale) => {
             sqlx::query("DELETE FROM content_entries WHERE content_type = $1 AND id = $2 AND locale = $3")
                 .bind(t.singular)
                 .bind(id)
                 .bind(locale)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?
         }
         None => {
             sqlx::query("DELETE FROM content_entries WHERE content_type = $1 AND id = $2")
                 .bind(t.singular)
                 .bind(id)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?
         }
     };
     if result.rows_affected() == 0 {
         return Err(WriteError::NotFound);
     }
-    tx.commit().await?;
-    crate::hot::content_changed();
     Ok(())
 }
 
