@@ -4,6 +4,7 @@
 import ArticleIcon from '@mui/icons-material/Article';
 import InsightsIcon from '@mui/icons-material/Insights';
 import SettingsIcon from '@mui/icons-material/Settings';
+import TuneIcon from '@mui/icons-material/Tune';
 import type { ReactNode } from 'react';
 import { Layout, Menu, usePermissions } from 'react-admin';
 import { can } from './lib/permissions';
@@ -16,6 +17,9 @@ export function BackofficeMenu() {
       {can(permissions, 'reports.read') ? <Menu.Item to="/reports" primaryText="bo.menu.reports" leftIcon={<InsightsIcon />} /> : null}
       {can(permissions, 'system.manage') ? <Menu.Item to="/system" primaryText="bo.menu.system" leftIcon={<SettingsIcon />} /> : null}
       {can(permissions, 'content.manage') ? <Menu.Item to="/content" primaryText="bo.menu.content" leftIcon={<ArticleIcon />} /> : null}
+      {can(permissions, 'sportsbook.manage') ? (
+        <Menu.Item to="/sportsbook-limits" primaryText="bo.menu.sportsbook_limits" leftIcon={<TuneIcon />} />
+      ) : null}
     </Menu>
   );
 }

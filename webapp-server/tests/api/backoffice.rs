@@ -9,8 +9,8 @@ use croupier_server::features::backoffice::totp;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-const TOKEN: &str = "backoffice-automation-token";
-const BEARER: &str = "Bearer backoffice-automation-token";
+pub(crate) const TOKEN: &str = "backoffice-automation-token";
+pub(crate) const BEARER: &str = "Bearer backoffice-automation-token";
 const PASSWORD: &str = "correct horse battery";
 /// Four eyes from 50.00 (minor units) in these tests.
 const ENV: [(&str, &str); 2] = [("CROUPIER_ADMIN_TOKEN", TOKEN), ("CROUPIER_FOUR_EYES_MINOR", "5000")];
@@ -20,12 +20,12 @@ async fn spawn(backend: Backend) -> TestApp {
 }
 
 /// A signed-in operator of `role`: created, enrolled with the code computed here, signed in.
-struct Op {
-    http: reqwest::Client,
-    id: i64,
+pub(crate) struct Op {
+    pub(crate) http: reqwest::Client,
+    pub(crate) id: i64,
 }
 
-async fn operator(app: &TestApp, email: &str, role: &str) -> Op {
+pub(crate) async fn operator(app: &TestApp, email: &str, role: &str) -> Op {
     let new = NewOperator::check(email, &format!("{role} {email}"), role, PASSWORD).unwrap();
     let id = create_from_cli(app.state.platform(), &new).await.unwrap();
     let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
@@ -50,14 +50,14 @@ fn url(app: &TestApp, path: &str) -> String {
     app.url(&format!("/backoffice/api{path}"))
 }
 
-async fn post(http: &reqwest::Client, app: &TestApp, path: &str, body: &Value) -> (StatusCode, Value) {
+pub(crate) async fn post(http: &reqwest::Client, app: &TestApp, path: &str, body: &Value) -> (StatusCode, Value) {
     let response = http.post(url(app, path)).json(body).send().await.unwrap();
     let status = response.status();
     let text = response.text().await.unwrap();
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn get(http: &reqwest::Client, app: &TestApp, path: &str) -> (StatusCode, Value) {
+pub(crate) async fn get(http: &reqwest::Client, app: &TestApp, path: &str) -> (StatusCode, Value) {
     read_json(http.get(url(app, path)).send().await.unwrap()).await
 }
 
@@ -138,6 +138,9 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("GET", "/admin/cashbacks", "campaigns.manage"),
     ("POST", "/admin/players/1/verification", "players.ban"),
     ("GET", "/admin/support/feedback", "players.read"),
+    ("GET", "/admin/sportsbook/markets", "sportsbook.manage"),
+    ("POST", "/admin/sportsbook/markets/1/suspend", "sportsbook.manage"),
+    ("GET", "/admin/sportsbook/limits", "sportsbook.manage"),
 ];
 
 /// The contract's roles → permissions.
@@ -152,6 +155,7 @@ fn allowed(role: &str, permission: &str) -> bool {
         "rounds.read",
         "reports.read",
         "audit.read",
+        "sportsbook.manage",
     ];
     let support = [
         "players.read",

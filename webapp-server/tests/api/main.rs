@@ -46,6 +46,7 @@ mod soak;
 mod social;
 mod sportsbook;
 mod sportsbook_live;
+mod sportsbook_ops;
 mod storage;
 mod telegram;
 mod tracking;

@@ -17,6 +17,7 @@ export const ADMIN_RESOURCES: Record<string, string> = {
   jackpots: '/admin/jackpots',
   cashbacks: '/admin/cashbacks',
   feedback: '/admin/support/feedback',
+  sportsbook: '/admin/sportsbook/markets',
 };
 
 /** Resources the server exports as CSV (`/{resource}/export.csv`). */
@@ -162,6 +163,10 @@ export interface BackofficeDataProvider extends DataProvider {
    * handler reads no body still send one.
    */
   admin: (path: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** `GET /admin/{path}` of the feature admin APIs: their envelope's `data`. */
+  adminGet: (path: string) => Promise<Record<string, unknown>>;
+  /** `PUT /admin/{path}` of the feature admin APIs: their envelope's `data`. */
+  adminPut: (path: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
   bulkApprove: (ids: Identifier[], reason: string) => Promise<BulkResult[]>;
   reportSummary: (params: ReportParams) => Promise<ReportSummary>;
   system: () => Promise<SystemState>;
@@ -185,10 +190,15 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
     const adminPath = ADMIN_RESOURCES[resource];
     if (adminPath) {
       const { status, ...filter } = params.filter as Record<string, unknown>;
+      const { state: marketState, ...marketFilter } = params.filter as Record<string, unknown>;
       // The cashback queue answers one status at a time (pending by default); the support
       // feedback pages by offset and count (200 at most, newest first).
+      // Sportsbook markets: the server filters by state (default: open and held markets) and
+      // answers up to 1000, largest liability first; the other filters apply here.
       const query =
-        resource === 'cashbacks'
+        resource === 'sportsbook'
+          ? `?count=1000${text(marketState) ? `&state=${encodeURIComponent(text(marketState))}` : ''}`
+          : resource === 'cashbacks'
           ? `?status=${encodeURIComponent(text(status) || 'pending')}&count=500`
           : resource === 'feedback'
             ? '?count=200'
@@ -196,7 +206,8 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
       const { json } = await call(`${adminPath}${query}`);
       const paged = pageLocally(envelopeItems(json), {
         ...params,
-        filter: resource === 'cashbacks' ? filter : (params.filter as Record<string, unknown>),
+        filter:
+          resource === 'cashbacks' ? filter : resource === 'sportsbook' ? marketFilter : (params.filter as Record<string, unknown>),
       });
       return paged;
     }
@@ -272,6 +283,8 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
     },
     post: async (path, body) => (await call(path, { method: 'POST', body })).json,
     admin: async (path, body) => envelopeData((await call(`/admin/${path}`, { method: 'POST', body })).json),
+    adminGet: async (path) => envelopeData((await call(`/admin/${path}`)).json),
+    adminPut: async (path, body) => envelopeData((await call(`/admin/${path}`, { method: 'PUT', body })).json),
     bulkApprove: async (ids, reason) => {
       const { json } = await call('/withdrawals/bulk-approve', { method: 'POST', body: { ids, reason } });
       return (json as { results: BulkResult[] }).results;

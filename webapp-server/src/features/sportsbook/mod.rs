@@ -12,6 +12,9 @@
 //!   markets' results changed; [`settlement`] recomputes them through the ledger.
 //! - [`catalog`] and [`bets`]: the `/api` methods.
 //! - [`live`]: `GET /live/sportsbook?events=…`, the changes the feed writes pushed to open pages.
+//! - [`operations`], [`limits`], [`admin`]: the operators' tools — holds, settling and voiding by
+//!   hand, resettling, liability per market, limits per sport and per player — over
+//!   `/admin/sportsbook/…` (and the back office) and the CLI's `admin sportsbook …`.
 //!
 //! `/api` methods:
 //! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events.
@@ -26,12 +29,15 @@
 //! `sportsbook_settlement` account; payouts, resettlement differences and cash-outs move between
 //! that account and the player's main balance, each one ledger transaction keyed by the bet.
 
+pub mod admin;
 pub mod bets;
 pub mod catalog;
 pub mod feed;
+pub mod limits;
 pub mod live;
 pub mod markets;
 pub mod odds;
+pub mod operations;
 pub mod rng;
 pub mod settle;
 pub mod settlement;
