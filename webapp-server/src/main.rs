@@ -506,9 +506,17 @@ async fn sportsbook_admin(config: Config, args: &[&str]) -> ExitCode {
         match args {
             ["markets"] | ["markets", _] => {
                 let event_id = args.get(1).map(|t| number(t)).transpose()?;
-                let filter = MarketFilter { event_id, state: Some(if event_id.is_some() { "all" } else { "open" }.into()), count: Some(1000), ..MarketFilter::default() };
+                let filter = MarketFilter {
+                    event_id,
+                    state: Some(if event_id.is_some() { "all" } else { "open" }.into()),
+                    count: Some(1000),
+                    ..MarketFilter::default()
+                };
                 let listed = operations::markets(&state, &filter).await.map_err(e)?;
-                Ok(listed["items"].as_array().map(|items| items.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("\n")).unwrap_or_default())
+                Ok(listed["items"]
+                    .as_array()
+                    .map(|items| items.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("\n"))
+                    .unwrap_or_default())
             }
             ["market", id] => Ok(pretty(operations::market(&state, number(id)?).await.map_err(e)?)),
             [action @ ("suspend" | "reopen" | "void"), id, reason] => {

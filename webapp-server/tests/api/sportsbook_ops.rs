@@ -7,7 +7,9 @@
 use crate::backoffice::{BEARER, TOKEN, get as bo_get, operator, post as bo_post};
 use crate::games::funded;
 use crate::helpers::{Backend, TestApp, backends, expect_error, read_json};
-use crate::sportsbook::{HOUR, NOON, SEED, event_id, feed_at, ledger_clean, main_balance, market, place, uid, upcoming_football};
+use crate::sportsbook::{
+    HOUR, NOON, SEED, event_id, feed_at, ledger_clean, main_balance, market, place, uid, upcoming_football,
+};
 use croupier_server::features::sportsbook::feed::sandbox::Sandbox;
 use croupier_server::features::sportsbook::odds::Odds;
 use croupier_server::features::sportsbook::store;
@@ -70,11 +72,36 @@ async fn a_hold_survives_the_feed_and_hand_results_pay_resettle_and_void_through
         let sels = market(app, event, "1x2").await;
         let pick = |key: &str| sels.iter().find(|(_, k, _)| k == key).unwrap().clone();
         let (home, draw) = (pick("home"), pick("draw"));
-        let (status, a) = place(app, &alice, &[("kind", "single"), ("selections", &home.0.to_string()), ("odds", &home.2), ("stake", "10"), ("request_id", "a1")]).await;
+        let (status, a) = place(
+            app,
+            &alice,
+            &[
+                ("kind", "single"),
+                ("selections", &home.0.to_string()),
+                ("odds", &home.2),
+                ("stake", "10"),
+                ("request_id", "a1"),
+            ],
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{a}");
-        let (status, b) = place(app, &bob, &[("kind", "single"), ("selections", &draw.0.to_string()), ("odds", &draw.2), ("stake", "5"), ("request_id", "b1")]).await;
+        let (status, b) = place(
+            app,
+            &bob,
+            &[
+                ("kind", "single"),
+                ("selections", &draw.0.to_string()),
+                ("odds", &draw.2),
+                ("stake", "5"),
+                ("request_id", "b1"),
+            ],
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{b}");
-        let (a_pot, b_pot) = (minor(a["data"]["potential"]["amount"].as_str().unwrap()), minor(b["data"]["potential"]["amount"].as_str().unwrap()));
+        let (a_pot, b_pot) = (
+            minor(a["data"]["potential"]["amount"].as_str().unwrap()),
+            minor(b["data"]["potential"]["amount"].as_str().unwrap()),
+        );
         let id = market_id(app, event, "1x2").await;
 
         // Liability: the listing and the market's page.
@@ -83,20 +110,40 @@ async fn a_hold_survives_the_feed_and_hand_results_pay_resettle_and_void_through
         let items = listed["data"]["items"].as_array().unwrap();
         assert_eq!(items[0]["id"], id, "the largest liability first: {listed}");
         assert_eq!(items[0]["liability"], a_pot.max(b_pot));
-        assert_eq!(items[0]["liabilities"][0], json!({ "currency": "USD", "bets": 2, "stakes": 1500, "max_payout": a_pot.max(b_pot) }));
+        assert_eq!(
+            items[0]["liabilities"][0],
+            json!({ "currency": "USD", "bets": 2, "stakes": 1500, "max_payout": a_pot.max(b_pot) })
+        );
         let (status, page) = admin(app, "GET", &format!("/sportsbook/markets/{id}"), None).await;
         assert_eq!(status, StatusCode::OK, "{page}");
-        let selection = |key: &str| page["data"]["selections"].as_array().unwrap().iter().find(|s| s["key"] == key).unwrap().clone();
-        assert_eq!(selection("home")["liability"][0], json!({ "currency": "USD", "bets": 1, "stakes": 1000, "payout": a_pot, "net": 1500 - a_pot }));
-        assert_eq!(selection("draw")["liability"][0], json!({ "currency": "USD", "bets": 1, "stakes": 500, "payout": b_pot, "net": 1500 - b_pot }));
-        assert_eq!(selection("away")["liability"][0], json!({ "currency": "USD", "bets": 0, "stakes": 0, "payout": 0, "net": 1500 }));
+        let selection = |key: &str| {
+            page["data"]["selections"].as_array().unwrap().iter().find(|s| s["key"] == key).unwrap().clone()
+        };
+        assert_eq!(
+            selection("home")["liability"][0],
+            json!({ "currency": "USD", "bets": 1, "stakes": 1000, "payout": a_pot, "net": 1500 - a_pot })
+        );
+        assert_eq!(
+            selection("draw")["liability"][0],
+            json!({ "currency": "USD", "bets": 1, "stakes": 500, "payout": b_pot, "net": 1500 - b_pot })
+        );
+        assert_eq!(
+            selection("away")["liability"][0],
+            json!({ "currency": "USD", "bets": 0, "stakes": 0, "payout": 0, "net": 1500 })
+        );
 
         // Settling an active market is refused: it still takes bets.
         let (status, body) = admin(app, "POST", &format!("/sportsbook/markets/{id}/settle"), Some(json!({ "reason": "result", "results": results(&[("home", "won"), ("draw", "lost"), ("away", "lost")]) }))).await;
         assert_eq!(expect_error(status, &body, 409, "AccessDeniedException")["error_data"]["state"], json!(["active"]));
 
         // Suspend: held; a feed run moves the prices but never reopens it.
-        let (status, held) = admin(app, "POST", &format!("/sportsbook/markets/{id}/suspend"), Some(json!({ "reason": "suspicious money" }))).await;
+        let (status, held) = admin(
+            app,
+            "POST",
+            &format!("/sportsbook/markets/{id}/suspend"),
+            Some(json!({ "reason": "suspicious money" })),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{held}");
         assert_eq!((held["data"]["state"].as_str(), held["data"]["held"].as_bool()), (Some("suspended"), Some(true)));
         assert_eq!(audit_rows(app, "sportsbook.market.suspend").await, 1);
@@ -104,41 +151,99 @@ async fn a_hold_survives_the_feed_and_hand_results_pay_resettle_and_void_through
         let m = moved.markets.iter_mut().find(|m| m.kind.key() == "1x2").unwrap();
         m.prices.iter_mut().find(|(k, _)| k == "home").unwrap().1 = Odds::decimal("7.77").unwrap();
         store::store(&app.state, "sandbox", &[moved], NOON + 60_000).await.unwrap();
+        let (_, page) = admin(app, "GET", &format!("/sportsbook/markets/{id}"), None).await;
+        let price =
+            page["data"]["selections"].as_array().unwrap().iter().find(|s| s["key"] == "home").unwrap()["odds"].clone();
+        assert_eq!(
+            (price, page["data"]["state"].clone()),
+            (json!("7.77"), json!("suspended")),
+            "prices move, the hold stays: {page}"
+        );
         feed_at(app, NOON + 120_000).await;
         let (_, page) = admin(app, "GET", &format!("/sportsbook/markets/{id}"), None).await;
         assert_eq!(page["data"]["state"], "suspended", "{page}");
         assert_eq!(page["data"]["feed_state"], "active", "{page}");
-        let (status, refused) = place(app, &alice, &[("kind", "single"), ("selections", &home.0.to_string()), ("odds", "7.77"), ("stake", "1"), ("request_id", "a2"), ("accept_odds", "any")]).await;
-        assert_eq!(expect_error(status, &refused, 422, "InvalidParameterException")["error_data"]["selections"][0], "MARKET_SUSPENDED");
+        let (status, refused) = place(
+            app,
+            &alice,
+            &[
+                ("kind", "single"),
+                ("selections", &home.0.to_string()),
+                ("odds", "7.77"),
+                ("stake", "1"),
+                ("request_id", "a2"),
+                ("accept_odds", "any"),
+            ],
+        )
+        .await;
+        assert_eq!(
+            expect_error(status, &refused, 422, "InvalidParameterException")["error_data"]["selections"][0],
+            "MARKET_SUSPENDED"
+        );
 
         // Another market: suspended then reopened, the feed's own state applies and bets are taken.
         let other = market_id(app, event_id(app, &upcoming_football()[1].id).await, "1x2").await;
-        let (status, _) = admin(app, "POST", &format!("/sportsbook/markets/{other}/suspend"), Some(json!({ "reason": "check" }))).await;
+        let (status, _) =
+            admin(app, "POST", &format!("/sportsbook/markets/{other}/suspend"), Some(json!({ "reason": "check" })))
+                .await;
         assert_eq!(status, StatusCode::OK);
-        let (status, body) = admin(app, "POST", &format!("/sportsbook/markets/{other}/suspend"), Some(json!({ "reason": "again" }))).await;
+        let (status, body) =
+            admin(app, "POST", &format!("/sportsbook/markets/{other}/suspend"), Some(json!({ "reason": "again" })))
+                .await;
         expect_error(status, &body, 409, "AccessDeniedException");
-        let (status, reopened) = admin(app, "POST", &format!("/sportsbook/markets/{other}/reopen"), Some(json!({ "reason": "all clear" }))).await;
+        let (status, reopened) =
+            admin(app, "POST", &format!("/sportsbook/markets/{other}/reopen"), Some(json!({ "reason": "all clear" })))
+                .await;
         assert_eq!(status, StatusCode::OK, "{reopened}");
-        assert_eq!((reopened["data"]["state"].as_str(), reopened["data"]["held"].as_bool()), (Some("active"), Some(false)));
-        let (status, body) = admin(app, "POST", &format!("/sportsbook/markets/{other}/reopen"), Some(json!({ "reason": "again" }))).await;
+        assert_eq!(
+            (reopened["data"]["state"].as_str(), reopened["data"]["held"].as_bool()),
+            (Some("active"), Some(false))
+        );
+        let (status, body) =
+            admin(app, "POST", &format!("/sportsbook/markets/{other}/reopen"), Some(json!({ "reason": "again" })))
+                .await;
         expect_error(status, &body, 409, "AccessDeniedException");
         // Bad results: refused field by field, nothing changes.
         let version = page["data"]["results_version"].clone();
         for (bad, field, code) in [
             (json!({ "reason": "r", "results": results(&[("home", "won")]) }), "results", "REQUIRED"),
-            (json!({ "reason": "r", "results": results(&[("home", "maybe"), ("draw", "lost"), ("away", "lost")]) }), "results.0.result", "UNSUPPORTED"),
-            (json!({ "reason": "r", "results": [{ "selection": "home", "result": "lost", "dead_heat": "1/2" }, { "selection": "draw", "result": "lost" }, { "selection": "away", "result": "lost" }] }), "results.0.dead_heat", "INVALID"),
-            (json!({ "results": results(&[("home", "won"), ("draw", "lost"), ("away", "lost")]) }), "reason", "REQUIRED"),
+            (
+                json!({ "reason": "r", "results": results(&[("home", "maybe"), ("draw", "lost"), ("away", "lost")]) }),
+                "results.0.result",
+                "UNSUPPORTED",
+            ),
+            (
+                json!({ "reason": "r", "results": [{ "selection": "home", "result": "lost", "dead_heat": "1/2" }, { "selection": "draw", "result": "lost" }, { "selection": "away", "result": "lost" }] }),
+                "results.0.dead_heat",
+                "INVALID",
+            ),
+            (
+                json!({ "results": results(&[("home", "won"), ("draw", "lost"), ("away", "lost")]) }),
+                "reason",
+                "REQUIRED",
+            ),
         ] {
             let (status, body) = admin(app, "POST", &format!("/sportsbook/markets/{id}/settle"), Some(bad)).await;
-            assert_eq!(expect_error(status, &body, 422, "InvalidParameterException")["error_data"][field][0], code, "{body}");
+            assert_eq!(
+                expect_error(status, &body, 422, "InvalidParameterException")["error_data"][field][0],
+                code,
+                "{body}"
+            );
         }
-        let (status, body) = admin(app, "POST", &format!("/sportsbook/markets/{id}/settle"), Some(json!({ "reason": "r" }))).await;
-        assert_eq!(expect_error(status, &body, 422, "InvalidParameterException")["error_data"]["results"][0], "REQUIRED");
-        let (status, body) = admin(app, "POST", "/sportsbook/markets/999999/suspend", Some(json!({ "reason": "r" }))).await;
+        let (status, body) =
+            admin(app, "POST", &format!("/sportsbook/markets/{id}/settle"), Some(json!({ "reason": "r" }))).await;
+        assert_eq!(
+            expect_error(status, &body, 422, "InvalidParameterException")["error_data"]["results"][0],
+            "REQUIRED"
+        );
+        let (status, body) =
+            admin(app, "POST", "/sportsbook/markets/999999/suspend", Some(json!({ "reason": "r" }))).await;
         expect_error(status, &body, 404, "InvalidParameterException");
         let (_, page) = admin(app, "GET", &format!("/sportsbook/markets/{id}"), None).await;
-        assert_eq!((page["data"]["state"].clone(), page["data"]["results_version"].clone()), (json!("suspended"), version));
+        assert_eq!(
+            (page["data"]["state"].clone(), page["data"]["results_version"].clone()),
+            (json!("suspended"), version)
+        );
         assert_eq!(audit_rows(app, "sportsbook.market.settle").await, 0);
 
         // Settle by hand: home won. Alice is paid her potential return, Bob nothing.
@@ -152,8 +257,14 @@ async fn a_hold_survives_the_feed_and_hand_results_pay_resettle_and_void_through
         // The match ends in the feed with its own results: the hand result stands.
         feed_at(app, NOON + 8 * HOUR).await;
         let (_, page) = admin(app, "GET", &format!("/sportsbook/markets/{id}"), None).await;
-        assert_eq!((page["data"]["state"].as_str(), page["data"]["operator_state"].as_str()), (Some("settled"), Some("settled")), "{page}");
-        let selection = |key: &str| page["data"]["selections"].as_array().unwrap().iter().find(|s| s["key"] == key).unwrap().clone();
+        assert_eq!(
+            (page["data"]["state"].as_str(), page["data"]["operator_state"].as_str()),
+            (Some("settled"), Some("settled")),
+            "{page}"
+        );
+        let selection = |key: &str| {
+            page["data"]["selections"].as_array().unwrap().iter().find(|s| s["key"] == key).unwrap().clone()
+        };
         assert_eq!(selection("home")["result"], "won", "{page}");
         assert_eq!(main_balance(app, alice_id).await, 100_000 - 1000 + a_pot);
         ledger_clean(app).await;
@@ -166,13 +277,16 @@ async fn a_hold_survives_the_feed_and_hand_results_pay_resettle_and_void_through
         ledger_clean(app).await;
 
         // Void: both stakes back.
-        let (status, voided) = admin(app, "POST", &format!("/sportsbook/markets/{id}/void"), Some(json!({ "reason": "match abandoned" }))).await;
+        let (status, voided) =
+            admin(app, "POST", &format!("/sportsbook/markets/{id}/void"), Some(json!({ "reason": "match abandoned" })))
+                .await;
         assert_eq!(status, StatusCode::OK, "{voided}");
         assert_eq!(voided["data"]["state"], "cancelled");
         assert_eq!(main_balance(app, alice_id).await, 100_000);
         assert_eq!(main_balance(app, bob_id).await, 50_000);
         ledger_clean(app).await;
-        let (status, body) = admin(app, "POST", &format!("/sportsbook/markets/{id}/void"), Some(json!({ "reason": "twice" }))).await;
+        let (status, body) =
+            admin(app, "POST", &format!("/sportsbook/markets/{id}/void"), Some(json!({ "reason": "twice" }))).await;
         expect_error(status, &body, 409, "AccessDeniedException");
         let void_rows: Vec<(String, Option<String>, String)> = sqlx::query_as(
             "SELECT role, reason, before_json FROM operator_audit WHERE action = 'sportsbook.market.void'",
@@ -202,30 +316,81 @@ async fn limits_per_sport_and_player_refuse_bets_with_the_stake_errors() {
         let bet = |stake: &'static str, request: &'static str| {
             let (sel, odds, alice) = (sel.clone(), home.2.clone(), alice.clone());
             async move {
-                place(app, &alice, &[("kind", "single"), ("selections", &sel), ("odds", &odds), ("stake", stake), ("request_id", request)]).await
+                place(
+                    app,
+                    &alice,
+                    &[
+                        ("kind", "single"),
+                        ("selections", &sel),
+                        ("odds", &odds),
+                        ("stake", stake),
+                        ("request_id", request),
+                    ],
+                )
+                .await
             }
         };
-        let stake_error = |status: StatusCode, body: &Value| expect_error(status, body, 422, "InvalidParameterException")["error_data"].clone();
+        let stake_error = |status: StatusCode, body: &Value| {
+            expect_error(status, body, 422, "InvalidParameterException")["error_data"].clone()
+        };
 
         // Bad input: refused, nothing stored.
         for (path, body, field, code) in [
-            ("/sportsbook/limits/sports/curling", json!({ "currency": "USD", "max_stake": 500, "reason": "r" }), "sport", "UNSUPPORTED"),
-            ("/sportsbook/limits/sports/football", json!({ "currency": "XXX", "max_stake": 500, "reason": "r" }), "currency", "UNSUPPORTED"),
-            ("/sportsbook/limits/sports/football", json!({ "currency": "USD", "max_stake": 0, "reason": "r" }), "max_stake", "MIN_VALUE"),
-            ("/sportsbook/limits/sports/football", json!({ "currency": "USD", "min_stake": 900, "max_stake": 500, "reason": "r" }), "min_stake", "MAX_VALUE"),
-            ("/sportsbook/limits/sports/football", json!({ "currency": "USD", "max_stake": 500 }), "reason", "REQUIRED"),
-            ("/sportsbook/limits/players/1", json!({ "stake_factor_bp": 20_000, "reason": "r" }), "stake_factor_bp", "MAX_VALUE"),
+            (
+                "/sportsbook/limits/sports/curling",
+                json!({ "currency": "USD", "max_stake": 500, "reason": "r" }),
+                "sport",
+                "UNSUPPORTED",
+            ),
+            (
+                "/sportsbook/limits/sports/football",
+                json!({ "currency": "XXX", "max_stake": 500, "reason": "r" }),
+                "currency",
+                "UNSUPPORTED",
+            ),
+            (
+                "/sportsbook/limits/sports/football",
+                json!({ "currency": "USD", "max_stake": 0, "reason": "r" }),
+                "max_stake",
+                "MIN_VALUE",
+            ),
+            (
+                "/sportsbook/limits/sports/football",
+                json!({ "currency": "USD", "min_stake": 900, "max_stake": 500, "reason": "r" }),
+                "min_stake",
+                "MAX_VALUE",
+            ),
+            (
+                "/sportsbook/limits/sports/football",
+                json!({ "currency": "USD", "max_stake": 500 }),
+                "reason",
+                "REQUIRED",
+            ),
+            (
+                "/sportsbook/limits/players/1",
+                json!({ "stake_factor_bp": 20_000, "reason": "r" }),
+                "stake_factor_bp",
+                "MAX_VALUE",
+            ),
         ] {
             let (status, answer) = admin(app, "PUT", path, Some(body)).await;
             assert_eq!(stake_error(status, &answer)[field][0], code, "{path}: {answer}");
         }
-        let (status, answer) = admin(app, "PUT", "/sportsbook/limits/players/999999", Some(json!({ "blocked": true, "reason": "r" }))).await;
+        let (status, answer) =
+            admin(app, "PUT", "/sportsbook/limits/players/999999", Some(json!({ "blocked": true, "reason": "r" })))
+                .await;
         expect_error(status, &answer, 404, "InvalidParameterException");
         let (_, listed) = admin(app, "GET", "/sportsbook/limits", None).await;
         assert_eq!(listed["data"], json!({ "sports": [], "players": [] }));
 
         // Football in USD: at most 5.00 a bet, at least 2.00.
-        let (status, set) = admin(app, "PUT", "/sportsbook/limits/sports/football", Some(json!({ "currency": "USD", "min_stake": 200, "max_stake": 500, "reason": "lower football limits" }))).await;
+        let (status, set) = admin(
+            app,
+            "PUT",
+            "/sportsbook/limits/sports/football",
+            Some(json!({ "currency": "USD", "min_stake": 200, "max_stake": 500, "reason": "lower football limits" })),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{set}");
         let (status, body) = bet("10", "l1").await;
         let data = stake_error(status, &body);
@@ -237,12 +402,24 @@ async fn limits_per_sport_and_player_refuse_bets_with_the_stake_errors() {
         assert_eq!(status, StatusCode::OK, "{body}");
 
         // Alice: a quarter of the maximum, then blocked.
-        let (status, set) = admin(app, "PUT", &format!("/sportsbook/limits/players/{alice_id}"), Some(json!({ "stake_factor_bp": 2500, "reason": "sharp player" }))).await;
+        let (status, set) = admin(
+            app,
+            "PUT",
+            &format!("/sportsbook/limits/players/{alice_id}"),
+            Some(json!({ "stake_factor_bp": 2500, "reason": "sharp player" })),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{set}");
         let (status, body) = bet("2", "l4").await;
         let data = stake_error(status, &body);
         assert_eq!((data["stake"][0].as_str(), data["max"].as_str()), (Some("MAX_VALUE"), Some("1.25")), "{body}");
-        let (status, _) = admin(app, "PUT", &format!("/sportsbook/limits/players/{alice_id}"), Some(json!({ "blocked": true, "reason": "closed for betting" }))).await;
+        let (status, _) = admin(
+            app,
+            "PUT",
+            &format!("/sportsbook/limits/players/{alice_id}"),
+            Some(json!({ "blocked": true, "reason": "closed for betting" })),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK);
         let (status, body) = bet("2", "l5").await;
         let data = stake_error(status, &body);
@@ -252,8 +429,15 @@ async fn limits_per_sport_and_player_refuse_bets_with_the_stake_errors() {
         assert_eq!(listed["data"]["sports"][0]["max_stake"], 500, "{listed}");
 
         // Removed: the currency's limits alone again.
-        admin(app, "PUT", &format!("/sportsbook/limits/players/{alice_id}"), Some(json!({ "reason": "reopened" }))).await;
-        admin(app, "PUT", "/sportsbook/limits/sports/football", Some(json!({ "currency": "USD", "reason": "back to normal" }))).await;
+        admin(app, "PUT", &format!("/sportsbook/limits/players/{alice_id}"), Some(json!({ "reason": "reopened" })))
+            .await;
+        admin(
+            app,
+            "PUT",
+            "/sportsbook/limits/sports/football",
+            Some(json!({ "currency": "USD", "reason": "back to normal" })),
+        )
+        .await;
         let (status, body) = bet("10", "l6").await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(main_balance(app, alice_id).await, 100_000 - 500 - 1000);
@@ -276,12 +460,16 @@ async fn only_operators_with_sportsbook_manage_reach_the_tools_and_every_refusal
         let (status, body) = bo_get(&marketing.http, app, "/admin/sportsbook/markets").await;
         expect_error(status, &body, 403, "AccessDeniedException");
         let (status, body) = bo_post(&marketing.http, app, &path, &json!({ "reason": "try" })).await;
-        assert_eq!(expect_error(status, &body, 403, "AccessDeniedException")["error_data"]["permission"], json!(["sportsbook.manage"]));
-        let denied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM operator_audit WHERE outcome = 'denied' AND operator_id = $1")
-            .bind(marketing.id)
-            .fetch_one(app.state.db().pool())
-            .await
-            .unwrap();
+        assert_eq!(
+            expect_error(status, &body, 403, "AccessDeniedException")["error_data"]["permission"],
+            json!(["sportsbook.manage"])
+        );
+        let denied: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM operator_audit WHERE outcome = 'denied' AND operator_id = $1")
+                .bind(marketing.id)
+                .fetch_one(app.state.db().pool())
+                .await
+                .unwrap();
         assert_eq!(denied, 2);
         let (_, page) = admin(app, "GET", &format!("/sportsbook/markets/{id}"), None).await;
         assert_eq!(page["data"]["state"], "active", "nothing changed: {page}");
@@ -302,9 +490,15 @@ async fn only_operators_with_sportsbook_manage_reach_the_tools_and_every_refusal
         .unwrap();
         assert_eq!(row, (Some(finance.id), "finance".to_owned(), Some(id.to_string())));
         // Listing filters are checked.
-        let (status, body) = admin(app, "GET", "/admin/sportsbook/markets?state=sideways&count=5000".trim_start_matches("/admin"), None).await;
+        let (status, body) =
+            admin(app, "GET", "/admin/sportsbook/markets?state=sideways&count=5000".trim_start_matches("/admin"), None)
+                .await;
         let data = expect_error(status, &body, 422, "InvalidParameterException")["error_data"].clone();
-        assert_eq!((data["state"][0].as_str(), data["count"][0].as_str()), (Some("UNSUPPORTED"), Some("MAX_VALUE")), "{body}");
+        assert_eq!(
+            (data["state"][0].as_str(), data["count"][0].as_str()),
+            (Some("UNSUPPORTED"), Some("MAX_VALUE")),
+            "{body}"
+        );
         let (status, body) = admin(app, "GET", "/sportsbook/markets?held=true", None).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["data"]["total"], 1, "{body}");

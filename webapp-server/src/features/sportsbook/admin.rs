@@ -26,7 +26,7 @@ use crate::api::{ApiError, Operator};
 use crate::features::backoffice::Staff;
 use crate::features::bonuses::admin::{answer, body};
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::response::Response;
 use croupier_shared::FieldCode;
 use serde::Deserialize;
@@ -86,9 +86,14 @@ fn id_of(text: &str, field: &str) -> Result<i64, ApiError> {
     text.parse::<i64>().ok().filter(|id| *id > 0).ok_or_else(|| ApiError::field(field, FieldCode::Invalid))
 }
 
-async fn markets_route(State(state): State<AppState>, _: Operator, query: Option<Query<ListQuery>>) -> Response {
-    let query = query.map(|Query(q)| q).unwrap_or_default();
-    answer(async { operations::markets(&state, &query.filter()?).await }.await)
+async fn markets_route(State(state): State<AppState>, _: Operator, RawQuery(query): RawQuery) -> Response {
+    let result = async {
+        let query: ListQuery = serde_html_form::from_str(query.as_deref().unwrap_or(""))
+            .map_err(|_| ApiError::field("query", FieldCode::Invalid))?;
+        operations::markets(&state, &query.filter()?).await
+    }
+    .await;
+    answer(result)
 }
 
 async fn market_route(State(state): State<AppState>, _: Operator, Path(id): Path<String>) -> Response {

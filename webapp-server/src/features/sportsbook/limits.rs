@@ -84,14 +84,17 @@ pub async fn effective(
             max_payout = max_payout.min(payout.unwrap_or(i64::MAX));
         }
     }
-    let player: Option<(Option<i64>, Option<i64>, Option<String>, i64)> = sqlx::query_as(
-        "SELECT stake_factor_bp, max_stake, currency, blocked FROM sb_player_limits WHERE user_id = $1",
-    )
-    .bind(user_id)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let player: Option<(Option<i64>, Option<i64>, Option<String>, i64)> =
+        sqlx::query_as("SELECT stake_factor_bp, max_stake, currency, blocked FROM sb_player_limits WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(&mut *conn)
+            .await?;
     if let Some((factor, max, max_currency, blocked)) = player {
-        Ok((min_stake, player_max(max_stake, factor, max, max_currency.as_deref() == Some(currency.code()), blocked != 0), max_payout))
+        Ok((
+            min_stake,
+            player_max(max_stake, factor, max, max_currency.as_deref() == Some(currency.code()), blocked != 0),
+            max_payout,
+        ))
     } else {
         Ok((min_stake, max_stake, max_payout))
     }
@@ -99,7 +102,13 @@ pub async fn effective(
 
 /// A player's maximum stake: the maximum that applies scaled by their factor (rounded down),
 /// capped by their own maximum when it is in the bet's currency; 0 when they are blocked.
-pub fn player_max(max_stake: i64, factor_bp: Option<i64>, own_max: Option<i64>, same_currency: bool, blocked: bool) -> i64 {
+pub fn player_max(
+    max_stake: i64,
+    factor_bp: Option<i64>,
+    own_max: Option<i64>,
+    same_currency: bool,
+    blocked: bool,
+) -> i64 {
     if blocked {
         return 0;
     }
@@ -216,7 +225,12 @@ pub async fn list(state: &AppState) -> Result<Value, ApiError> {
 
 /// Sets (or with nothing given removes) `sport`'s limits in a currency; one transaction with its
 /// audit row. Answers the limits now (`null` when removed).
-pub async fn set_sport(state: &AppState, actor: &Actor, sport: &str, input: &SportLimitsInput) -> Result<Value, ApiError> {
+pub async fn set_sport(
+    state: &AppState,
+    actor: &Actor,
+    sport: &str,
+    input: &SportLimitsInput,
+) -> Result<Value, ApiError> {
     let reason = crate::features::backoffice::reason(input.reason.as_deref())?;
     let mut errors = FieldErrors::default();
     if super::feed::Sport::parse(sport).is_none() {
@@ -251,7 +265,8 @@ pub async fn set_sport(state: &AppState, actor: &Actor, sport: &str, input: &Spo
         .execute(&mut *tx)
         .await?;
     let remove = input.min_stake.is_none() && input.max_stake.is_none() && input.max_payout.is_none();
-    let after = (!remove).then(|| json!({ "min_stake": input.min_stake, "max_stake": input.max_stake, "max_payout": input.max_payout }));
+    let after = (!remove)
+        .then(|| json!({ "min_stake": input.min_stake, "max_stake": input.max_stake, "max_payout": input.max_payout }));
     if !remove {
         sqlx::query(
             "INSERT INTO sb_sport_limits (sport, currency, min_stake, max_stake, max_payout, reason, updated_by, updated_at) \
@@ -289,7 +304,12 @@ pub async fn set_sport(state: &AppState, actor: &Actor, sport: &str, input: &Spo
 /// Sets (or with nothing given removes) player `user_id`'s limits; one transaction with its
 /// audit row. Their maximum stake is in their currency (the site's default before their first
 /// movement).
-pub async fn set_player(state: &AppState, actor: &Actor, user_id: i64, input: &PlayerLimitsInput) -> Result<Value, ApiError> {
+pub async fn set_player(
+    state: &AppState,
+    actor: &Actor,
+    user_id: i64,
+    input: &PlayerLimitsInput,
+) -> Result<Value, ApiError> {
     let reason = crate::features::backoffice::reason(input.reason.as_deref())?;
     let mut errors = FieldErrors::default();
     if input.stake_factor_bp.is_some_and(|f| !(0..=FULL_FACTOR_BP).contains(&f)) {
@@ -299,10 +319,8 @@ pub async fn set_player(state: &AppState, actor: &Actor, user_id: i64, input: &P
     errors.into_result()?;
     let now = now_ms();
     let mut tx = state.db().begin().await?;
-    let user: Option<Option<String>> = sqlx::query_scalar("SELECT currency FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let user: Option<Option<String>> =
+        sqlx::query_scalar("SELECT currency FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await?;
     let Some(currency) = user else {
         return Err(ApiError::field("user_id", FieldCode::NotFound).with_status(axum::http::StatusCode::NOT_FOUND));
     };

@@ -145,10 +145,9 @@ fn outcome_of(input: &ResultInput) -> Result<Outcome, &'static str> {
     match input.dead_heat.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         None => Ok(base),
         Some(_) if base != Outcome::WON => Err("dead_heat"),
-        Some(text) => Ratio::parse(text)
-            .filter(|r| r.num > 0)
-            .and_then(|r| Outcome::new(true, Ratio::ZERO, r))
-            .ok_or("dead_heat"),
+        Some(text) => {
+            Ratio::parse(text).filter(|r| r.num > 0).and_then(|r| Outcome::new(true, Ratio::ZERO, r)).ok_or("dead_heat")
+        }
     }
 }
 
@@ -157,8 +156,7 @@ fn outcome_of(input: &ResultInput) -> Result<Outcome, &'static str> {
 fn check_results(results: &[ResultInput], selections: &[SelectionRow]) -> Result<Vec<(i64, String)>, ApiError> {
     let mut errors = crate::api::FieldErrors::default();
     if results.len() > 200 {
-        errors.add_with("results", FieldCode::MaxLength, vec![("max", "200".into())]);
-        errors.into_result()?;
+        return Err(ApiError::field_with("results", FieldCode::MaxLength, vec![("max", "200".into())]));
     }
     let mut given: BTreeMap<&str, Outcome> = BTreeMap::new();
     for (i, r) in results.iter().enumerate() {
@@ -215,7 +213,13 @@ fn state_json(m: &MarketRow, selections: &[SelectionRow]) -> Value {
 /// Does `action` to market `market_id` for `actor` with `reason`: one transaction with its audit
 /// row, then the live frame and the recomputation of the bets on it. Answers the market as
 /// [`market`] shows it, with `bets_settled` / `bets_pending` after a result change.
-pub async fn act(state: &AppState, actor: &Actor, market_id: i64, action: Action, reason: Option<&str>) -> Result<Value, ApiError> {
+pub async fn act(
+    state: &AppState,
+    actor: &Actor,
+    market_id: i64,
+    action: Action,
+    reason: Option<&str>,
+) -> Result<Value, ApiError> {
     let reason = crate::features::backoffice::reason(reason)?;
     let now = now_ms();
     let mut tx = state.db().begin().await?;
@@ -413,7 +417,9 @@ impl MarketFilter {
         }
         match self.count {
             Some(c) if c < 1 => errors.add_with("count", FieldCode::MinValue, vec![("min", "1".into())]),
-            Some(c) if c > MAX_COUNT => errors.add_with("count", FieldCode::MaxValue, vec![("max", MAX_COUNT.to_string())]),
+            Some(c) if c > MAX_COUNT => {
+                errors.add_with("count", FieldCode::MaxValue, vec![("max", MAX_COUNT.to_string())])
+            }
             _ => {}
         }
         errors.into_result()
@@ -487,10 +493,11 @@ pub async fn liability_of(
         .fetch_all(&mut *conn)
         .await?;
         for (market, selection, currency, bets, stakes, payout) in rows {
-            let entry = out.entry(market).or_default().entry(currency.clone()).or_insert_with(|| CurrencyLiability {
-                currency,
-                ..CurrencyLiability::default()
-            });
+            let entry = out
+                .entry(market)
+                .or_default()
+                .entry(currency.clone())
+                .or_insert_with(|| CurrencyLiability { currency, ..CurrencyLiability::default() });
             // A bet has one leg per market: the market's bets and stakes are the sums over selections.
             entry.bets += bets;
             entry.stakes += stakes;
@@ -650,8 +657,9 @@ mod tests {
     #[test]
     fn results_cover_every_selection_once_with_valid_outcomes() {
         let market = [sel(1, "home"), sel(2, "draw"), sel(3, "away")];
-        let ok = check_results(&[r("away", "lost", None), r("home", "won", Some("1/2")), r("draw", "void", None)], &market)
-            .expect("valid");
+        let ok =
+            check_results(&[r("away", "lost", None), r("home", "won", Some("1/2")), r("draw", "void", None)], &market)
+                .expect("valid");
         assert_eq!(ok, vec![(1, "1|0|1/2".to_owned()), (2, "0|1|1".to_owned()), (3, "0|0|1".to_owned())]);
         let missing = check_results(&[r("home", "won", None)], &market).unwrap_err();
         assert!(format!("{missing:?}").contains("results"), "{missing:?}");
