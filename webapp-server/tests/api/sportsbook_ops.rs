@@ -394,10 +394,12 @@ async fn limits_per_sport_and_player_refuse_bets_with_the_stake_errors() {
         assert_eq!(status, StatusCode::OK, "{set}");
         let (status, body) = bet("10", "l1").await;
         let data = stake_error(status, &body);
-        assert_eq!((data["stake"][0].as_str(), data["max"].as_str()), (Some("MAX_VALUE"), Some("5.00")), "{body}");
+        assert_eq!(data["stake"][0], "MAX_VALUE", "{body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("5.00"), "{body}");
         let (status, body) = bet("1", "l2").await;
         let data = stake_error(status, &body);
-        assert_eq!((data["stake"][0].as_str(), data["min"].as_str()), (Some("MIN_VALUE"), Some("2.00")), "{body}");
+        assert_eq!(data["stake"][0], "MIN_VALUE", "{body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("2.00"), "{body}");
         let (status, body) = bet("5", "l3").await;
         assert_eq!(status, StatusCode::OK, "{body}");
 
@@ -412,7 +414,8 @@ async fn limits_per_sport_and_player_refuse_bets_with_the_stake_errors() {
         assert_eq!(status, StatusCode::OK, "{set}");
         let (status, body) = bet("2", "l4").await;
         let data = stake_error(status, &body);
-        assert_eq!((data["stake"][0].as_str(), data["max"].as_str()), (Some("MAX_VALUE"), Some("1.25")), "{body}");
+        assert_eq!(data["stake"][0], "MAX_VALUE", "{body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("1.25"), "{body}");
         let (status, _) = admin(
             app,
             "PUT",
@@ -423,7 +426,8 @@ async fn limits_per_sport_and_player_refuse_bets_with_the_stake_errors() {
         assert_eq!(status, StatusCode::OK);
         let (status, body) = bet("2", "l5").await;
         let data = stake_error(status, &body);
-        assert_eq!((data["stake"][0].as_str(), data["max"].as_str()), (Some("MAX_VALUE"), Some("0.00")), "{body}");
+        assert_eq!(data["stake"][0], "MAX_VALUE", "{body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("0.00"), "{body}");
         let (_, listed) = admin(app, "GET", "/sportsbook/limits", None).await;
         assert_eq!(listed["data"]["players"][0]["blocked"], true, "{listed}");
         assert_eq!(listed["data"]["sports"][0]["max_stake"], 500, "{listed}");
