@@ -3,7 +3,7 @@
 use croupier_server::{App, Config};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: croupier-server [serve | ledger check | backup FILE | restore FILE | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON | admin tournaments list | admin tournaments create|update [ID] FILE.json | admin tournaments cancel ID REASON | admin tournaments report ID | admin jackpots list | admin jackpots create|update [ID] FILE.json | admin jackpots pause|resume|close ID | admin jackpots report ID | admin operators create --email EMAIL --name NAME --role ROLE [--password-file FILE] | admin operators create EMAIL ROLE NAME | admin operators list | admin operators disable EMAIL]\n\nAn operator's password is read from --password-file, else CROUPIER_OPERATOR_PASSWORD, else the first line of standard input (never from the command line).\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
+const USAGE: &str = "usage: croupier-server [serve | ledger check | backup FILE | restore FILE | content export|import DIR | admin withdrawals list [STATUS] | admin withdrawals approve|reject ID | admin freespins grant USER GAME COUNT BET CURRENCY [main|bonus] [DAYS] | admin campaigns list | admin campaigns create FILE.json | admin campaigns update ID FILE.json | admin campaigns pause|resume|end ID | admin promo-codes create CODE CAMPAIGN_ID [MAX_USES] | admin bonuses grant USER CAMPAIGN_ID REASON | admin bonuses cancel BONUS_ID REASON | admin cashbacks approve ID | admin cashbacks reject ID REASON | admin loyalty points USER POINTS REASON | admin players ban USER REASON [BAN_TYPE] | admin players unban USER REASON | admin players verification USER STATUS REASON | admin maintenance on|off REASON | admin tournaments list | admin tournaments create|update [ID] FILE.json | admin tournaments cancel ID REASON | admin tournaments report ID | admin jackpots list | admin jackpots create|update [ID] FILE.json | admin jackpots pause|resume|close ID | admin jackpots report ID | admin sportsbook markets [EVENT_ID] | admin sportsbook market MARKET_ID | admin sportsbook suspend|reopen|void MARKET_ID REASON | admin sportsbook settle|resettle MARKET_ID RESULTS_JSON REASON | admin sportsbook limits | admin sportsbook limits sport SPORT CURRENCY MIN|- MAX|- MAX_PAYOUT|- REASON | admin sportsbook limits player USER FACTOR_BP|- MAX_STAKE|- blocked|open REASON | admin operators create --email EMAIL --name NAME --role ROLE [--password-file FILE] | admin operators create EMAIL ROLE NAME | admin operators list | admin operators disable EMAIL]\n\nAn operator's password is read from --password-file, else CROUPIER_OPERATOR_PASSWORD, else the first line of standard input (never from the command line).\n\nConfiguration comes from croupier.toml and the environment; see README.md.";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -32,6 +32,12 @@ async fn main() -> ExitCode {
         | ["admin", "tournaments" | "jackpots", "update", _, _]
         | ["admin", "tournaments", "cancel", _, _]
         | ["admin", "jackpots", "pause" | "resume" | "close", _] => {}
+        ["admin", "sportsbook", "markets"] | ["admin", "sportsbook", "markets" | "market", _] => {}
+        ["admin", "sportsbook", "suspend" | "reopen" | "void", _, _] => {}
+        ["admin", "sportsbook", "settle" | "resettle", _, _, _] => {}
+        ["admin", "sportsbook", "limits"] => {}
+        ["admin", "sportsbook", "limits", "sport", _, _, _, _, _, _] => {}
+        ["admin", "sportsbook", "limits", "player", _, _, _, _, _] => {}
         ["admin", "operators", "create", ..]
         | ["admin", "operators", "list"]
         | ["admin", "operators", "disable", _] => {}
@@ -74,6 +80,9 @@ async fn main() -> ExitCode {
     }
     if let ["admin", area @ ("tournaments" | "jackpots"), rest @ ..] = command.as_slice() {
         return competition_admin(config, area, rest).await;
+    }
+    if let ["admin", "sportsbook", rest @ ..] = command.as_slice() {
+        return sportsbook_admin(config, rest).await;
     }
     if let ["admin", "operators", rest @ ..] = command.as_slice() {
         return operators_admin(config, rest).await;
@@ -468,6 +477,80 @@ async fn competition_admin(config: Config, area: &str, args: &[&str]) -> ExitCod
             ("jackpots", [action, id]) => {
                 let status = pools::act(&state, number(id)?, action).await.map_err(e)?;
                 Ok(format!("jackpot {id}: {status}"))
+            }
+            _ => Err(USAGE.to_owned()),
+        }
+    }
+    .await;
+    report(result)
+}
+
+/// `croupier-server admin sportsbook …`: the operators' sportsbook tools, through the same code as
+/// `/admin/sportsbook/…` (audited as `cli`). RESULTS_JSON is the list the API takes:
+/// `[{"selection":"home","result":"won"},{"selection":"draw","result":"lost"},…]`. Limits in minor
+/// units, `-` for none.
+async fn sportsbook_admin(config: Config, args: &[&str]) -> ExitCode {
+    use croupier_server::features::sportsbook::limits::{self, PlayerLimitsInput, SportLimitsInput};
+    use croupier_server::features::sportsbook::operations::{self, Action, Actor, MarketFilter};
+    let state = match build(config).await {
+        Ok(state) => state,
+        Err(code) => return code,
+    };
+    let number = |text: &str| text.parse::<i64>().map_err(|_| format!("{text:?} is not a whole number"));
+    let optional = |text: &str| if text == "-" { Ok(None) } else { number(text).map(Some) };
+    let actor = Actor::cli();
+    let result: Result<String, String> = async {
+        let e = |e: croupier_server::api::ApiError| format!("{e:?}");
+        let results = |text: &str| serde_json::from_str(text).map_err(|e| format!("RESULTS_JSON: {e}"));
+        let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
+        match args {
+            ["markets"] | ["markets", _] => {
+                let event_id = args.get(1).map(|t| number(t)).transpose()?;
+                let filter = MarketFilter {
+                    event_id,
+                    state: Some(if event_id.is_some() { "all" } else { "open" }.into()),
+                    count: Some(1000),
+                    ..MarketFilter::default()
+                };
+                let listed = operations::markets(&state, &filter).await.map_err(e)?;
+                Ok(listed["items"]
+                    .as_array()
+                    .map(|items| items.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("\n"))
+                    .unwrap_or_default())
+            }
+            ["market", id] => Ok(pretty(operations::market(&state, number(id)?).await.map_err(e)?)),
+            [action @ ("suspend" | "reopen" | "void"), id, reason] => {
+                let action = match *action {
+                    "suspend" => Action::Suspend,
+                    "reopen" => Action::Reopen,
+                    _ => Action::Void,
+                };
+                Ok(pretty(operations::act(&state, &actor, number(id)?, action, Some(reason)).await.map_err(e)?))
+            }
+            [action @ ("settle" | "resettle"), id, json, reason] => {
+                let results = results(json)?;
+                let action = if *action == "settle" { Action::Settle(results) } else { Action::Resettle(results) };
+                Ok(pretty(operations::act(&state, &actor, number(id)?, action, Some(reason)).await.map_err(e)?))
+            }
+            ["limits"] => Ok(pretty(limits::list(&state).await.map_err(e)?)),
+            ["limits", "sport", sport, currency, min, max, payout, reason] => {
+                let input = SportLimitsInput {
+                    currency: (*currency).to_owned(),
+                    min_stake: optional(min)?,
+                    max_stake: optional(max)?,
+                    max_payout: optional(payout)?,
+                    reason: Some((*reason).to_owned()),
+                };
+                Ok(pretty(limits::set_sport(&state, &actor, sport, &input).await.map_err(e)?))
+            }
+            ["limits", "player", user, factor, max, blocked @ ("blocked" | "open"), reason] => {
+                let input = PlayerLimitsInput {
+                    stake_factor_bp: optional(factor)?,
+                    max_stake: optional(max)?,
+                    blocked: *blocked == "blocked",
+                    reason: Some((*reason).to_owned()),
+                };
+                Ok(pretty(limits::set_player(&state, &actor, number(user)?, &input).await.map_err(e)?))
             }
             _ => Err(USAGE.to_owned()),
         }

@@ -13,6 +13,7 @@ import PeopleIcon from '@mui/icons-material/People';
 import PriceChangeIcon from '@mui/icons-material/PriceChange';
 import RedeemIcon from '@mui/icons-material/Redeem';
 import SavingsIcon from '@mui/icons-material/Savings';
+import SportsSoccerIcon from '@mui/icons-material/SportsSoccer';
 import StarsIcon from '@mui/icons-material/Stars';
 import { useState } from 'react';
 import { BrowserRouter, Route } from 'react-router';
@@ -33,6 +34,7 @@ import { OperatorCreate, OperatorEdit, OperatorList } from './pages/operators';
 import { PlayerList, PlayerShow } from './pages/players';
 import { ReportsPage } from './pages/reports';
 import { RoundList } from './pages/rounds';
+import { SportsbookLimitsPage, SportsbookMarketList, SportsbookMarketShow } from './pages/sportsbook';
 import { SystemPage } from './pages/system';
 import { WithdrawalList, WithdrawalShow } from './pages/withdrawals';
 
@@ -84,6 +86,7 @@ function BackofficeAdmin() {
       <Resource name="jackpots" list={JackpotList} icon={StarsIcon} />
       <Resource name="cashbacks" list={CashbackList} icon={SavingsIcon} />
       <Resource name="feedback" list={FeedbackList} icon={FeedbackIcon} />
+      <Resource name="sportsbook" list={SportsbookMarketList} show={SportsbookMarketShow} icon={SportsSoccerIcon} />
       <Resource name="ledger" />
       <Resource name="sessions" />
       <Resource name="notes" />
@@ -93,6 +96,7 @@ function BackofficeAdmin() {
         <Route path="/system" element={<SystemPage />} />
         <Route path="/content/*" element={<ContentPage />} />
         <Route path="/loyalty" element={<LoyaltyPage />} />
+        <Route path="/sportsbook-limits" element={<SportsbookLimitsPage />} />
       </CustomRoutes>
     </Admin>
   );

@@ -39,6 +39,7 @@ pub fn routes() -> axum::Router<AppState> {
         .merge(notify::routes())
         .merge(protection::routes())
         .merge(sportsbook::sandbox_clock::routes())
+        .merge(sportsbook::admin::routes())
 }
 
 /// The `/admin` routers of the marketing features (campaigns, cashbacks, loyalty, tournaments,
@@ -58,5 +59,6 @@ pub fn backoffice_routes(state: AppState) -> axum::Router<AppState> {
     backoffice::routes()
         .merge(backoffice::admin_mount(marketing_admin(), state.clone(), "campaigns.manage"))
         .merge(backoffice::admin_mount(protection::verification_admin(), state.clone(), "players.ban"))
-        .merge(backoffice::admin_mount(protection::feedback_admin(), state, "players.read"))
+        .merge(backoffice::admin_mount(protection::feedback_admin(), state.clone(), "players.read"))
+        .merge(backoffice::admin_mount(sportsbook::admin::routes(), state, "sportsbook.manage"))
 }

@@ -9,8 +9,8 @@ use croupier_server::features::backoffice::totp;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-const TOKEN: &str = "backoffice-automation-token";
-const BEARER: &str = "Bearer backoffice-automation-token";
+pub(crate) const TOKEN: &str = "backoffice-automation-token";
+pub(crate) const BEARER: &str = "Bearer backoffice-automation-token";
 const PASSWORD: &str = "correct horse battery";
 /// Four eyes from 50.00 (minor units) in these tests.
 const ENV: [(&str, &str); 2] = [("CROUPIER_ADMIN_TOKEN", TOKEN), ("CROUPIER_FOUR_EYES_MINOR", "5000")];
@@ -138,6 +138,9 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("GET", "/admin/cashbacks", "campaigns.manage"),
     ("POST", "/admin/players/1/verification", "players.ban"),
     ("GET", "/admin/support/feedback", "players.read"),
+    ("GET", "/admin/sportsbook/markets", "sportsbook.manage"),
+    ("POST", "/admin/sportsbook/markets/1/suspend", "sportsbook.manage"),
+    ("GET", "/admin/sportsbook/limits", "sportsbook.manage"),
 ];
 
 /// The contract's roles → permissions.
@@ -152,6 +155,7 @@ fn allowed(role: &str, permission: &str) -> bool {
         "rounds.read",
         "reports.read",
         "audit.read",
+        "sportsbook.manage",
     ];
     let support = [
         "players.read",

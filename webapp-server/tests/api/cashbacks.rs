@@ -187,7 +187,10 @@ async fn operators_create_cashbacks_with_the_admin_token() {
         let mut other = keyed.clone();
         other["amount"] = json!(900);
         let (status, answer) = read_json(create(other, "Bearer operator-token-123").await.unwrap()).await;
-        assert_eq!(expect_error(status, &answer, 422, "InvalidParameterException")["error_data"]["request_id"][0], "DUPLICATE");
+        assert_eq!(
+            expect_error(status, &answer, 422, "InvalidParameterException")["error_data"]["request_id"][0],
+            "DUPLICATE"
+        );
         for (field, value) in [("request_id", json!("no spaces here")), ("reason", json!("r".repeat(501)))] {
             let mut bad = keyed.clone();
             bad[field] = value;

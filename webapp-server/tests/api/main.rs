@@ -48,6 +48,7 @@ mod social;
 mod sportsbook;
 mod sportsbook_clock;
 mod sportsbook_live;
+mod sportsbook_ops;
 mod sportsbook_wallet;
 mod storage;
 mod telegram;

@@ -15,33 +15,33 @@ use croupier_server::ledger;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-const NOON: i64 = 1_767_614_400_000;
-const SEED: u64 = 20;
-const HOUR: i64 = 3_600_000;
+pub(crate) const NOON: i64 = 1_767_614_400_000;
+pub(crate) const SEED: u64 = 20;
+pub(crate) const HOUR: i64 = 3_600_000;
 
-async fn uid(app: &TestApp, client: &reqwest::Client) -> i64 {
+pub(crate) async fn uid(app: &TestApp, client: &reqwest::Client) -> i64 {
     let (_, me) = app.get_as(client, "account.getInfo", &[]).await;
     me["data"]["uid"].as_i64().unwrap()
 }
 
-async fn main_balance(app: &TestApp, user: i64) -> i64 {
+pub(crate) async fn main_balance(app: &TestApp, user: i64) -> i64 {
     let usd = croupier_shared::Currency::parse("USD").unwrap();
     ledger::player_balances(app.state.db(), user, usd).await.unwrap()[0]
 }
 
-async fn ledger_clean(app: &TestApp) {
+pub(crate) async fn ledger_clean(app: &TestApp) {
     let report = ledger::check(app.state.db()).await.unwrap();
     assert!(report.violations.is_empty(), "{:?}", report.violations);
 }
 
 /// Stores the sandbox at `at` and settles what changed.
-async fn feed_at(app: &TestApp, at: i64) {
+pub(crate) async fn feed_at(app: &TestApp, at: i64) {
     store::store(&app.state, "sandbox", &Sandbox::new(SEED).snapshot(at), at).await.unwrap();
     settlement::settle_dirty(&app.state).await.unwrap();
 }
 
 /// The stored id of a feed event.
-async fn event_id(app: &TestApp, external: &str) -> i64 {
+pub(crate) async fn event_id(app: &TestApp, external: &str) -> i64 {
     sqlx::query_scalar("SELECT id FROM sb_events WHERE feed = 'sandbox' AND external_id = $1")
         .bind(external)
         .fetch_one(app.state.db().pool())
@@ -50,7 +50,7 @@ async fn event_id(app: &TestApp, external: &str) -> i64 {
 }
 
 /// The selections of an event's market: (id, key, decimal odds).
-async fn market(app: &TestApp, event: i64, key: &str) -> Vec<(i64, String, String)> {
+pub(crate) async fn market(app: &TestApp, event: i64, key: &str) -> Vec<(i64, String, String)> {
     let (status, body) = app.api_get("sportsbook.getEvent", &[("event_id", &event.to_string())]).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let m = body["data"]["markets"]
@@ -71,7 +71,7 @@ async fn market(app: &TestApp, event: i64, key: &str) -> Vec<(i64, String, Strin
 }
 
 /// Football matches kicking off after noon with every market active, in kick-off order.
-fn upcoming_football() -> Vec<FeedEvent> {
+pub(crate) fn upcoming_football() -> Vec<FeedEvent> {
     Sandbox::new(SEED)
         .snapshot(NOON)
         .into_iter()
@@ -81,7 +81,7 @@ fn upcoming_football() -> Vec<FeedEvent> {
         .collect()
 }
 
-async fn place(app: &TestApp, client: &reqwest::Client, form: &[(&str, &str)]) -> (StatusCode, Value) {
+pub(crate) async fn place(app: &TestApp, client: &reqwest::Client, form: &[(&str, &str)]) -> (StatusCode, Value) {
     app.post_as(client, "bets.place", form).await
 }
 

@@ -43,6 +43,6 @@ describe('the console’s texts', () => {
   });
 
   it('names the permissions the contract lists', () => {
-    expect(PERMISSIONS).toHaveLength(16);
+    expect(PERMISSIONS).toHaveLength(17);
   });
 });

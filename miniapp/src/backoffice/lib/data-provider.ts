@@ -17,6 +17,7 @@ export const ADMIN_RESOURCES: Record<string, string> = {
   jackpots: '/admin/jackpots',
   cashbacks: '/admin/cashbacks',
   feedback: '/admin/support/feedback',
+  sportsbook: '/admin/sportsbook/markets',
 };
 
 /** Resources the server exports as CSV (`/{resource}/export.csv`). */
@@ -189,10 +190,15 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
     const adminPath = ADMIN_RESOURCES[resource];
     if (adminPath) {
       const { status, ...filter } = params.filter as Record<string, unknown>;
+      const { state: marketState, ...marketFilter } = params.filter as Record<string, unknown>;
       // The cashback queue answers one status at a time (pending by default); the support
       // feedback pages by offset and count (200 at most, newest first).
+      // Sportsbook markets: the server filters by state (default: open and held markets) and
+      // answers up to 1000, largest liability first; the other filters apply here.
       const query =
-        resource === 'cashbacks'
+        resource === 'sportsbook'
+          ? `?count=1000${text(marketState) ? `&state=${encodeURIComponent(text(marketState))}` : ''}`
+          : resource === 'cashbacks'
           ? `?status=${encodeURIComponent(text(status) || 'pending')}&count=500`
           : resource === 'feedback'
             ? '?count=200'
@@ -200,7 +206,8 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
       const { json } = await call(`${adminPath}${query}`);
       const paged = pageLocally(envelopeItems(json), {
         ...params,
-        filter: resource === 'cashbacks' ? filter : (params.filter as Record<string, unknown>),
+        filter:
+          resource === 'cashbacks' ? filter : resource === 'sportsbook' ? marketFilter : (params.filter as Record<string, unknown>),
       });
       return paged;
     }

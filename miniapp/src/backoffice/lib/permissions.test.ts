@@ -4,21 +4,21 @@ import { can, canAccess, PERMISSIONS } from './permissions';
 // The contract's roles (office-contract.md "Roles → permissions").
 const ROLES: Record<string, string[]> = {
   admin: [...PERMISSIONS],
-  finance: ['players.read', 'balance.correct', 'balance.approve', 'withdrawals.read', 'withdrawals.decide', 'deposits.read', 'rounds.read', 'reports.read', 'audit.read'],
+  finance: ['players.read', 'balance.correct', 'balance.approve', 'withdrawals.read', 'withdrawals.decide', 'deposits.read', 'rounds.read', 'reports.read', 'audit.read', 'sportsbook.manage'],
   support: ['players.read', 'players.ban', 'players.notes', 'players.sessions', 'withdrawals.read', 'deposits.read', 'rounds.read'],
   marketing: ['players.read', 'campaigns.manage', 'reports.read'],
   content: ['content.manage'],
 };
 
 function visible(role: string): string[] {
-  const resources = ['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals', 'operators', 'campaigns', 'tournaments', 'jackpots', 'cashbacks', 'feedback'];
+  const resources = ['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals', 'operators', 'campaigns', 'tournaments', 'jackpots', 'cashbacks', 'feedback', 'sportsbook'];
   return resources.filter((resource) => canAccess(ROLES[role], resource, 'list'));
 }
 
 describe('permissions', () => {
   it('shows each role the lists its permissions allow', () => {
-    expect(visible('admin')).toHaveLength(13);
-    expect(visible('finance')).toEqual(['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals', 'feedback']);
+    expect(visible('admin')).toHaveLength(14);
+    expect(visible('finance')).toEqual(['players', 'withdrawals', 'corrections', 'deposits', 'rounds', 'audit', 'refusals', 'feedback', 'sportsbook']);
     expect(visible('support')).toEqual(['players', 'withdrawals', 'deposits', 'rounds', 'feedback']);
     expect(visible('marketing')).toEqual(['players', 'campaigns', 'tournaments', 'jackpots', 'cashbacks', 'feedback']);
     expect(visible('content')).toEqual([]);

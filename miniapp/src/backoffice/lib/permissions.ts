@@ -14,6 +14,7 @@ export const PERMISSIONS = [
   'rounds.read',
   'campaigns.manage',
   'content.manage',
+  'sportsbook.manage',
   'reports.read',
   'audit.read',
   'operators.manage',
@@ -52,6 +53,8 @@ const RESOURCE_RULES: Record<string, { read: Permission[]; write: Permission[] }
   cashbacks: { read: ['campaigns.manage'], write: ['campaigns.manage'] },
   // Support messages (`/admin/support/feedback`): read by whoever reads players.
   feedback: { read: ['players.read'], write: [] },
+  // Sportsbook markets (`/admin/sportsbook/...`): liability, holds, results by hand, limits.
+  sportsbook: { read: ['sportsbook.manage'], write: ['sportsbook.manage'] },
 };
 
 const READ_ACTIONS = new Set(['list', 'show', 'export']);

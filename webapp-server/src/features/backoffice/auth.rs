@@ -75,6 +75,7 @@ impl Role {
                 "rounds.read",
                 "reports.read",
                 "audit.read",
+                "sportsbook.manage",
             ],
             Role::Support => &[
                 "players.read",

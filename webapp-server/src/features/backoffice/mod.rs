@@ -42,7 +42,7 @@ use croupier_shared::{ErrorType, FieldCode, Locale};
 use serde::Serialize;
 
 /// Every permission, in the order the README's table lists them.
-pub const PERMISSIONS: [&str; 16] = [
+pub const PERMISSIONS: [&str; 17] = [
     "players.read",
     "players.ban",
     "players.notes",
@@ -55,6 +55,7 @@ pub const PERMISSIONS: [&str; 16] = [
     "rounds.read",
     "campaigns.manage",
     "content.manage",
+    "sportsbook.manage",
     "reports.read",
     "audit.read",
     "operators.manage",

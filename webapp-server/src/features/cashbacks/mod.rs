@@ -584,7 +584,8 @@ impl CreateRequest {
                 .await?;
         match found {
             Some((id, user, amount, currency))
-                if (user, amount) == (self.user_id, self.amount) && currency.eq_ignore_ascii_case(self.currency.trim()) =>
+                if (user, amount) == (self.user_id, self.amount)
+                    && currency.eq_ignore_ascii_case(self.currency.trim()) =>
             {
                 Ok(Some(id))
             }

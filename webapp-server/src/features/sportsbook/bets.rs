@@ -7,7 +7,8 @@
 //! player's `accept_odds` does not allow (`never`: any change; `higher`: a shorter price; `any`:
 //! none) with `ODDS_CHANGED` — both name the field `selections` and carry every selection's
 //! price now in `error_data.odds` (`{selection_id: "2.10"}`), so the slip can show them. The bet
-//! takes the prices now. Then the limits of the player's currency (`CROUPIER_SPORTSBOOK_LIMITS`):
+//! takes the prices now. Then the limits of the player's currency (`CROUPIER_SPORTSBOOK_LIMITS`),
+//! tightened by the sports' and the player's own (`super::limits`):
 //! the stake per line at least the minimum, the total at most the maximum, and the potential
 //! return at most the maximum payout (refused with the largest stake per line that fits, never
 //! silently capped). The stake moves from the chosen balance (`funds`: main or betting_bonus) to
@@ -348,7 +349,10 @@ async fn place_in(
         }
         legs.push(Leg { odds: now, outcome: None });
     }
-    let (min_stake, max_stake, max_payout) = ctx.state.config().sportsbook.limits_of(currency);
+    // The tightest of the currency's, the sports' and the player's limits (`super::limits`).
+    let currency_limits = ctx.state.config().sportsbook.limits_of(currency);
+    let (min_stake, max_stake, max_payout) =
+        super::limits::effective(conn, currency_limits, user_id, currency, &events).await?;
     let slip = Slip::new(p.kind, legs, stake).ok_or_else(|| ApiError::field("selections", FieldCode::Invalid))?;
     let lines = i64::try_from(slip.lines.len()).unwrap_or(i64::MAX);
     let total = slip.total_stake().ok_or_else(|| ApiError::field("stake", FieldCode::Invalid))?;

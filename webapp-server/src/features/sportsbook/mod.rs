@@ -18,6 +18,9 @@
 //! - [`provider`]: the signed sportsbook wallet protocol external sportsbook providers call
 //!   (`POST /provider/sportsbook/{provider}/{action}`), with `sportsbook.launch` and
 //!   `sportsbook.getProviderBets`.
+//! - [`operations`], [`limits`], [`admin`]: the operators' tools — holds, settling and voiding by
+//!   hand, resettling, liability per market, limits per sport and per player — over
+//!   `/admin/sportsbook/…` (and the back office) and the CLI's `admin sportsbook …`.
 //!
 //! `/api` methods:
 //! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events.
@@ -34,13 +37,16 @@
 //! `sportsbook_settlement` account; payouts, resettlement differences and cash-outs move between
 //! that account and the player's main balance, each one ledger transaction keyed by the bet.
 
+pub mod admin;
 pub mod bench;
 pub mod bets;
 pub mod catalog;
 pub mod feed;
+pub mod limits;
 pub mod live;
 pub mod markets;
 pub mod odds;
+pub mod operations;
 pub mod provider;
 pub mod rng;
 pub mod sandbox_clock;

@@ -8,6 +8,11 @@
 //! leg on it is marked dirty (a counter, so a change landing while the settlement of that bet
 //! runs is not lost); then [`super::settlement`] recomputes those bets. Prices are stored as the
 //! feed gives them; a bet takes the price stored when it is placed.
+//!
+//! **Operator holds** ([`super::operations`], migration 0028): a market an operator suspended,
+//! settled or voided by hand (`operator_state` set) keeps its state and results whatever the
+//! feed says; the feed still moves its prices and its own state is remembered in `feed_state`
+//! (applied again when the operator reopens the market).
 
 use super::feed::{EventStatus, Feed, FeedError, FeedEvent, FeedMarket, odds_api::OddsApi, sandbox::Sandbox};
 use super::markets::MarketState;
@@ -92,6 +97,8 @@ struct SelectionRow {
     market_id: i64,
     market_key: String,
     state: String,
+    operator_state: Option<String>,
+    feed_state: Option<String>,
     selection_id: Option<i64>,
     selection_key: Option<String>,
     odds: Option<i64>,
@@ -186,7 +193,7 @@ async fn store_event(
         }
     };
     let rows: Vec<SelectionRow> = sqlx::query_as(
-        "SELECT m.id AS market_id, m.market_key, m.state, s.id AS selection_id, s.selection_key, s.odds, s.result \
+        "SELECT m.id AS market_id, m.market_key, m.state, m.operator_state, m.feed_state, s.id AS selection_id, s.selection_key, s.odds, s.result \
          FROM sb_markets m LEFT JOIN sb_selections s ON s.market_id = m.id WHERE m.event_id = $1",
     )
     .bind(event_id)
@@ -248,7 +255,7 @@ async fn store_market(
         None => {
             changed = true;
             sqlx::query_scalar(
-                "INSERT INTO sb_markets (event_id, market_key, state, updated_at) VALUES ($1, $2, $3, $4) RETURNING id",
+                "INSERT INTO sb_markets (event_id, market_key, state, feed_state, updated_at) VALUES ($1, $2, $3, $3, $4) RETURNING id",
             )
             .bind(event_id)
             .bind(&key)
@@ -258,6 +265,21 @@ async fn store_market(
             .await?
         }
     };
+    // The state the feed gives is remembered, held or not (`super::operations`: a reopened market
+    // takes it again).
+    if let Some(row) = stored.first()
+        && row.feed_state.as_deref() != Some(market.state.as_str())
+    {
+        sqlx::query("UPDATE sb_markets SET feed_state = $1 WHERE id = $2")
+            .bind(market.state.as_str())
+            .bind(market_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    // An operator's hold: the feed moves prices only, never the state or the results.
+    if stored.first().is_some_and(|r| r.operator_state.is_some()) {
+        return store_prices(conn, market_id, market, &stored).await;
+    }
     let old_state = stored.first().map_or(market.state.as_str(), |r| r.state.as_str());
     let mut results_changed = old_state != market.state.as_str()
         && (old_state == "settled"
@@ -296,6 +318,41 @@ async fn store_market(
     if old_state != market.state.as_str() || results_changed {
         changed = true;
         set_state(conn, market_id, market.state, results_changed, now).await?;
+    }
+    Ok(changed)
+}
+
+/// The prices of a market an operator holds: written (new selections too, without a result);
+/// its state and results stay the operator's.
+async fn store_prices(
+    conn: &mut AnyConnection,
+    market_id: i64,
+    market: &FeedMarket,
+    stored: &[&SelectionRow],
+) -> Result<bool, sqlx::Error> {
+    let mut changed = false;
+    for selection in market.kind.selections() {
+        let odds = market.prices.iter().find(|(k, _)| *k == selection).map(|(_, o)| o.scaled() as i64);
+        match stored.iter().find(|r| r.selection_key.as_deref() == Some(selection.as_str())) {
+            Some(row) if row.odds == odds => {}
+            Some(row) => {
+                changed = true;
+                sqlx::query("UPDATE sb_selections SET odds = $1 WHERE id = $2")
+                    .bind(odds)
+                    .bind(row.selection_id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            None => {
+                changed = true;
+                sqlx::query("INSERT INTO sb_selections (market_id, selection_key, odds) VALUES ($1, $2, $3)")
+                    .bind(market_id)
+                    .bind(&selection)
+                    .bind(odds)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+        }
     }
     Ok(changed)
 }
