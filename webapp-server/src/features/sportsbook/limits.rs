@@ -84,20 +84,35 @@ pub async fn effective(
             max_payout = max_payout.min(payout.unwrap_or(i64::MAX));
         }
     }
-    let player: Option<(Option<i64>, Option<i64>, Option<String>, i64)> =
+    let player: Option<PlayerRow> =
         sqlx::query_as("SELECT stake_factor_bp, max_stake, currency, blocked FROM sb_player_limits WHERE user_id = $1")
             .bind(user_id)
             .fetch_optional(&mut *conn)
             .await?;
-    if let Some((factor, max, max_currency, blocked)) = player {
+    if let Some(p) = player {
         Ok((
             min_stake,
-            player_max(max_stake, factor, max, max_currency.as_deref() == Some(currency.code()), blocked != 0),
+            player_max(
+                max_stake,
+                p.stake_factor_bp,
+                p.max_stake,
+                p.currency.as_deref() == Some(currency.code()),
+                p.blocked != 0,
+            ),
             max_payout,
         ))
     } else {
         Ok((min_stake, max_stake, max_payout))
     }
+}
+
+/// A player's row of `sb_player_limits`.
+#[derive(sqlx::FromRow)]
+struct PlayerRow {
+    stake_factor_bp: Option<i64>,
+    max_stake: Option<i64>,
+    currency: Option<String>,
+    blocked: i64,
 }
 
 /// A player's maximum stake: the maximum that applies scaled by their factor (rounded down),
