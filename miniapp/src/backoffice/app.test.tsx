@@ -1,8 +1,8 @@
 // The console rendered whole (react-admin, its router at /backoffice, the real providers) over a
 // stubbed network: what an operator sees follows their permissions.
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BackofficeApp } from './app';
+import { renderAt } from './lib/test-render';
 import { errorResponse, jsonResponse } from './lib/test-fetch';
 
 const player = {
@@ -48,10 +48,6 @@ function serve(permissions: string[], role: string) {
   );
 }
 
-function renderAt(path: string) {
-  window.history.pushState({}, '', path);
-  return render(<BackofficeApp />);
-}
 
 beforeEach(() => {
   localStorage.clear();

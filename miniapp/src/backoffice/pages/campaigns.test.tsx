@@ -1,9 +1,9 @@
 // The campaign pages in the whole console (react-admin, its router, the real providers) over a
 // stubbed network: the create form's validation and the body it posts, the edit page over the
 // server's campaign answer, and the promo codes' requests.
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BackofficeApp } from '../app';
+import { renderAt, type } from '../lib/test-render';
 import { jsonResponse } from '../lib/test-fetch';
 import { maxUsesError, promoCodeError } from './campaigns';
 
@@ -68,14 +68,7 @@ function serve(): Sent[] {
   return sent;
 }
 
-function renderAt(path: string) {
-  window.history.pushState({}, '', path);
-  return render(<BackofficeApp />);
-}
 
-function type(label: RegExp, value: string, at: HTMLElement = document.body) {
-  fireEvent.change(within(at).getByLabelText(label), { target: { value } });
-}
 
 beforeEach(() => {
   localStorage.clear();

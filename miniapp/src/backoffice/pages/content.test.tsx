@@ -3,9 +3,9 @@
 // → a form generated from the type's fields, the body each change sends (only what changed, the
 // reason, the locale), local refusals (reason, JSON) before anything is sent, the server's
 // refusals on the fields, translations and publication.
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BackofficeApp } from '../app';
+import { renderAt, type } from '../lib/test-render';
 import { errorResponse, jsonResponse } from '../lib/test-fetch';
 import { formData, fromInput, toInput, type ContentEntry, type ContentField, type ContentType } from '../lib/content';
 
@@ -84,14 +84,7 @@ function serve(permissions: string[] = ['content.manage'], refuse?: Response): S
   return sent;
 }
 
-function renderAt(path: string) {
-  window.history.pushState({}, '', path);
-  return render(<BackofficeApp />);
-}
 
-function type(label: RegExp, value: string, at: HTMLElement = document.body) {
-  fireEvent.change(within(at).getByLabelText(label), { target: { value } });
-}
 
 const writes = (sent: Sent[]) => sent.filter((call) => call.method !== 'GET');
 

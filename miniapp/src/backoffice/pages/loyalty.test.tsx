@@ -2,9 +2,9 @@
 // stubbed network answering as loyalty/admin.rs does: the programme's tables, an edit checked
 // before sending and the body it puts, the server's field errors, a player's account and a points
 // adjustment with its reason; and the page's pure helpers (lib/loyalty.ts).
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BackofficeApp } from '../app';
+import { renderAt, type } from '../lib/test-render';
 import { levelsBody, pointsPer100, pointsText, playerId, ratesBody, validateLevels, validateRates } from '../lib/loyalty';
 import { errorResponse, jsonResponse } from '../lib/test-fetch';
 
@@ -79,14 +79,7 @@ function serve(options: { permissions?: string[]; refuse?: Record<string, Respon
   return sent;
 }
 
-function renderAt(path: string) {
-  window.history.pushState({}, '', path);
-  return render(<BackofficeApp />);
-}
 
-function type(label: RegExp | string, value: string, at: HTMLElement = document.body) {
-  fireEvent.change(within(at).getByLabelText(label), { target: { value } });
-}
 
 function nth(elements: HTMLElement[], index: number): HTMLElement {
   const element = elements[index];

@@ -1,9 +1,9 @@
 // The sportsbook pages in the whole console (react-admin, its router, the real providers) over a
 // stubbed network: the markets list with their liability, a market's page and its suspend action's
 // request, the limits editor's request in minor units, and the menu only for sportsbook.manage.
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BackofficeApp } from '../app';
+import { renderAt, type } from '../lib/test-render';
 import { jsonResponse } from '../lib/test-fetch';
 import { actionsFor, optionalMinor, resultsBody } from './sportsbook';
 
@@ -89,14 +89,7 @@ function serve(operator: object): Sent[] {
   return sent;
 }
 
-function renderAt(path: string) {
-  window.history.pushState({}, '', path);
-  return render(<BackofficeApp />);
-}
 
-function type(label: RegExp, value: string, at: HTMLElement = document.body) {
-  fireEvent.change(within(at).getByLabelText(label), { target: { value } });
-}
 
 beforeEach(() => {
   localStorage.clear();

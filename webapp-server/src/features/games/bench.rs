@@ -103,6 +103,34 @@ pub async fn generate_catalogue(db: &Db, count: usize) -> Result<usize, sqlx::Er
     Ok(count)
 }
 
+/// A new active player of `currency` with `funds` on the main balance, moved in by a deposit
+/// posting keyed `key`: the bench's players (house rounds here, sports bets in
+/// `features::sportsbook::bench`).
+pub async fn funded_player(
+    conn: &mut sqlx::AnyConnection,
+    currency: Currency,
+    funds: i64,
+    key: &str,
+) -> anyhow::Result<i64> {
+    let user: i64 = sqlx::query_scalar(
+        "INSERT INTO users (currency, locale, status, reg_time, updated_at) VALUES ($1, 'en', 'active', $2, $2) RETURNING id",
+    )
+    .bind(currency.code())
+    .bind(now_ms())
+    .fetch_one(&mut *conn)
+    .await?;
+    let entry = Entry::transfer(
+        key,
+        "deposit",
+        currency,
+        Account::House(HouseAccount::PaymentClearing),
+        Account::main(user),
+        funds,
+    );
+    ledger::post(conn, &entry).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    Ok(user)
+}
+
 /// `count` players with `funds` minor units of `currency` and a real-money launch session of
 /// game `sysname` each (a house game, or an aggregator's: [`aggregator_game`]); answers their session tokens.
 pub async fn house_players(
@@ -119,23 +147,7 @@ pub async fn house_players(
     let mut tokens = Vec::with_capacity(count);
     for i in 0..count {
         let mut tx = db.begin().await?;
-        let user: i64 = sqlx::query_scalar(
-            "INSERT INTO users (currency, locale, status, reg_time, updated_at) VALUES ($1, 'en', 'active', $2, $2) RETURNING id",
-        )
-        .bind(currency.code())
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
-        let key = format!("bench-house-funds:{run}:{i}");
-        let entry = Entry::transfer(
-            &key,
-            "deposit",
-            currency,
-            Account::House(HouseAccount::PaymentClearing),
-            Account::main(user),
-            funds,
-        );
-        ledger::post(&mut tx, &entry).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let user = funded_player(&mut tx, currency, funds, &format!("bench-house-funds:{run}:{i}")).await?;
         let token = format!("bench-{run}-{i}");
         sqlx::query("INSERT INTO game_sessions (token_hash, user_id, game_id, currency, mode, created_at, expires_at) VALUES ($1, $2, $3, $4, 'real', $5, $6)")
             .bind(token_hash(&token))

@@ -2,7 +2,6 @@
 //! funded through the ledger, and the prices open for betting now.
 
 use crate::db::{Db, now_ms};
-use crate::ledger::{self, Account, Entry, HouseAccount};
 use croupier_shared::Currency;
 
 /// `count` players of `currency`, each with `funds` on the main balance (a deposit posting) and a
@@ -13,23 +12,8 @@ pub async fn bettors(db: &Db, count: usize, currency: Currency, funds: i64) -> a
     let mut cookies = Vec::with_capacity(count);
     for i in 0..count {
         let mut tx = db.begin().await?;
-        let user: i64 = sqlx::query_scalar(
-            "INSERT INTO users (currency, locale, status, reg_time, updated_at) VALUES ($1, 'en', 'active', $2, $2) RETURNING id",
-        )
-        .bind(currency.code())
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
         let key = format!("bench-bettor-funds:{run}:{i}");
-        let entry = Entry::transfer(
-            &key,
-            "deposit",
-            currency,
-            Account::House(HouseAccount::PaymentClearing),
-            Account::main(user),
-            funds,
-        );
-        ledger::post(&mut tx, &entry).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let user = crate::features::games::bench::funded_player(&mut tx, currency, funds, &key).await?;
         let token = format!("bench-bettor-{run}-{i}");
         sqlx::query("INSERT INTO sessions (id, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)")
             .bind(crate::session::hash(&token))

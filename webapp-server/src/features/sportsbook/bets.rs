@@ -649,12 +649,17 @@ pub struct Bets {
     pub items: Vec<Bet>,
 }
 
-async fn get(ctx: Ctx, user: AuthUser, query: BetsQuery) -> Result<Bets, ApiError> {
-    let filter = match query.status.as_deref() {
+/// The SQL condition of a bet list's `status` (open, settled, else all), house and provider bets alike.
+pub fn status_filter(status: Option<&str>) -> &'static str {
+    match status {
         Some("open") => "AND status = 'open'",
         Some("settled") => "AND status <> 'open'",
         _ => "",
-    };
+    }
+}
+
+async fn get(ctx: Ctx, user: AuthUser, query: BetsQuery) -> Result<Bets, ApiError> {
+    let filter = status_filter(query.status.as_deref());
     let format = query.odds_format.as_deref().and_then(OddsFormat::parse).unwrap_or_default();
     let mut conn = ctx.state.db().pool().acquire().await?;
     let total: i64 =

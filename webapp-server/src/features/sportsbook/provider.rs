@@ -1020,11 +1020,7 @@ pub struct ProviderBets {
 }
 
 async fn provider_bets(ctx: Ctx, user: AuthUser, query: ProviderBetsQuery) -> Result<ProviderBets, ApiError> {
-    let filter = match query.status.as_deref() {
-        Some("open") => "AND status = 'open'",
-        Some("settled") => "AND status <> 'open'",
-        _ => "",
-    };
+    let filter = super::bets::status_filter(query.status.as_deref());
     let mut conn = ctx.state.db().pool().acquire().await?;
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT COUNT(*) FROM sb_provider_bets WHERE user_id = $1 {filter}"
