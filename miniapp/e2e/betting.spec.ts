@@ -14,7 +14,7 @@ import { BOT_TOKEN, initDataFor, lastEvent, launchHash, mockTelegram, pressBackB
 // within the test. A player picks a price from each of two matches in play, sees the odds change,
 // accepts and places them as singles; the clock passes the final whistle and /profile/bets and the
 // balance show the settlement. One of the two is the most likely outcome on offer; should neither
-// win, the journey bets again (at most three rounds), so a win is always shown. At 360 and 1280 px,
+// win, the journey bets again (at most five rounds), so a win is always shown. At 360 and 1280 px,
 // and once inside the mocked Telegram webview (back button, haptics).
 
 interface Info {
@@ -253,10 +253,13 @@ async function inPlayJourney(page: Page, info: TestInfo, width: number, telegram
   };
   let balance = 5000;
   for (let round = 1; round <= 5; round += 1) {
-    // Two matches in play (moving the clock a minute when a goal has suspended what is needed).
+    // Two matches in play. A goal suspends a match's markets for a minute, and at some hours the
+    // calendar has only two or three matches in play, one of them tennis or nearly decided: move
+    // the clock on, two minutes at first, then by quarter hours so new kick-offs (one every half
+    // hour) come into play; three hours of tries cover six kick-offs.
     let picked = await twoInPlay(page.request);
-    for (let tries = 0; picked === null && tries < 5; tries += 1) {
-      await advanceFeed(page.request, 2);
+    for (let tries = 0; picked === null && tries < 14; tries += 1) {
+      await advanceFeed(page.request, tries < 2 ? 2 : 15);
       picked = await twoInPlay(page.request);
     }
     if (picked === null) throw new Error('the sandbox has no two matches in play with prices');

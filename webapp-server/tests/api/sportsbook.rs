@@ -109,6 +109,19 @@ db_test!(async fn the_sandbox_calendar_is_listed_by_sport_league_and_event(app) 
     assert!(keys.contains(&"correct_score") && keys.contains(&"btts") && keys.contains(&"double_chance"), "{keys:?}");
     let display = event["data"]["markets"][0]["selections"][0]["odds_display"].as_str().unwrap();
     assert!(display.contains('/'), "{event}");
+    // Each listed event carries its own main market: the page's markets are read in one go and
+    // handed to their events.
+    let (status, upcoming) = app.api_get("sportsbook.getEvents", &[("status", "upcoming"), ("count", "6")]).await;
+    assert_eq!(status, StatusCode::OK, "{upcoming}");
+    let listed = upcoming["data"]["items"].as_array().unwrap();
+    assert_eq!(listed.len(), 6, "{upcoming}");
+    for item in listed {
+        let (status, full) = app.api_get("sportsbook.getEvent", &[("event_id", &item["id"].to_string())]).await;
+        assert_eq!(status, StatusCode::OK, "{full}");
+        let main = full["data"]["markets"].as_array().unwrap().iter().find(|m| m["key"] == item["markets"][0]["key"]).unwrap();
+        assert_eq!(item["markets"][0]["id"], main["id"], "{item}");
+        assert_eq!(item["markets"][0]["selections"], main["selections"], "{item}");
+    }
     let (status, bad) = app.api_get("sportsbook.getEvents", &[("sport", "curling"), ("count", "500")]).await;
     let data = expect_error(status, &bad, 422, "InvalidParameterException")["error_data"].clone();
     assert_eq!(data["sport"][0], "UNSUPPORTED");
@@ -162,6 +175,17 @@ db_test!(async fn a_bet_at_changed_odds_or_on_a_suspended_market_is_refused_with
     sqlx::query("UPDATE sb_markets SET state = 'suspended' WHERE event_id = $1").bind(id).execute(app.state.db().pool()).await.unwrap();
     let (status, body) = place(app, &alice, &[("kind", "single"), ("selections", &sel_text), ("odds", odds), ("stake", "5"), ("accept_odds", "any"), ("request_id", "a3")]).await;
     assert_eq!(expect_error(status, &body, 422, "InvalidParameterException")["error_data"]["selections"][0], "MARKET_SUSPENDED");
+    // A retry of the request that placed a bet still answers that bet: the check of the prices
+    // made before the bet is queued leaves replays alone.
+    let (status, replay) = place(
+        app,
+        &alice,
+        &[("kind", "single"), ("selections", &sel_text), ("odds", "1.01"), ("stake", "5"), ("accept_odds", "higher"), ("request_id", "a2")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    assert_eq!(replay["data"]["id"], bet["data"]["id"]);
+    assert_eq!(main_balance(app, user).await, 100_000 - 500);
     // Limits: below the minimum stake, above the maximum, above the maximum payout, above the balance.
     sqlx::query("UPDATE sb_markets SET state = 'active' WHERE event_id = $1").bind(id).execute(app.state.db().pool()).await.unwrap();
     for (stake, code) in [("0.05", "MIN_VALUE"), ("1000.01", "MAX_VALUE"), ("999", "MAX_VALUE")] {

@@ -29,7 +29,7 @@
 
 use super::odds::{Odds, OddsFormat};
 use super::settle::{BetKind, Leg, MAX_SELECTIONS, Slip, System};
-use super::settlement::{BET_COLUMNS, BetRow, LegRow, leg_outcome, legs_of};
+use super::settlement::{BET_COLUMNS, BetRow, LegRow, leg_outcome, legs_of, legs_of_bets};
 use crate::api::error::FieldError;
 use crate::api::{ApiError, AuthUser, Ctx, FieldErrors, Input, Registry};
 use crate::db::now_ms;
@@ -253,6 +253,76 @@ fn odds_map(pairs: impl Iterator<Item = (i64, Option<i64>)>) -> Value {
     Value::Object(map)
 }
 
+/// The slip's selections with their market's state and the price now, checked: all found, one
+/// per event, every market open, every price acceptable under the player's `accept_odds`. Gives
+/// the legs at the prices now and the events (sorted). Read-only: [`place`] runs it once on the
+/// pool before queuing the bet, so a slip the feed has moved past is refused without costing the
+/// lane's batch a rollback, and again inside the bet's transaction, where it decides.
+async fn priced(conn: &mut sqlx::AnyConnection, p: &Parsed) -> Result<(Vec<Offered>, Vec<Leg>, Vec<i64>), ApiError> {
+    // One statement for the whole slip (at most MAX_SELECTIONS ids, all integers), in the slip's order.
+    let marks: Vec<String> = (1..=p.selections.len()).map(|i| format!("${i}")).collect();
+    let mut query = sqlx::query_as::<_, Offered>(sqlx::AssertSqlSafe(format!(
+        "SELECT s.id, s.market_id, m.event_id, s.odds, m.state AS market_state, e.status AS event_status \
+         FROM sb_selections s JOIN sb_markets m ON m.id = s.market_id JOIN sb_events e ON e.id = m.event_id WHERE s.id IN ({})",
+        marks.join(", ")
+    )));
+    for id in &p.selections {
+        query = query.bind(id);
+    }
+    let mut found = query.fetch_all(&mut *conn).await?;
+    let mut offered = Vec::with_capacity(p.selections.len());
+    for id in &p.selections {
+        let at =
+            found.iter().position(|o| o.id == *id).ok_or_else(|| ApiError::field("selections", FieldCode::NotFound))?;
+        offered.push(found.swap_remove(at));
+    }
+    let mut events: Vec<i64> = offered.iter().map(|o| o.event_id).collect();
+    events.sort_unstable();
+    events.dedup();
+    if events.len() != offered.len() {
+        // Two legs of one event are related: their prices do not multiply.
+        return Err(ApiError::field("selections", FieldCode::Duplicate));
+    }
+    let now_odds = || odds_map(offered.iter().map(|o| (o.id, o.odds)));
+    let open = |o: &Offered| {
+        o.market_state == "active" && matches!(o.event_status.as_str(), "scheduled" | "live") && o.odds.is_some()
+    };
+    if !offered.iter().all(open) {
+        return Err(ApiError::field("selections", FieldCode::MarketSuspended).with_data("odds", now_odds()));
+    }
+    let mut legs = Vec::with_capacity(offered.len());
+    for (o, shown) in offered.iter().zip(&p.odds) {
+        let now = Odds::from_scaled(u64::try_from(o.odds.unwrap_or(0)).unwrap_or(0))
+            .map_err(|_| ApiError::field("selections", FieldCode::MarketSuspended))?;
+        let acceptable = match p.accept {
+            Accept::Never => now == *shown,
+            Accept::Higher => now >= *shown,
+            Accept::Any => true,
+        };
+        if !acceptable {
+            return Err(ApiError::field("selections", FieldCode::OddsChanged).with_data("odds", now_odds()));
+        }
+        legs.push(Leg { odds: now, outcome: None });
+    }
+    Ok((offered, legs, events))
+}
+
+/// The pre-check outside the lane: a slip whose selections [`priced`] refuses now is answered
+/// without queuing it — unless its `request_id` has placed a bet already, whose replay must
+/// answer that bet whatever the prices have done since.
+async fn precheck(ctx: &Ctx, user_id: i64, p: &Parsed) -> Result<(), ApiError> {
+    let mut conn = ctx.state.db().pool().acquire().await?;
+    let placed: Option<i64> = sqlx::query_scalar("SELECT id FROM sb_bets WHERE user_id = $1 AND request_key = $2")
+        .bind(user_id)
+        .bind(&p.request_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if placed.is_none() {
+        priced(&mut conn, p).await?;
+    }
+    Ok(())
+}
+
 async fn place(ctx: Ctx, user: AuthUser, input: PlaceInput) -> Result<Bet, ApiError> {
     let p = input.parsed().ok_or_else(|| ApiError::field("selections", FieldCode::Invalid))?;
     let user_id = user.id;
@@ -266,6 +336,7 @@ async fn place(ctx: Ctx, user: AuthUser, input: PlaceInput) -> Result<Bet, ApiEr
         input.funds.as_deref().unwrap_or("main"),
         input.betting_bonus_id.map(|id| id.to_string()).unwrap_or_default()
     );
+    precheck(&ctx, user_id, &p).await?;
     let ctx2 = ctx.clone();
     let p = std::sync::Arc::new(p);
     ctx.state
@@ -310,45 +381,7 @@ async fn place_in(
         .map(Money::minor)
         .filter(|m| *m > 0)
         .ok_or_else(|| ApiError::field("stake", FieldCode::Invalid))?;
-    let mut offered = Vec::with_capacity(p.selections.len());
-    for id in &p.selections {
-        let row: Option<Offered> = sqlx::query_as(
-            "SELECT s.id, s.market_id, m.event_id, s.odds, m.state AS market_state, e.status AS event_status \
-             FROM sb_selections s JOIN sb_markets m ON m.id = s.market_id JOIN sb_events e ON e.id = m.event_id WHERE s.id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
-        offered.push(row.ok_or_else(|| ApiError::field("selections", FieldCode::NotFound))?);
-    }
-    let mut events: Vec<i64> = offered.iter().map(|o| o.event_id).collect();
-    events.sort_unstable();
-    events.dedup();
-    if events.len() != offered.len() {
-        // Two legs of one event are related: their prices do not multiply.
-        return Err(ApiError::field("selections", FieldCode::Duplicate));
-    }
-    let now_odds = || odds_map(offered.iter().map(|o| (o.id, o.odds)));
-    let open = |o: &Offered| {
-        o.market_state == "active" && matches!(o.event_status.as_str(), "scheduled" | "live") && o.odds.is_some()
-    };
-    if !offered.iter().all(open) {
-        return Err(ApiError::field("selections", FieldCode::MarketSuspended).with_data("odds", now_odds()));
-    }
-    let mut legs = Vec::with_capacity(offered.len());
-    for (o, shown) in offered.iter().zip(&p.odds) {
-        let now = Odds::from_scaled(u64::try_from(o.odds.unwrap_or(0)).unwrap_or(0))
-            .map_err(|_| ApiError::field("selections", FieldCode::MarketSuspended))?;
-        let acceptable = match p.accept {
-            Accept::Never => now == *shown,
-            Accept::Higher => now >= *shown,
-            Accept::Any => true,
-        };
-        if !acceptable {
-            return Err(ApiError::field("selections", FieldCode::OddsChanged).with_data("odds", now_odds()));
-        }
-        legs.push(Leg { odds: now, outcome: None });
-    }
+    let (offered, legs, events) = priced(conn, p).await?;
     // The tightest of the currency's, the sports' and the player's limits (`super::limits`).
     let currency_limits = ctx.state.config().sportsbook.limits_of(currency);
     let (min_stake, max_stake, max_payout) =
@@ -676,11 +709,10 @@ async fn get(ctx: Ctx, user: AuthUser, query: BetsQuery) -> Result<Bets, ApiErro
     .fetch_all(&mut *conn)
     .await?;
     let margin = ctx.state.config().sportsbook.cash_out_margin_bp;
-    let mut items = Vec::with_capacity(rows.len());
-    for row in rows {
-        let legs = legs_of(&mut conn, row.id).await?;
-        items.push(to_bet(margin, &row, &legs, format));
-    }
+    let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
+    let legs = legs_of_bets(&mut conn, &ids).await?;
+    let items =
+        rows.iter().map(|row| to_bet(margin, row, legs.get(&row.id).map_or(&[][..], Vec::as_slice), format)).collect();
     Ok(Bets { total, items })
 }
 

@@ -9,6 +9,7 @@ use crate::api::{ApiError, Ctx, FieldErrors, Input, Registry};
 use croupier_shared::{FieldCode, Locale};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 pub fn register(api: &mut Registry) {
     api.read(
@@ -239,6 +240,7 @@ struct EventRow {
 
 #[derive(sqlx::FromRow)]
 struct SelectionRow {
+    event_id: i64,
     market_id: i64,
     market_key: String,
     state: String,
@@ -250,20 +252,42 @@ struct SelectionRow {
 
 const EVENT_COLUMNS: &str = "id, sport, league, home, away, starts_at, status, clock, home_score, away_score";
 
-async fn markets_of(
+/// The selections of the `events` (a page: at most 100 ids) in one statement, by event, each in
+/// market then selection order; with `only_main`, just the match-result / moneyline market's.
+async fn selections_of(
     conn: &mut sqlx::AnyConnection,
+    events: &[i64],
+    only_main: bool,
+) -> Result<HashMap<i64, Vec<SelectionRow>>, sqlx::Error> {
+    let mut by_event: HashMap<i64, Vec<SelectionRow>> = HashMap::new();
+    if events.is_empty() {
+        return Ok(by_event);
+    }
+    let marks: Vec<String> = (1..=events.len()).map(|i| format!("${i}")).collect();
+    let main = if only_main { "AND m.market_key IN ('1x2', 'moneyline')" } else { "" };
+    let sql = format!(
+        "SELECT m.event_id, m.id AS market_id, m.market_key, m.state, s.id AS selection_id, s.selection_key, s.odds, s.result \
+         FROM sb_markets m JOIN sb_selections s ON s.market_id = m.id WHERE m.event_id IN ({}) {main} ORDER BY m.event_id, m.id, s.id",
+        marks.join(", ")
+    );
+    let mut query = sqlx::query_as::<_, SelectionRow>(sqlx::AssertSqlSafe(sql));
+    for id in events {
+        query = query.bind(id);
+    }
+    for row in query.fetch_all(conn).await? {
+        by_event.entry(row.event_id).or_default().push(row);
+    }
+    Ok(by_event)
+}
+
+/// The event's markets as the player sees them, from its selection rows (market then selection order).
+fn markets_of(
     event: &EventRow,
+    rows: Vec<SelectionRow>,
     only_main: bool,
     locale: Locale,
     format: OddsFormat,
-) -> Result<Vec<Market>, sqlx::Error> {
-    let rows: Vec<SelectionRow> = sqlx::query_as(
-        "SELECT m.id AS market_id, m.market_key, m.state, s.id AS selection_id, s.selection_key, s.odds, s.result \
-         FROM sb_markets m JOIN sb_selections s ON s.market_id = m.id WHERE m.event_id = $1 ORDER BY m.id, s.id",
-    )
-    .bind(event.id)
-    .fetch_all(conn)
-    .await?;
+) -> Vec<Market> {
     let mut markets: Vec<Market> = Vec::new();
     for r in rows {
         let Some(kind) = MarketKind::parse(&r.market_key) else { continue };
@@ -292,18 +316,18 @@ async fn markets_of(
             });
         }
     }
-    Ok(markets)
+    markets
 }
 
-async fn to_event(
-    conn: &mut sqlx::AnyConnection,
+fn to_event(
     row: EventRow,
+    selections: Vec<SelectionRow>,
     only_main: bool,
     locale: Locale,
     format: OddsFormat,
-) -> Result<Event, sqlx::Error> {
-    let markets = markets_of(conn, &row, only_main, locale, format).await?;
-    Ok(Event {
+) -> Event {
+    let markets = markets_of(&row, selections, only_main, locale, format);
+    Event {
         id: row.id,
         sport: row.sport,
         league: row.league,
@@ -315,7 +339,7 @@ async fn to_event(
         home_score: row.home_score,
         away_score: row.away_score,
         markets,
-    })
+    }
 }
 
 async fn get_events(ctx: Ctx, query: EventsQuery) -> Result<Events, ApiError> {
@@ -344,10 +368,15 @@ async fn get_events(ctx: Ctx, query: EventsQuery) -> Result<Events, ApiError> {
     .bind(query.offset.unwrap_or(0))
     .fetch_all(&mut *conn)
     .await?;
-    let mut items = Vec::with_capacity(rows.len());
-    for row in rows {
-        items.push(to_event(&mut conn, row, true, ctx.locale, format).await?);
-    }
+    let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
+    let mut selections = selections_of(&mut conn, &ids, true).await?;
+    let items = rows
+        .into_iter()
+        .map(|row| {
+            let of_event = selections.remove(&row.id).unwrap_or_default();
+            to_event(row, of_event, true, ctx.locale, format)
+        })
+        .collect();
     Ok(Events { total, items })
 }
 
@@ -383,5 +412,6 @@ async fn get_event(ctx: Ctx, query: EventQuery) -> Result<Event, ApiError> {
             .fetch_optional(&mut *conn)
             .await?;
     let row = row.ok_or_else(|| ApiError::field("event_id", FieldCode::NotFound))?;
-    Ok(to_event(&mut conn, row, false, ctx.locale, format).await?)
+    let selections = selections_of(&mut conn, &[row.id], false).await?.remove(&row.id).unwrap_or_default();
+    Ok(to_event(row, selections, false, ctx.locale, format))
 }

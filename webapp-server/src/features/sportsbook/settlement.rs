@@ -77,16 +77,48 @@ pub struct LegRow {
     pub event_status: String,
 }
 
+const LEG_SELECT: &str = "SELECT l.bet_id, l.position, l.selection_id, l.odds, l.market_id, m.market_key, m.state AS market_state, s.selection_key, \
+     s.odds AS current_odds, s.result, e.id AS event_id, e.home, e.away, e.status AS event_status \
+     FROM sb_bet_legs l JOIN sb_selections s ON s.id = l.selection_id JOIN sb_markets m ON m.id = l.market_id \
+     JOIN sb_events e ON e.id = m.event_id";
+
+/// A leg with its bet's id, for reading the legs of a page of bets at once.
+#[derive(sqlx::FromRow)]
+struct BetLegRow {
+    bet_id: i64,
+    #[sqlx(flatten)]
+    leg: LegRow,
+}
+
 pub async fn legs_of(conn: &mut AnyConnection, bet_id: i64) -> Result<Vec<LegRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT l.position, l.selection_id, l.odds, l.market_id, m.market_key, m.state AS market_state, s.selection_key, \
-         s.odds AS current_odds, s.result, e.id AS event_id, e.home, e.away, e.status AS event_status \
-         FROM sb_bet_legs l JOIN sb_selections s ON s.id = l.selection_id JOIN sb_markets m ON m.id = l.market_id \
-         JOIN sb_events e ON e.id = m.event_id WHERE l.bet_id = $1 ORDER BY l.position",
-    )
-    .bind(bet_id)
-    .fetch_all(conn)
-    .await
+    let rows: Vec<BetLegRow> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("{LEG_SELECT} WHERE l.bet_id = $1 ORDER BY l.position")))
+            .bind(bet_id)
+            .fetch_all(conn)
+            .await?;
+    Ok(rows.into_iter().map(|r| r.leg).collect())
+}
+
+/// The legs of several bets (a page of a bet list: at most 100 ids) in one statement, each bet's
+/// in position order; a bet with no legs maps to an empty list.
+pub async fn legs_of_bets(
+    conn: &mut AnyConnection,
+    bet_ids: &[i64],
+) -> Result<std::collections::HashMap<i64, Vec<LegRow>>, sqlx::Error> {
+    let mut legs: std::collections::HashMap<i64, Vec<LegRow>> = bet_ids.iter().map(|id| (*id, Vec::new())).collect();
+    if bet_ids.is_empty() {
+        return Ok(legs);
+    }
+    let marks: Vec<String> = (1..=bet_ids.len()).map(|i| format!("${i}")).collect();
+    let sql = format!("{LEG_SELECT} WHERE l.bet_id IN ({}) ORDER BY l.bet_id, l.position", marks.join(", "));
+    let mut query = sqlx::query_as::<_, BetLegRow>(sqlx::AssertSqlSafe(sql));
+    for id in bet_ids {
+        query = query.bind(id);
+    }
+    for row in query.fetch_all(conn).await? {
+        legs.entry(row.bet_id).or_default().push(row.leg);
+    }
+    Ok(legs)
 }
 
 impl BetRow {
