@@ -191,3 +191,25 @@ async fn operators_with_sportsbook_manage_list_every_players_provider_bets_with_
         app.finish().await;
     }
 }
+
+/// The `frame-src` of the Content-Security-Policy `/betting` answers with.
+async fn frame_src(app: &TestApp) -> String {
+    let response = reqwest::get(app.url("/betting")).await.unwrap();
+    let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    csp.split(';').map(str::trim).find_map(|d| d.strip_prefix("frame-src ")).unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn a_provider_framed_over_plain_http_is_allowed_by_its_exact_origin_only() {
+    let app = spawn(Backend::Sqlite).await;
+    assert_eq!(frame_src(&app).await, "'self' https:", "https providers need nothing more");
+    app.finish().await;
+    let config = format!(
+        "{},localbook|http://127.0.0.1:4567/frame?t={{token}}|{OTHER_SECRET},placeholder|http://{{host}}/x|{OTHER_SECRET}",
+        providers()
+    );
+    let app =
+        TestApp::spawn_with(Backend::Sqlite, &[("CROUPIER_SPORTSBOOK_PROVIDERS", config.as_str())], |_| {}).await;
+    assert_eq!(frame_src(&app).await, "'self' https: http://127.0.0.1:4567");
+    app.finish().await;
+}
