@@ -37,7 +37,7 @@ export async function startFakeSportsbook(): Promise<FakeSportsbook> {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(
       `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>E2E book</title></head>` +
-        `<body style="margin:0;font-family:sans-serif"><h1>E2E book</h1>` +
+        `<body style="margin:0;font-family:sans-serif;overflow-wrap:anywhere"><h1>E2E book</h1>` +
         `<p>Token <code data-testid="token">${token}</code></p><p>Currency <span data-testid="currency">${currency}</span></p></body></html>`,
     );
   });

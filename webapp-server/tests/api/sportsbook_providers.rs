@@ -74,7 +74,10 @@ async fn get_sports_names_the_providers_and_never_their_secrets_or_frames() {
         // The OpenAPI document states the field.
         let doc: Value = app.client.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
         let doc_text = doc.to_string();
-        assert!(!doc_text.contains(SECRET) && !doc_text.contains("other.example"), "the document leaks the configuration");
+        assert!(
+            !doc_text.contains(SECRET) && !doc_text.contains("other.example"),
+            "the document leaks the configuration"
+        );
         let schemas = doc["components"]["schemas"].as_object().unwrap();
         let sports_schema = schemas
             .values()
@@ -116,7 +119,10 @@ async fn a_player_without_a_currency_is_told_what_is_missing_and_bets_filter_by_
         let (_, none) = app.get_as(&client, "sportsbook.getProviderBets", &[("provider", "nobody")]).await;
         assert_eq!(none["data"]["total"], 0, "an unknown provider has no bets: {none}");
         let (status, bad) = app.get_as(&client, "sportsbook.getProviderBets", &[("provider", "Bad Name!")]).await;
-        assert_eq!(expect_error(status, &bad, 422, "InvalidParameterException")["error_data"]["provider"][0], "INVALID");
+        assert_eq!(
+            expect_error(status, &bad, 422, "InvalidParameterException")["error_data"]["provider"][0],
+            "INVALID"
+        );
 
         // A player who has not chosen a currency (a social sign-up not completed) is told so.
         app.sql("UPDATE users SET currency = NULLIF($1, '') WHERE id = $2", "", user).await;
@@ -149,7 +155,8 @@ async fn operators_with_sportsbook_manage_list_every_players_provider_bets_with_
         let (status, body) = list(&finance, &app, "").await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["data"]["total"], 3, "{body}");
-        let refs: Vec<&str> = body["data"]["items"].as_array().unwrap().iter().map(|b| b["bet_id"].as_str().unwrap()).collect();
+        let refs: Vec<&str> =
+            body["data"]["items"].as_array().unwrap().iter().map(|b| b["bet_id"].as_str().unwrap()).collect();
         assert_eq!(refs, ["bob-1", "ann-2", "ann-1"], "newest first");
         let ann_won = &body["data"]["items"][2];
         assert_eq!(ann_won["user_id"], ann_id);
@@ -208,8 +215,7 @@ async fn a_provider_framed_over_plain_http_is_allowed_by_its_exact_origin_only()
         "{},localbook|http://127.0.0.1:4567/frame?t={{token}}|{OTHER_SECRET},placeholder|http://{{host}}/x|{OTHER_SECRET}",
         providers()
     );
-    let app =
-        TestApp::spawn_with(Backend::Sqlite, &[("CROUPIER_SPORTSBOOK_PROVIDERS", config.as_str())], |_| {}).await;
+    let app = TestApp::spawn_with(Backend::Sqlite, &[("CROUPIER_SPORTSBOOK_PROVIDERS", config.as_str())], |_| {}).await;
     assert_eq!(frame_src(&app).await, "'self' https: http://127.0.0.1:4567");
     app.finish().await;
 }

@@ -54,22 +54,39 @@ export function BookSwitch({ providers, book }: { providers: readonly string[]; 
 /**
  * The frame fills the height left under it in the viewport (Telegram's stable viewport inside
  * Telegram), above the bottom menu on phones: the provider's page scrolls inside its frame, not
- * the page around it. The CSS does the arithmetic; this measures where the frame starts.
+ * the page around it. The CSS does the arithmetic; this measures where the frame starts, again
+ * whenever the page above it changes (a banner or hint arriving, the window resized), once per
+ * frame at most.
  */
-function useFrameTop(ref: React.RefObject<HTMLDivElement | null>, ready: boolean) {
+function useFrameTop(ref: React.RefObject<HTMLDivElement | null>) {
   useLayoutEffect(() => {
+    let pending = 0;
+    let last = '';
     const measure = () => {
+      pending = 0;
       const box = ref.current;
       if (!box) return;
-      const top = box.getBoundingClientRect().top + window.scrollY;
-      box.style.setProperty('--frame-top', `${String(Math.round(top))}px`);
+      const top = `${String(Math.round(box.getBoundingClientRect().top + window.scrollY))}px`;
+      if (top === last) return;
+      last = top;
+      box.style.setProperty('--frame-top', top);
+    };
+    const schedule = () => {
+      if (pending === 0) pending = window.requestAnimationFrame(measure);
     };
     measure();
-    window.addEventListener('resize', measure);
+    window.addEventListener('resize', schedule);
+    const mutations = new MutationObserver(schedule);
+    mutations.observe(document.body, { childList: true, subtree: true });
+    const sizes = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(schedule);
+    sizes?.observe(document.body);
     return () => {
-      window.removeEventListener('resize', measure);
+      window.removeEventListener('resize', schedule);
+      mutations.disconnect();
+      sizes?.disconnect();
+      if (pending !== 0) window.cancelAnimationFrame(pending);
     };
-  }, [ref, ready]);
+  }, [ref]);
 }
 
 /** The provider's frame for a signed-in player: launched once, with its loading and error states. */
@@ -79,7 +96,7 @@ function ProviderFrame({ provider }: { provider: string }) {
   const queryClient = useQueryClient();
   const launch = useProviderLaunch(provider);
   const box = useRef<HTMLDivElement>(null);
-  useFrameTop(box, launch.isSuccess);
+  useFrameTop(box);
   const url = launch.data?.url;
 
   // Bets placed in the frame move the balance: the header follows while it is open.
@@ -92,6 +109,14 @@ function ProviderFrame({ provider }: { provider: string }) {
       window.clearInterval(timer);
     };
   }, [url, queryClient]);
+
+  // A frame that does not fit under the heading (a short webview) is scrolled to just under the
+  // header, where it fits whole.
+  useEffect(() => {
+    const frameBox = box.current;
+    if (!url || !frameBox || typeof frameBox.scrollIntoView !== 'function') return;
+    if (frameBox.getBoundingClientRect().bottom > window.innerHeight) frameBox.scrollIntoView({ block: 'start' });
+  }, [url]);
 
   let content;
   if (url) {

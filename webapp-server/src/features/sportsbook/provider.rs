@@ -926,13 +926,9 @@ async fn launch(ctx: Ctx, user: AuthUser, input: LaunchInput) -> Result<Provider
     if let Some(exclusion) = Exclusion::in_force(player.blocked_until, player.blocked_kind.as_deref(), now_ms()) {
         return Err(exclusion.error());
     }
-    let currency = player
-        .currency
-        .as_deref()
-        .and_then(Currency::parse)
-        .ok_or_else(|| {
-            ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", json!(["currency"]))
-        })?;
+    let currency = player.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
+        ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", json!(["currency"]))
+    })?;
     let token = base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
     let now = now_ms();
     sqlx::query(
