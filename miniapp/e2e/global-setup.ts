@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { startFakeSportsbook } from './fake-sportsbook';
 import { miniappDir, serverBinary, startServer, type RunningServer } from './server';
 import { E2E_BONUS_WAGER_CAP, SHORT_FORCE_LOGOUT_SECONDS } from './support';
 
@@ -25,22 +26,31 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // TELEGRAM_API_URL points any Bot API call at a closed local port, never at Telegram.
   // The bonus journey wagers a bonus to the end in a few rounds: its wagering multiplier is
   // capped at 1 (CROUPIER_BONUS_WAGER_CAP, the regulatory cap setting).
-  const main = await startServer(binary, webDir, 'main', {
-    TELEGRAM_BOT_TOKEN: E2E_BOT_TOKEN,
-    TELEGRAM_BOT_USERNAME: 'croupier_e2e_bot',
-    TELEGRAM_API_URL: 'http://127.0.0.1:9',
-    CROUPIER_BONUS_WAGER_CAP: String(E2E_BONUS_WAGER_CAP),
-    CROUPIER_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-    // Every journey registers its players from 127.0.0.1.
-    CROUPIER_REGISTRATIONS_PER_IP_HOUR: '1000',
-  });
+  // The external sportsbook provider journey frames a tiny local page (./fake-sportsbook).
+  const sportsbook = await startFakeSportsbook();
+  let main: RunningServer;
+  try {
+    main = await startServer(binary, webDir, 'main', {
+      TELEGRAM_BOT_TOKEN: E2E_BOT_TOKEN,
+      TELEGRAM_BOT_USERNAME: 'croupier_e2e_bot',
+      TELEGRAM_API_URL: 'http://127.0.0.1:9',
+      CROUPIER_BONUS_WAGER_CAP: String(E2E_BONUS_WAGER_CAP),
+      CROUPIER_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      // Every journey registers its players from 127.0.0.1.
+      CROUPIER_REGISTRATIONS_PER_IP_HOUR: '1000',
+      CROUPIER_SPORTSBOOK_PROVIDERS: sportsbook.config,
+    });
+  } catch (error) {
+    await sportsbook.stop();
+    throw error;
+  }
   let short: RunningServer;
   try {
     short = await startServer(binary, webDir, 'short-session', {
       CROUPIER_FORCE_LOGOUT_SECONDS: String(SHORT_FORCE_LOGOUT_SECONDS),
     });
   } catch (error) {
-    await main.stop();
+    await Promise.all([main.stop(), sportsbook.stop()]);
     throw error;
   }
 
@@ -50,6 +60,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.CROUPIER_E2E_SHORT_SESSION_URL = short.baseUrl;
 
   return async () => {
-    await Promise.all([main.stop(), short.stop()]);
+    await Promise.all([main.stop(), short.stop(), sportsbook.stop()]);
   };
 }

@@ -96,12 +96,33 @@ pub(crate) fn csp(config: &config::Config, nonce: Option<&str>) -> String {
     if let Some(nonce) = nonce {
         scripts.push_str(&format!(" 'nonce-{nonce}'"));
     }
+    // Frames: the site's own pages and any https page (the providers' games and sportsbooks),
+    // plus the exact origin of a provider configured over plain http (a local or staging one).
+    let mut frames = String::from("'self' https:");
+    let templates = config.game_providers.iter().chain(&config.sportsbook_providers).map(|p| p.launch_url.as_str());
+    for origin in templates.filter_map(http_origin) {
+        if !frames.split(' ').any(|known| known == origin) {
+            frames.push(' ');
+            frames.push_str(origin);
+        }
+    }
     format!(
         "default-src 'self'; script-src {scripts}; style-src 'self' 'unsafe-inline'; \
-         img-src 'self' data: blob: https:; font-src 'self' data:; connect-src {connect}; frame-src 'self' https:; \
+         img-src 'self' data: blob: https:; font-src 'self' data:; connect-src {connect}; frame-src {frames}; \
          frame-ancestors 'self' https://web.telegram.org https://*.telegram.org https://t.me; base-uri 'self'; \
          form-action 'self'; object-src 'none'"
     )
+}
+
+/// `http://host[:port]` of a plain-http frame address template; none for https or a template
+/// whose origin is not plain text (a placeholder, a character a policy cannot carry).
+fn http_origin(template: &str) -> Option<&str> {
+    let rest = template.strip_prefix("http://")?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = &rest[..end];
+    let plain = !host.is_empty()
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'));
+    plain.then(|| &template[.."http://".len() + end])
 }
 
 /// The server's top-level state: the platform's [`AppState`] plus what the top assembles — the

@@ -12,6 +12,7 @@ import PaymentsIcon from '@mui/icons-material/Payments';
 import PeopleIcon from '@mui/icons-material/People';
 import PriceChangeIcon from '@mui/icons-material/PriceChange';
 import RedeemIcon from '@mui/icons-material/Redeem';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import SavingsIcon from '@mui/icons-material/Savings';
 import SportsSoccerIcon from '@mui/icons-material/SportsSoccer';
 import StarsIcon from '@mui/icons-material/Stars';
@@ -34,6 +35,7 @@ import { OperatorCreate, OperatorEdit, OperatorList } from './pages/operators';
 import { PlayerList, PlayerShow } from './pages/players';
 import { ReportsPage } from './pages/reports';
 import { RoundList } from './pages/rounds';
+import { ProviderBetList } from './pages/provider-bets';
 import { SportsbookLimitsPage, SportsbookMarketList, SportsbookMarketShow } from './pages/sportsbook';
 import { SystemPage } from './pages/system';
 import { WithdrawalList, WithdrawalShow } from './pages/withdrawals';
@@ -87,6 +89,7 @@ function BackofficeAdmin() {
       <Resource name="cashbacks" list={CashbackList} icon={SavingsIcon} />
       <Resource name="feedback" list={FeedbackList} icon={FeedbackIcon} />
       <Resource name="sportsbook" list={SportsbookMarketList} show={SportsbookMarketShow} icon={SportsSoccerIcon} />
+      <Resource name="provider_bets" list={ProviderBetList} icon={ReceiptLongIcon} />
       <Resource name="ledger" />
       <Resource name="sessions" />
       <Resource name="notes" />

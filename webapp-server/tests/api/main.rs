@@ -49,6 +49,7 @@ mod sportsbook;
 mod sportsbook_clock;
 mod sportsbook_live;
 mod sportsbook_ops;
+mod sportsbook_providers;
 mod sportsbook_wallet;
 mod storage;
 mod telegram;

@@ -10,9 +10,9 @@ use croupier_server::ledger;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-const SECRET: &str = "sportsbook-provider-secret-0123";
+pub const SECRET: &str = "sportsbook-provider-secret-0123";
 
-fn providers() -> String {
+pub fn providers() -> String {
     format!("bookco|https://book.example/frame?t={{token}}&c={{currency}}&l={{locale}}|{SECRET}")
 }
 
@@ -20,12 +20,12 @@ async fn spawn(backend: Backend) -> TestApp {
     TestApp::spawn_with(backend, &[("CROUPIER_SPORTSBOOK_PROVIDERS", providers().as_str())], |_| {}).await
 }
 
-fn now_seconds() -> i64 {
+pub fn now_seconds() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
 }
 
 /// Sends `body` to `/provider/sportsbook/{provider}/{action}` signed with `secret` at `timestamp`.
-async fn send(app: &TestApp, provider: &str, action: &str, body: &Value, secret: &str, timestamp: i64) -> Value {
+pub async fn send(app: &TestApp, provider: &str, action: &str, body: &Value, secret: &str, timestamp: i64) -> Value {
     let text = body.to_string();
     let path = format!("/provider/sportsbook/{provider}/{action}");
     let timestamp = timestamp.to_string();
@@ -82,7 +82,7 @@ impl<'a> Book<'a> {
     }
 }
 
-fn place(tx: &str, bet: &str, amount: i64) -> Value {
+pub fn place(tx: &str, bet: &str, amount: i64) -> Value {
     json!({
         "transaction_uuid": tx, "bet_id": bet, "amount": amount, "currency": "USD", "kind": "accumulator",
         "selections": [
@@ -92,7 +92,7 @@ fn place(tx: &str, bet: &str, amount: i64) -> Value {
     })
 }
 
-fn settle(tx: &str, bet: &str, amount: i64, results: &[(&str, &str)]) -> Value {
+pub fn settle(tx: &str, bet: &str, amount: i64, results: &[(&str, &str)]) -> Value {
     let selections: Vec<Value> = results.iter().map(|(id, r)| json!({"id": id, "result": r})).collect();
     json!({"transaction_uuid": tx, "bet_id": bet, "amount": amount, "currency": "USD", "selections": selections})
 }

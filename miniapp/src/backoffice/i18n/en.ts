@@ -113,16 +113,25 @@ export const en = {
         results_version: 'Results version', liability: 'Liability (largest payout, bets)', starts_at: 'Starts',
       },
     },
+    provider_bets: {
+      name: 'Provider bets',
+      fields: {
+        id: 'Id', created_at: 'Placed', settled_at: 'Settled', user_id: 'Player', provider: 'Provider', bet_id: 'Provider’s bet id',
+        kind: 'Kind', status: 'Status', stake: 'Stake', potential: 'Potential return', payout: 'Paid', expected_payout: 'Our figure',
+      },
+    },
   },
   bo: {
     app_title: 'Croupier back office',
     menu: { reports: 'Reports', system: 'System', content: 'Content', loyalty: 'Loyalty', sportsbook_limits: 'Sportsbook limits' },
     sport: { football: 'Football', tennis: 'Tennis', basketball: 'Basketball', ice_hockey: 'Ice hockey' },
     market_state: { active: 'Open', suspended: 'Suspended', settled: 'Settled', cancelled: 'Void' },
+    provider_bet_status: { open: 'Open', settled: 'Settled (any result)', won: 'Won', lost: 'Lost', void: 'Void', cancelled: 'Cancelled' },
     selection_result: {
       open: 'Open', won: 'Won', lost: 'Lost', void: 'Void', half_won: 'Half won', half_lost: 'Half lost', dead_heat: 'Dead heat',
     },
     sportsbook: {
+      event: 'Event', market: 'Market', provider_selections: 'Selections of the bet',
       held_yes: 'Yes', held_no: 'No',
       selection: 'Selection', odds: 'Odds', result: 'Result', stakes: 'Stakes', payout: 'Pays if it wins', net: 'House result if it wins',
       dead_heat: 'Dead-heat factor (e.g. 1/2)',

@@ -114,17 +114,26 @@ export const fr: Messages = {
         results_version: 'Version des résultats', liability: 'Exposition (plus gros paiement, paris)', starts_at: 'Début',
       },
     },
+    provider_bets: {
+      name: 'Paris chez les fournisseurs',
+      fields: {
+        id: 'Id', created_at: 'Placé', settled_at: 'Réglé', user_id: 'Joueur', provider: 'Fournisseur', bet_id: 'Id du pari chez le fournisseur',
+        kind: 'Type', status: 'État', stake: 'Mise', potential: 'Gain potentiel', payout: 'Payé', expected_payout: 'Notre calcul',
+      },
+    },
   },
   bo: {
     app_title: 'Back-office Croupier',
     menu: { reports: 'Rapports', system: 'Système', content: 'Contenu', loyalty: 'Fidélité', sportsbook_limits: 'Limites des paris sportifs' },
     sport: { football: 'Football', tennis: 'Tennis', basketball: 'Basket-ball', ice_hockey: 'Hockey sur glace' },
     market_state: { active: 'Ouvert', suspended: 'Suspendu', settled: 'Réglé', cancelled: 'Annulé' },
+    provider_bet_status: { open: 'En cours', settled: 'Réglé (tout résultat)', won: 'Gagné', lost: 'Perdu', void: 'Annulé', cancelled: 'Remboursé' },
     selection_result: {
       open: 'En cours', won: 'Gagné', lost: 'Perdu', void: 'Annulé', half_won: 'À moitié gagné', half_lost: 'À moitié perdu',
       dead_heat: 'Ex æquo',
     },
     sportsbook: {
+      event: 'Événement', market: 'Marché', provider_selections: 'Sélections du pari',
       held_yes: 'Oui', held_no: 'Non',
       selection: 'Sélection', odds: 'Cote', result: 'Résultat', stakes: 'Mises', payout: 'À payer si elle gagne',
       net: 'Résultat de la maison si elle gagne', dead_heat: 'Facteur ex æquo (p. ex. 1/2)',

@@ -18,7 +18,23 @@ export const ADMIN_RESOURCES: Record<string, string> = {
   cashbacks: '/admin/cashbacks',
   feedback: '/admin/support/feedback',
   sportsbook: '/admin/sportsbook/markets',
+  provider_bets: '/admin/sportsbook/provider-bets',
 };
+
+/**
+ * The query of the external providers' bets (`/admin/sportsbook/provider-bets`), which the
+ * server filters (provider, user_id, status) and pages (offset, count), newest first.
+ */
+export function providerBetsQuery(params: Partial<GetListParams>): string {
+  const { page, perPage } = params.pagination ?? { page: 1, perPage: 50 };
+  const query = new URLSearchParams({ offset: String((page - 1) * perPage), count: String(perPage) });
+  const filter = (params.filter ?? {}) as Record<string, unknown>;
+  for (const key of ['provider', 'user_id', 'status']) {
+    const value = text(filter[key]).trim();
+    if (value) query.set(key, value);
+  }
+  return `?${query.toString()}`;
+}
 
 /** Resources the server exports as CSV (`/{resource}/export.csv`). */
 export const CSV_RESOURCES = ['players', 'ledger', 'deposits', 'withdrawals', 'rounds', 'audit', 'corrections'] as const;
@@ -188,6 +204,11 @@ export function createDataProvider(locale: () => string = () => 'en'): Backoffic
 
   const getList = async (resource: string, params: GetListParams) => {
     const adminPath = ADMIN_RESOURCES[resource];
+    if (adminPath && resource === 'provider_bets') {
+      const { json } = await call(`${adminPath}${providerBetsQuery(params)}`);
+      const data = (json as { data?: { items?: RaRecord[]; total?: number } } | null)?.data;
+      return { data: data?.items ?? [], total: data?.total ?? 0 };
+    }
     if (adminPath) {
       const { status, ...filter } = params.filter as Record<string, unknown>;
       const { state: marketState, ...marketFilter } = params.filter as Record<string, unknown>;

@@ -55,6 +55,8 @@ const RESOURCE_RULES: Record<string, { read: Permission[]; write: Permission[] }
   feedback: { read: ['players.read'], write: [] },
   // Sportsbook markets (`/admin/sportsbook/...`): liability, holds, results by hand, limits.
   sportsbook: { read: ['sportsbook.manage'], write: ['sportsbook.manage'] },
+  // Bets at external sportsbook providers (`/admin/sportsbook/provider-bets`): read-only.
+  provider_bets: { read: ['sportsbook.manage'], write: [] },
 };
 
 const READ_ACTIONS = new Set(['list', 'show', 'export']);

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import screens from '@/components/screens.module.css';
 import { paths } from '@/config/paths';
@@ -14,8 +14,10 @@ import { localizePath } from '@/lib/i18n/locale-path';
 import { haptic } from '@/lib/telegram';
 import { showToast } from '@/lib/toasts/toast-store';
 import { BETS_FILTERS, betKeys, cashOut, useBets, type Amount, type Bet, type BetsFilter } from './api/bets';
+import { useSports } from './api/get-catalog';
 import { marketLabel, pickLabel, systemLabel } from './labels';
 import { formatOdds } from './odds';
+import { ProviderBetsList } from './provider-bets';
 import { useSlip } from './slip-store';
 import styles from './betting.module.css';
 
@@ -128,18 +130,67 @@ function BetCard({ bet }: { bet: Bet }) {
   );
 }
 
-/** The player's sports bets: open, settled or all, each with its selections' results and, while open, the cash-out offer. */
-export function PlayerBets({ initial = 'open' }: { initial?: BetsFilter }) {
+const NO_PROVIDERS: readonly string[] = [];
+
+/** The house book's bets with the filter. */
+function HouseBets({ filter }: { filter: BetsFilter }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const { format } = useSlip();
-  const [filter, setFilter] = useState<BetsFilter>(initial);
   const bets = useBets(filter, format);
+  return bets.isError ? (
+    <p className={screens.muted} role="alert">
+      {t('betting.bets.loadFailed')}
+    </p>
+  ) : bets.data?.items.length === 0 ? (
+    <p className={screens.muted} data-testid="bets-empty">
+      {t(`betting.bets.empty.${filter}`)} <Link to={localizePath(paths.betting, locale)}>{t('betting.bets.toBetting')}</Link>
+    </p>
+  ) : (
+    <ul className={styles.bets} aria-busy={bets.isPending}>
+      {bets.data?.items.map((bet) => <BetCard key={bet.id} bet={bet} />)}
+    </ul>
+  );
+}
+
+/**
+ * The player's sports bets: open, settled or all, each with its selections' results and, while
+ * open, the cash-out offer. With external providers configured, a switch (`?book=` in the
+ * address) shows the bets placed at each provider instead of the house's.
+ */
+export function PlayerBets({ initial = 'open' }: { initial?: BetsFilter }) {
+  const { t } = useTranslation();
+  const [filter, setFilter] = useState<BetsFilter>(initial);
+  const [params, setParams] = useSearchParams();
+  const sports = useSports();
+  const providers = sports.data?.providers ?? NO_PROVIDERS;
+  const asked = params.get('book');
+  const book = asked !== null && providers.includes(asked) ? asked : null;
+  // A provider's address waits for the list of providers rather than showing the house's bets first.
+  const deciding = asked !== null && sports.isPending;
+  const chooseBook = (next: string | null) => {
+    const search = new URLSearchParams(params);
+    if (next === null) search.delete('book');
+    else search.set('book', next);
+    setParams(search, { replace: true });
+  };
   return (
     <section className={screens.card} aria-labelledby="sports-bets" data-testid="player-bets">
       <h2 id="sports-bets" className={screens.cardTitle}>
         {t('betting.bets.sportsBets')}
       </h2>
+      {providers.length > 0 ? (
+        <div className={screens.tabs} role="group" aria-label={t('betting.books.label')} data-testid="bets-books">
+          <button type="button" className={screens.tab} aria-pressed={book === null} data-testid="bets-book-house" onClick={() => { chooseBook(null); }}>
+            {t('betting.books.house')}
+          </button>
+          {providers.map((name) => (
+            <button key={name} type="button" className={screens.tab} aria-pressed={book === name} data-testid={`bets-book-${name}`} onClick={() => { chooseBook(name); }}>
+              {name}
+            </button>
+          ))}
+        </div>
+      ) : null}
       <div className={screens.tabs} role="group" aria-label={t('betting.bets.filtersLabel')}>
         {BETS_FILTERS.map((value) => (
           <button key={value} type="button" className={screens.tab} aria-pressed={filter === value} data-testid={`bets-${value}`} onClick={() => { setFilter(value); }}>
@@ -147,19 +198,7 @@ export function PlayerBets({ initial = 'open' }: { initial?: BetsFilter }) {
           </button>
         ))}
       </div>
-      {bets.isError ? (
-        <p className={screens.muted} role="alert">
-          {t('betting.bets.loadFailed')}
-        </p>
-      ) : bets.data?.items.length === 0 ? (
-        <p className={screens.muted} data-testid="bets-empty">
-          {t(`betting.bets.empty.${filter}`)} <Link to={localizePath(paths.betting, locale)}>{t('betting.bets.toBetting')}</Link>
-        </p>
-      ) : (
-        <ul className={styles.bets} aria-busy={bets.isPending}>
-          {bets.data?.items.map((bet) => <BetCard key={bet.id} bet={bet} />)}
-        </ul>
-      )}
+      {deciding ? null : book === null ? <HouseBets filter={filter} /> : <ProviderBetsList provider={book} filter={filter} />}
     </section>
   );
 }

@@ -12,6 +12,7 @@ import { BetSlip } from './bet-slip';
 import { EventCard, EventState } from './event-card';
 import { ODDS_FORMATS, type OddsFormat } from './odds';
 import { OddsButton } from './odds-button';
+import { BookSwitch, ProviderBookPage } from './provider-book';
 import { applyPrices, pricesOf, setOddsFormat, useSlip } from './slip-store';
 import styles from './betting.module.css';
 
@@ -61,8 +62,26 @@ function BettingFrame({ testId, eventIds, children }: { testId: string; eventIds
   );
 }
 
-/** /betting: sports and their leagues, live and upcoming events with their main market's prices. */
+const NO_PROVIDERS: readonly string[] = [];
+
+/**
+ * /betting: the house book (sports and their leagues, live and upcoming events with their main
+ * market's prices) or, with `?book={provider}`, an external provider's book in its frame. With no
+ * provider configured there is no switch and the page is the house book.
+ */
 export function BettingPage() {
+  const [params] = useSearchParams();
+  const sports = useSports();
+  const providers = sports.data?.providers ?? NO_PROVIDERS;
+  const book = params.get('book');
+  // A provider's address opens on its frame while the list of providers loads.
+  if (book !== null && (sports.isPending || providers.includes(book))) {
+    return <ProviderBookPage provider={book} providers={providers} known={!sports.isPending} />;
+  }
+  return <HouseBook providers={providers} />;
+}
+
+function HouseBook({ providers }: { providers: readonly string[] }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const { format } = useSlip();
@@ -84,6 +103,7 @@ export function BettingPage() {
 
   return (
     <BettingFrame testId="betting-page" eventIds={events.data?.items.map((item) => item.id) ?? []}>
+      {providers.length > 0 ? <BookSwitch providers={providers} book={null} /> : null}
       <nav className={screens.tabs} aria-label={t('betting.sports')} data-testid="sports">
         <button type="button" className={screens.tab} aria-pressed={sport === null} onClick={() => { choose({ sport: null, league: null }); }}>
           {t('betting.allSports')}

@@ -14,6 +14,10 @@
 //!   max_payout?, reason}` (minor units; none: removed).
 //! - `PUT /admin/sportsbook/limits/players/{user_id}` — `{stake_factor_bp?, max_stake?, blocked,
 //!   reason}`.
+//! - `GET /admin/sportsbook/provider-bets` — the bets placed at external sportsbook providers,
+//!   read-only, newest first: `provider`, `user_id`, `status` (open, settled, won, lost, void,
+//!   cancelled, all), `offset`, `count` (≤ 500, default 50): `{items, total}`, amounts in minor
+//!   units with each selection's result ([`provider::admin_bets`]).
 //!
 //! Answers are the project's envelope; bad input is a field error, a state conflict a 409. Every
 //! change is audited with the caller's identity (the operator under the back office, else the
@@ -21,6 +25,7 @@
 
 use super::limits::{self, PlayerLimitsInput, SportLimitsInput};
 use super::operations::{self, Action, Actor, MarketFilter, ResultInput};
+use super::provider::{self, AdminBetsFilter};
 use crate::AppState;
 use crate::api::{ApiError, Operator};
 use crate::features::backoffice::Staff;
@@ -40,6 +45,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/admin/sportsbook/limits", get(limits_route))
         .route("/admin/sportsbook/limits/sports/{sport}", put(sport_limits_route))
         .route("/admin/sportsbook/limits/players/{user_id}", put(player_limits_route))
+        .route("/admin/sportsbook/provider-bets", get(provider_bets_route))
 }
 
 fn actor(staff: &Staff) -> Actor {
@@ -167,6 +173,40 @@ async fn player_limits_route(
         let user_id = id_of(&user_id, "user_id")?;
         let input: PlayerLimitsInput = body(&bytes)?;
         limits::set_player(&state, &actor(&staff), user_id, &input).await
+    }
+    .await;
+    answer(result)
+}
+
+/// The provider bets' listing's query, as text: a bad number is a field error, not a bare 400.
+#[derive(Debug, Default, Deserialize)]
+struct ProviderBetsQuery {
+    provider: Option<String>,
+    user_id: Option<String>,
+    status: Option<String>,
+    offset: Option<String>,
+    count: Option<String>,
+}
+
+async fn provider_bets_route(State(state): State<AppState>, _: Operator, RawQuery(query): RawQuery) -> Response {
+    let result = async {
+        let query: ProviderBetsQuery = serde_html_form::from_str(query.as_deref().unwrap_or(""))
+            .map_err(|_| ApiError::field("query", FieldCode::Invalid))?;
+        let number = |field: &str, text: &Option<String>| -> Result<Option<i64>, ApiError> {
+            text.as_deref()
+                .filter(|t| !t.is_empty())
+                .map(|t| t.trim().parse::<i64>().map_err(|_| ApiError::field(field, FieldCode::Invalid)))
+                .transpose()
+        };
+        let text = |value: &Option<String>| value.clone().filter(|v| !v.is_empty());
+        let filter = AdminBetsFilter {
+            provider: text(&query.provider),
+            user_id: number("user_id", &query.user_id)?,
+            status: text(&query.status),
+            offset: number("offset", &query.offset)?,
+            count: number("count", &query.count)?,
+        };
+        provider::admin_bets(&state, &filter).await
     }
     .await;
     answer(result)

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 pub fn register(api: &mut Registry) {
     api.read(
         "sportsbook.getSports",
-        "Sports with their leagues and how many events are upcoming and live.",
+        "Sports with their leagues and how many events are upcoming and live, and the names of the external sportsbook providers.",
         get_sports,
     );
     api.read(
@@ -93,6 +93,9 @@ pub struct SportItem {
 pub struct Sports {
     pub total: i64,
     pub items: Vec<SportItem>,
+    /// The external sportsbook providers a signed-in player can open beside the house book
+    /// (`sportsbook.launch`), by name, in the configured order; empty when there are none.
+    pub providers: Vec<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -134,7 +137,8 @@ async fn get_sports(ctx: Ctx, _: crate::api::NoInput) -> Result<Sports, ApiError
             leagues,
         });
     }
-    Ok(Sports { total: items.len() as i64, items })
+    let providers = ctx.state.config().sportsbook_providers.iter().map(|p| p.name.clone()).collect();
+    Ok(Sports { total: items.len() as i64, items, providers })
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -23,7 +23,8 @@
 //!   `/admin/sportsbook/…` (and the back office) and the CLI's `admin sportsbook …`.
 //!
 //! `/api` methods:
-//! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events.
+//! - `sportsbook.getSports` — sports with their leagues and counts of upcoming and live events, and
+//!   the external sportsbook providers' names (`providers`).
 //! - `sportsbook.getEvents` — `sport`, `league`, `status` (live | upcoming), `offset`, `count`,
 //!   `odds_format`: events with their main market.
 //! - `sportsbook.getEvent` — `event_id`, `odds_format`: every market and selection.

@@ -868,7 +868,7 @@ pub fn register(api: &mut Registry) {
     );
     api.read(
         "sportsbook.getProviderBets",
-        "The player's bets at external sportsbook providers, newest first (status open, settled or all; offset, count).",
+        "The player's bets at external sportsbook providers, newest first (status open, settled or all; provider; offset, count).",
         provider_bets,
     );
     api.document(document);
@@ -886,16 +886,18 @@ impl Input for LaunchInput {
     fn validate(&self, errors: &mut FieldErrors) {
         match self.provider.as_deref() {
             None => errors.add("provider", FieldCode::Required),
-            Some(p)
-                if p.is_empty()
-                    || p.len() > 40
-                    || !p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') =>
-            {
-                errors.add("provider", FieldCode::Invalid);
-            }
+            Some(p) if !provider_name_ok(p) => errors.add("provider", FieldCode::Invalid),
             Some(_) => {}
         }
     }
+}
+
+/// A provider's name as `CROUPIER_SPORTSBOOK_PROVIDERS` allows it: 1 to 40 lower-case letters,
+/// digits and -.
+fn provider_name_ok(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 40
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -924,11 +926,9 @@ async fn launch(ctx: Ctx, user: AuthUser, input: LaunchInput) -> Result<Provider
     if let Some(exclusion) = Exclusion::in_force(player.blocked_until, player.blocked_kind.as_deref(), now_ms()) {
         return Err(exclusion.error());
     }
-    let currency = player
-        .currency
-        .as_deref()
-        .and_then(Currency::parse)
-        .ok_or_else(|| ApiError::new(ErrorType::UserNeedProfileDataException))?;
+    let currency = player.currency.as_deref().and_then(Currency::parse).ok_or_else(|| {
+        ApiError::new(ErrorType::UserNeedProfileDataException).with_data("missing", json!(["currency"]))
+    })?;
     let token = base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
     let now = now_ms();
     sqlx::query(
@@ -961,6 +961,11 @@ pub struct ProviderBetsQuery {
     /// open, settled or all (default).
     #[serde(default)]
     pub status: Option<String>,
+    /// Only this provider's bets (a name as `sportsbook.getSports` lists it); every provider's
+    /// when absent.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 40), regex(pattern = r"^[a-z0-9-]{1,40}$"))]
+    pub provider: Option<String>,
     #[serde(default)]
     #[schemars(range(min = 0))]
     pub offset: Option<i64>,
@@ -974,6 +979,9 @@ impl Input for ProviderBetsQuery {
     fn validate(&self, errors: &mut FieldErrors) {
         if !matches!(self.status.as_deref(), None | Some("open" | "settled" | "all")) {
             errors.add("status", FieldCode::Unsupported);
+        }
+        if self.provider.as_deref().is_some_and(|p| !provider_name_ok(p)) {
+            errors.add("provider", FieldCode::Invalid);
         }
         crate::features::winners::page_checks(self.offset, self.count, 100, errors);
     }
@@ -1020,18 +1028,25 @@ pub struct ProviderBets {
 }
 
 async fn provider_bets(ctx: Ctx, user: AuthUser, query: ProviderBetsQuery) -> Result<ProviderBets, ApiError> {
-    let filter = super::bets::status_filter(query.status.as_deref());
+    let status = super::bets::status_filter(query.status.as_deref());
+    let (provider, provider_filter) = match query.provider {
+        Some(p) => (p, "AND provider = $2"),
+        None => (String::new(), "AND $2 = ''"),
+    };
+    let filter = format!("{status} {provider_filter}");
     let mut conn = ctx.state.db().pool().acquire().await?;
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT COUNT(*) FROM sb_provider_bets WHERE user_id = $1 {filter}"
     )))
     .bind(user.id)
+    .bind(&provider)
     .fetch_one(&mut *conn)
     .await?;
     let rows: Vec<ProviderBet> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {PROVIDER_BET_COLUMNS} FROM sb_provider_bets WHERE user_id = $1 {filter} ORDER BY id DESC LIMIT $2 OFFSET $3"
+        "SELECT {PROVIDER_BET_COLUMNS} FROM sb_provider_bets WHERE user_id = $1 {filter} ORDER BY id DESC LIMIT $3 OFFSET $4"
     )))
     .bind(user.id)
+    .bind(&provider)
     .bind(query.count.unwrap_or(20))
     .bind(query.offset.unwrap_or(0))
     .fetch_all(&mut *conn)
@@ -1058,9 +1073,7 @@ async fn provider_bets(ctx: Ctx, user: AuthUser, query: ProviderBetsQuery) -> Re
                     event: l.event,
                     market: l.market,
                     selection: l.selection,
-                    odds: Odds::from_scaled(u64::try_from(l.odds).unwrap_or(0))
-                        .map(|o| o.to_string())
-                        .unwrap_or_default(),
+                    odds: odds_text(l.odds),
                     result: l.result.unwrap_or_else(|| "open".into()),
                     dead_heat: l.dead_heat,
                 })
@@ -1068,6 +1081,161 @@ async fn provider_bets(ctx: Ctx, user: AuthUser, query: ProviderBetsQuery) -> Re
         });
     }
     Ok(ProviderBets { total, items })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operators' side: `GET /admin/sportsbook/provider-bets` (`super::admin`), read-only.
+
+/// The most provider bets one operator listing answers.
+pub const ADMIN_MAX_COUNT: i64 = 500;
+
+/// The operators' listing's filters: every one optional.
+#[derive(Debug, Clone, Default)]
+pub struct AdminBetsFilter {
+    pub provider: Option<String>,
+    pub user_id: Option<i64>,
+    /// open, settled (every status but open), won, lost, void, cancelled or all (default).
+    pub status: Option<String>,
+    pub offset: Option<i64>,
+    /// 1 to [`ADMIN_MAX_COUNT`] (default 50).
+    pub count: Option<i64>,
+}
+
+impl AdminBetsFilter {
+    fn check(&self) -> Result<(), ApiError> {
+        let mut errors = FieldErrors::default();
+        if self.provider.as_deref().is_some_and(|p| !provider_name_ok(p)) {
+            errors.add("provider", FieldCode::Invalid);
+        }
+        if self.user_id.is_some_and(|id| id < 1) {
+            errors.add("user_id", FieldCode::Invalid);
+        }
+        if !matches!(
+            self.status.as_deref(),
+            None | Some("open" | "settled" | "won" | "lost" | "void" | "cancelled" | "all")
+        ) {
+            errors.add("status", FieldCode::Unsupported);
+        }
+        crate::features::winners::page_checks(self.offset, self.count, ADMIN_MAX_COUNT, &mut errors);
+        errors.into_result()
+    }
+}
+
+/// A provider bet's selection as the operators see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AdminSelection {
+    pub id: String,
+    pub event: String,
+    pub market: String,
+    pub selection: String,
+    /// Decimal ("2.50").
+    pub odds: String,
+    /// open, won, lost, void, half_won or half_lost.
+    pub result: String,
+    pub dead_heat: Option<String>,
+}
+
+/// A provider bet as the operators see it: amounts in minor units, times in unix seconds.
+#[derive(Debug, Clone, Serialize)]
+pub struct AdminProviderBet {
+    /// The operator's id of the bet.
+    pub id: i64,
+    pub user_id: i64,
+    pub provider: String,
+    /// The provider's bet id.
+    pub bet_id: String,
+    pub kind: String,
+    pub system: Option<String>,
+    pub currency: String,
+    pub stake: i64,
+    pub potential: i64,
+    /// What the bet was paid (the provider's figure).
+    pub payout: i64,
+    /// The operator's own figure from the recorded results, for reconciliation.
+    pub expected_payout: Option<i64>,
+    pub status: String,
+    pub created_at: i64,
+    pub settled_at: Option<i64>,
+    pub selections: Vec<AdminSelection>,
+}
+
+fn odds_text(scaled: i64) -> String {
+    Odds::from_scaled(u64::try_from(scaled).unwrap_or(0)).map(|o| o.to_string()).unwrap_or_default()
+}
+
+/// Provider bets newest first with the filter's conditions: `{items, total}`.
+pub async fn admin_bets(state: &AppState, filter: &AdminBetsFilter) -> Result<Value, ApiError> {
+    filter.check()?;
+    let mut conditions: Vec<String> = vec!["1 = 1".into()];
+    let mut next = 1;
+    if filter.provider.is_some() {
+        conditions.push(format!("provider = ${next}"));
+        next += 1;
+    }
+    if filter.user_id.is_some() {
+        conditions.push(format!("user_id = ${next}"));
+        next += 1;
+    }
+    match filter.status.as_deref() {
+        None | Some("all") => {}
+        Some("open") => conditions.push("status = 'open'".into()),
+        Some("settled") => conditions.push("status <> 'open'".into()),
+        // Checked above: one of the statuses, a constant.
+        Some(status) => conditions.push(format!("status = '{status}'")),
+    }
+    let clause = conditions.join(" AND ");
+    let mut conn = state.db().pool().acquire().await?;
+    let mut count = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM sb_provider_bets WHERE {clause}"
+    )));
+    let mut list = sqlx::query_as::<_, ProviderBet>(sqlx::AssertSqlSafe(format!(
+        "SELECT {PROVIDER_BET_COLUMNS} FROM sb_provider_bets WHERE {clause} ORDER BY id DESC LIMIT ${next} OFFSET ${}",
+        next + 1
+    )));
+    if let Some(provider) = &filter.provider {
+        count = count.bind(provider.clone());
+        list = list.bind(provider.clone());
+    }
+    if let Some(user_id) = filter.user_id {
+        count = count.bind(user_id);
+        list = list.bind(user_id);
+    }
+    let total = count.fetch_one(&mut *conn).await?;
+    let rows = list.bind(filter.count.unwrap_or(50)).bind(filter.offset.unwrap_or(0)).fetch_all(&mut *conn).await?;
+    let mut items = Vec::with_capacity(rows.len());
+    for bet in rows {
+        let selections = legs_of(&mut conn, bet.id)
+            .await?
+            .into_iter()
+            .map(|l| AdminSelection {
+                id: l.selection_ref,
+                event: l.event,
+                market: l.market,
+                selection: l.selection,
+                odds: odds_text(l.odds),
+                result: l.result.unwrap_or_else(|| "open".into()),
+                dead_heat: l.dead_heat,
+            })
+            .collect();
+        items.push(AdminProviderBet {
+            id: bet.id,
+            user_id: bet.user_id,
+            provider: bet.provider,
+            bet_id: bet.bet_ref,
+            kind: bet.kind,
+            system: bet.system,
+            currency: bet.currency,
+            stake: bet.stake,
+            potential: bet.potential,
+            payout: bet.payout,
+            expected_payout: bet.expected_payout,
+            status: bet.status,
+            created_at: bet.created_at / 1000,
+            settled_at: bet.settled_at.map(|t| t / 1000),
+            selections,
+        });
+    }
+    Ok(json!({ "items": items, "total": total }))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,8 @@ export interface Sport {
 export interface Sports {
   total: number;
   items: Sport[];
+  /** The external sportsbook providers' names (empty: the house book only). */
+  providers: string[];
 }
 
 export interface Selection {
