@@ -1,24 +1,12 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App, createApp, whenRouterReady } from '@/app/app';
-import '@/lib/i18n';
-import { watchPointerPresses } from '@/lib/pointer';
-import { initTelegram } from '@/lib/telegram';
-import '@/styles/tokens.css';
-import '@/styles/global.css';
+// The entry: index.html's app shell is painted first, then the client boots (issue 23). Loading the
+// client from here, after a frame, keeps its evaluation (React, the router, the first page) from
+// running before the browser's first paint of the shell.
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => {
+      setTimeout(resolve, 0);
+    });
+  });
+}
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-
-// index.html's app shell stays painted until the first page is ready to render in its place.
-const app = createApp();
-void whenRouterReady(app.router).then(() => {
-  createRoot(root).render(
-    <StrictMode>
-      <App {...app} />
-    </StrictMode>,
-  );
-});
-
-watchPointerPresses();
-void initTelegram();
+void afterFirstPaint().then(() => import('./boot'));
