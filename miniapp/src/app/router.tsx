@@ -136,7 +136,9 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
       // service slower than BANNERS_WAIT_MS does not hold the page back.
       page('index', '', pages.home, {
         before: async ({ request }) => {
-          const banners = queryClient.prefetchQuery(bannersQueryOptions(localeFromPath(new URL(request.url).pathname)));
+          const banners = queryClient
+            .query(bannersQueryOptions(localeFromPath(new URL(request.url).pathname)))
+            .catch(() => undefined);
           await Promise.race([banners, new Promise((resolve) => setTimeout(resolve, BANNERS_WAIT_MS))]);
           return null;
         },
