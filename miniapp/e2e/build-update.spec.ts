@@ -29,6 +29,9 @@ for (const { width, prefix, offer, reload } of CASES) {
       try {
         await page.clock.install();
         await page.goto(`${server.baseUrl}${prefix}/`);
+        // The client loads after the app shell's first paint (issue 23): the page runs once it
+        // has replaced the shell.
+        await expect(page.locator('[data-layout="default"]')).toBeVisible();
         const first = await page.locator('meta[name="croupier-build"]').getAttribute('content');
         expect(first).toMatch(/^[0-9a-f]{16}$/);
         await page.clock.fastForward('10:05');

@@ -115,6 +115,9 @@ function printDetail(url, audits) {
   for (const task of (audits['bootup-time']?.details?.items ?? []).slice(0, 6)) {
     console.log(`  script ${task.url.slice(-50)}: total ${Math.round(task.total)} ms, scripting ${Math.round(task.scripting)} ms`);
   }
+  for (const task of (audits['long-tasks']?.details?.items ?? []).slice(0, 10)) {
+    console.log(`  long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url?.replace(/^https?:\/\/[^/]+/, '').slice(0, 60) ?? ''}`);
+  }
   for (const req of (audits['network-requests']?.details?.items ?? []).filter((r) => r.resourceType !== 'Image').slice(0, 40)) {
     console.log(`  request ${Math.round(req.networkRequestTime ?? req.startTime ?? 0)}-${Math.round(req.networkEndTime ?? req.endTime ?? 0)} ms ${req.resourceType} ${req.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 70)} ${req.priority ?? ''}`);
   }

@@ -1,20 +1,24 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from '@/app/app';
-import '@/lib/i18n';
-import { watchPointerPresses } from '@/lib/pointer';
-import { initTelegram } from '@/lib/telegram';
-import '@/styles/tokens.css';
-import '@/styles/global.css';
+// The entry: index.html's app shell is painted first, then the client boots (issue 23). Loading the
+// client from here, once the browser reports its first paint, keeps the client's evaluation (React,
+// the router, the first page) from running before the shell is on screen.
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
+/** Resolves after the page's first paint, at once where that cannot be known or will not come soon. */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const paints = typeof PerformanceObserver === 'undefined' ? [] : PerformanceObserver.supportedEntryTypes;
+    // A tab opened in the background paints only when shown: it boots right away.
+    if (document.visibilityState !== 'visible' || !paints.includes('paint')) {
+      resolve();
+      return;
+    }
+    const observer = new PerformanceObserver(() => {
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+    // A browser that paints without reporting it still boots.
+    setTimeout(resolve, 300);
+  });
+}
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
-
-watchPointerPresses();
-void initTelegram();
+void afterFirstPaint().then(() => import('./boot'));

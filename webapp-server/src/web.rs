@@ -166,6 +166,7 @@ impl WebAssets {
             preloads.push_str(" fetchpriority=\"high\">");
         }
         html = insert_after_open_tag(&html, "<head", &preloads);
+        html = insert_after_open_tag(&html, SHELL_MAIN, &shell_lead_image(&head.preload_images));
         html = insert_after_open_tag(&html, "<body", &stamp_scripts(&head.custom_code.body_start.concat(), nonce));
         insert_before(&html, "</body>", &stamp_scripts(&head.custom_code.body_end.concat(), nonce))
     }
@@ -175,6 +176,30 @@ impl WebAssets {
         let html = set_html_lang(&self.index, Locale::from_path(path).code());
         set_title(&html, &escape_html(site_name))
     }
+}
+
+/// The main area of the app shell in the client's `index.html`, painted before its JavaScript
+/// runs (issue 23).
+const SHELL_MAIN: &str = "<main class=\"boot-main\"";
+
+/// The page's lead image inside the app shell, so the largest paint of the first screen needs no
+/// JavaScript (issue 23, LCP): the images the head preloads as one `<picture>` (the first is the
+/// `<img>`, the others `<source>`s by their media). The home page's banner has a phone and a wide
+/// variant (`boot-banner`, sized as the client's banner); a games page has one tile (`boot-tile`).
+/// React replaces the shell with the page, which draws the same image at the same size.
+fn shell_lead_image(images: &[seo::PreloadImage]) -> String {
+    let Some((first, others)) = images.split_first() else { return String::new() };
+    let class = if first.media.is_some() { "boot-lead boot-banner" } else { "boot-lead boot-tile" };
+    let mut out = format!("<div class=\"{class}\"><picture>");
+    for image in others {
+        out.push_str("<source");
+        if let Some(media) = image.media {
+            out.push_str(&format!(" media=\"{media}\""));
+        }
+        out.push_str(&format!(" srcset=\"{}\">", escape_html(&image.href)));
+    }
+    out.push_str(&format!("<img src=\"{}\" alt=\"\" fetchpriority=\"high\"></picture></div>", escape_html(&first.href)));
+    out
 }
 
 /// The build's stylesheets inlined into `index.html` (issue 23: no render-blocking request before
@@ -715,6 +740,29 @@ mod tests {
             "<head><style>body{color:red}</style><link rel=\"stylesheet\" crossorigin href=\"/assets/b.css\"><link rel=\"stylesheet\" href=\"/assets/missing.css\"><link rel=\"stylesheet\" href=\"/assets/../a.css\"></head>"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_shell_shows_the_preloaded_lead_image() {
+        let banner = [
+            seo::PreloadImage { href: "/m.svg".into(), media: Some("(max-width: 767px)") },
+            seo::PreloadImage { href: "/w.svg".into(), media: Some("(min-width: 768px)") },
+        ];
+        assert_eq!(
+            shell_lead_image(&banner),
+            "<div class=\"boot-lead boot-banner\"><picture><source media=\"(min-width: 768px)\" srcset=\"/w.svg\"><img src=\"/m.svg\" alt=\"\" fetchpriority=\"high\"></picture></div>"
+        );
+        let tile = [seo::PreloadImage { href: "/t.svg?a=1&b=\"".into(), media: None }];
+        assert_eq!(
+            shell_lead_image(&tile),
+            "<div class=\"boot-lead boot-tile\"><picture><img src=\"/t.svg?a=1&amp;b=&quot;\" alt=\"\" fetchpriority=\"high\"></picture></div>"
+        );
+        assert_eq!(shell_lead_image(&[]), "");
+        let html = "<body><div id=\"root\"><main class=\"boot-main\"></main></div></body>";
+        assert_eq!(
+            insert_after_open_tag(html, SHELL_MAIN, &shell_lead_image(&tile[..])),
+            format!("<body><div id=\"root\"><main class=\"boot-main\">{}</main></div></body>", shell_lead_image(&tile))
+        );
     }
 
     #[test]

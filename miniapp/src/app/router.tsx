@@ -6,6 +6,7 @@ import { gamehallCategoryPath, paths } from '@/config/paths';
 import type { PaymentPageType } from '@/config/system-pages';
 import { accountInfoQueryOptions, isAuthenticated } from '@/features/account/api/get-account-info';
 import { contentRedirectLoader } from '@/features/content/redirect-loader';
+import { bannersQueryOptions } from '@/features/home/content';
 import { activateLocale } from '@/lib/i18n';
 import { localeFromPath, localizePath } from '@/lib/i18n/locale-path';
 import { guardRedirect, isGuardedPattern } from './guard';
@@ -16,6 +17,9 @@ import { LocaleRoot } from './locale-root';
 import { RouteErrorPage } from './routes/route-error';
 
 type Lazy = NonNullable<RouteObject['lazy']>;
+
+/** How long the home page waits for its banners before it renders without them (they follow). */
+const BANNERS_WAIT_MS = 1500;
 
 // One chunk per kind of page: a visitor downloads only what the page in front of them needs.
 const pages = {
@@ -127,7 +131,18 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
 
   return [
     withErrors({ Component: DefaultLayout }, [
-      page('index', '', pages.home),
+      // The banners load with the page's chunk: the page's first render shows the banner the
+      // server's app shell already painted (issue 23), instead of a moment without it. A content
+      // service slower than BANNERS_WAIT_MS does not hold the page back.
+      page('index', '', pages.home, {
+        before: async ({ request }) => {
+          const banners = queryClient
+            .query(bannersQueryOptions(localeFromPath(new URL(request.url).pathname)))
+            .catch(() => undefined);
+          await Promise.race([banners, new Promise((resolve) => setTimeout(resolve, BANNERS_WAIT_MS))]);
+          return null;
+        },
+      }),
       page('slug', ':slug', pages.content, { before: contentRedirects }),
       page('betting', 'betting', pages.betting, { title: 'betting' }),
       page('betting-event-id', 'betting/event/:id', pages.bettingEvent, { title: 'betting' }),

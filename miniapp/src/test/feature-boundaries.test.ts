@@ -45,7 +45,8 @@ export function importsOf(file: string, text: string): string[] {
 export function violation(from: string, target: string): string | undefined {
   const [top, feature] = from.split('/');
   const [targetTop, targetFeature, ...rest] = target.split('/');
-  if (top === 'app' || top === 'test' || top === 'main.tsx') return undefined;
+  // The entry (main.tsx) and the client it boots (boot.tsx) sit above app/.
+  if (top === 'app' || top === 'test' || top === 'main.tsx' || top === 'boot.tsx') return undefined;
   if (targetTop === 'app') return 'imports app/, which is above it';
   if (top !== 'features') {
     return targetTop === 'features' ? `${top}/ is below the features and imports one` : undefined;

@@ -68,9 +68,10 @@ pub fn backends() -> Vec<Backend> {
     out
 }
 
-/// The index.html of the test client: the server must fill in its language and title.
+/// The index.html of the test client, with the app shell's main: the server must fill in its
+/// language, title and the shell's lead image.
 pub const INDEX_HTML: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Vite App</title>\
-<script type=\"module\" src=\"/assets/app-3f9a1c.js\"></script></head><body><div id=\"root\"></div></body></html>";
+<script type=\"module\" src=\"/assets/app-3f9a1c.js\"></script></head><body><div id=\"root\"><main class=\"boot-main\"></main></div></body></html>";
 
 /// A fresh database of one backend, dropped again by [`TestDb::drop_database`].
 pub struct TestDb {

@@ -62,7 +62,7 @@ db_test!(async fn a_game_page_head_has_every_element(app) {
         "<link rel=\"icon\" href=\"/uploads/favicon.svg\" type=\"image/svg+xml\" sizes=\"any\">",
         "<link rel=\"apple-touch-icon\" href=\"/uploads/apple-touch-icon.svg\"",
         "<meta name=\"croupier-custom\" content=\"head\"></head>",
-        "<body><noscript><p>Croupier needs JavaScript to run.</p></noscript><div id=\"root\"></div>",
+        "<body><noscript><p>Croupier needs JavaScript to run.</p></noscript><div id=\"root\"><main class=\"boot-main\"></main></div>",
         "<!-- croupier-custom: body end --></body>",
         "/assets/app-3f9a1c.js",
     ]);
@@ -171,7 +171,7 @@ db_test!(async fn unknown_paths_are_404_with_the_spa_and_known_ones_200(app) {
     for path in ["/nope", "/fr/nope", "/game", "/game/a/b", "/fr/bets/x", "/gamehall/1/2", "/about/more", "/Terms-and-more"] {
         let (status, html) = page(app, path).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
-        assert_has(&html, &["<div id=\"root\"></div>", "/assets/app-3f9a1c.js", "<meta name=\"robots\" content=\"noindex, follow\">"]);
+        assert_has(&html, &["<div id=\"root\"><main class=\"boot-main\"></main></div>", "/assets/app-3f9a1c.js", "<meta name=\"robots\" content=\"noindex, follow\">"]);
         assert!(!html.contains("rel=\"canonical\""), "{path}: no canonical for a missing page");
     }
     let (_, html) = page(app, "/fr/nope").await;
@@ -337,6 +337,8 @@ db_test!(async fn the_home_page_preloads_its_first_banner_image(app) {
         ]);
         let head = html.split("</head>").next().unwrap();
         assert!(head.find("rel=\"preload\"").unwrap() < head.find("<title>").unwrap(), "preloads open the head: {head}");
+        // The app shell shows it before the client runs (the LCP needs no JavaScript).
+        assert_has(&html, &["<main class=\"boot-main\"><div class=\"boot-lead boot-banner\"><picture><source media=\"(min-width: 768px)\" srcset=\"/uploads/banner-welcome.svg\"><img src=\"/uploads/banner-welcome-mobile.svg\" alt=\"\" fetchpriority=\"high\"></picture></div></main>"]);
     }
     let (_, html) = page(app, "/gamehall").await;
     assert!(!html.contains("banner-welcome"), "only the home page preloads a banner: {html}");
@@ -352,6 +354,7 @@ db_test!(async fn games_pages_preload_their_lead_tile_and_follow_the_catalogue(a
         let (status, html) = page(app, path).await;
         assert_eq!(status, StatusCode::OK);
         assert_has(&html, &[&image_preload("/games/house/dice/tile.svg")]);
+        assert_has(&html, &["<main class=\"boot-main\"><div class=\"boot-lead boot-tile\"><picture><img src=\"/games/house/dice/tile.svg\" alt=\"\" fetchpriority=\"high\"></picture></div></main>"]);
     }
     // The unfiltered lobby: the first tile `games.get` answers with the client's default options.
     let (_, games) = app.api_get("games.get", &[("options", "{\"limit\":1}")]).await;
@@ -363,6 +366,7 @@ db_test!(async fn games_pages_preload_their_lead_tile_and_follow_the_catalogue(a
     for path in ["/gamehall?category=slots", "/game/no-such-game"] {
         let (_, html) = page(app, path).await;
         assert!(!html.contains("rel=\"preload\" as=\"image\""), "{path}: {html}");
+        assert!(html.contains("<main class=\"boot-main\"></main>"), "{path}: no lead image in the shell: {html}");
     }
     // A new tile reaches the kept page once the catalogue's new version is seen.
     sqlx::query("UPDATE games SET image_url = '/uploads/dice-new.svg' WHERE sysname = 'dice'")

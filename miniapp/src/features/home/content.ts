@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useLocale } from '@/lib/i18n';
 
 // SPEC §3: content-service data is flattened — attribute wrappers are removed and media fields
@@ -89,13 +89,17 @@ export function bannersAt(banners: readonly Banner[], position: string, now = Da
     .sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
 }
 
-export function useBanners() {
-  const locale = useLocale();
-  return useQuery({
+export function bannersQueryOptions(locale: string) {
+  return queryOptions({
     queryKey: ['content', 'banners', locale],
     queryFn: async ({ signal }) => (await getContent<Banner[]>('banners', locale, signal)) ?? [],
     staleTime: 60_000,
   });
+}
+
+export function useBanners() {
+  const locale = useLocale();
+  return useQuery(bannersQueryOptions(locale));
 }
 
 export function useMenuBanner() {
