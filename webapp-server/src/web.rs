@@ -198,7 +198,10 @@ fn shell_lead_image(images: &[seo::PreloadImage]) -> String {
         }
         out.push_str(&format!(" srcset=\"{}\">", escape_html(&image.href)));
     }
-    out.push_str(&format!("<img src=\"{}\" alt=\"\" fetchpriority=\"high\"></picture></div>", escape_html(&first.href)));
+    out.push_str(&format!(
+        "<img src=\"{}\" alt=\"\" fetchpriority=\"high\"></picture></div>",
+        escape_html(&first.href)
+    ));
     out
 }
 
