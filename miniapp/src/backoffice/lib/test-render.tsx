@@ -13,3 +13,19 @@ export function renderAt(path: string) {
 export function type(label: RegExp | string, value: string, at: HTMLElement = document.body) {
   fireEvent.change(within(at).getByLabelText(label), { target: { value } });
 }
+
+/** A signed-in operator of `role` holding `permissions`, as the console's session (`/backoffice/api/session`) answers it. */
+export function operatorWith(role: string, permissions: string[]) {
+  return {
+    id: 7,
+    email: `${role}@example.com`,
+    name: role,
+    role,
+    permissions,
+    locale: 'en',
+    disabled: false,
+    enrolled: true,
+    created_at: 0,
+    last_sign_in_at: null,
+  };
+}

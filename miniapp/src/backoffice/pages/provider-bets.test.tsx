@@ -6,22 +6,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { providerBetsQuery } from '../lib/data-provider';
 import { jsonResponse } from '../lib/test-fetch';
-import { renderAt, type } from '../lib/test-render';
-
-function operatorWith(role: string, permissions: string[]) {
-  return {
-    id: 7,
-    email: `${role}@example.com`,
-    name: role,
-    role,
-    permissions,
-    locale: 'en',
-    disabled: false,
-    enrolled: true,
-    created_at: 0,
-    last_sign_in_at: null,
-  };
-}
+import { operatorWith, renderAt, type } from '../lib/test-render';
 
 const finance = operatorWith('finance', ['players.read', 'reports.read', 'sportsbook.manage']);
 const marketing = operatorWith('marketing', ['players.read', 'campaigns.manage', 'reports.read']);

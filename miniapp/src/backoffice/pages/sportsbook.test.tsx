@@ -3,24 +3,9 @@
 // request, the limits editor's request in minor units, and the menu only for sportsbook.manage.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, type } from '../lib/test-render';
+import { operatorWith, renderAt, type } from '../lib/test-render';
 import { jsonResponse } from '../lib/test-fetch';
 import { actionsFor, optionalMinor, resultsBody } from './sportsbook';
-
-function operatorWith(role: string, permissions: string[]) {
-  return {
-    id: 7,
-    email: `${role}@example.com`,
-    name: role,
-    role,
-    permissions,
-    locale: 'en',
-    disabled: false,
-    enrolled: true,
-    created_at: 0,
-    last_sign_in_at: null,
-  };
-}
 
 const finance = operatorWith('finance', ['players.read', 'reports.read', 'sportsbook.manage']);
 const marketing = operatorWith('marketing', ['players.read', 'campaigns.manage', 'reports.read']);

@@ -13,6 +13,9 @@
 //! return at most the maximum payout (refused with the largest stake per line that fits, never
 //! silently capped). The stake moves from the chosen balance (`funds`: main or betting_bonus) to
 //! the house's sportsbook account in the same transaction (key `sportsbook:bet:{id}:stake`).
+//! Before the bet is queued, the same price check runs once on the pool ([`precheck`], skipped
+//! for a replay), so a slip the feed has moved past is refused without rolling back the lane's
+//! batch; inside the transaction the check decides.
 //!
 //! **Betting bonuses** (`features::bonuses::betting`): `betting_bonus_id` names the player's
 //! active free bet or odds boost (`funds=betting_bonus` without it takes their active free bet).
@@ -307,17 +310,25 @@ async fn priced(conn: &mut sqlx::AnyConnection, p: &Parsed) -> Result<(Vec<Offer
     Ok((offered, legs, events))
 }
 
+/// The bet the player's `request_id` placed already, with its request's fingerprint.
+async fn placed(
+    conn: &mut sqlx::AnyConnection,
+    user_id: i64,
+    request_id: &str,
+) -> Result<Option<(i64, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT id, fingerprint FROM sb_bets WHERE user_id = $1 AND request_key = $2")
+        .bind(user_id)
+        .bind(request_id)
+        .fetch_optional(conn)
+        .await
+}
+
 /// The pre-check outside the lane: a slip whose selections [`priced`] refuses now is answered
 /// without queuing it — unless its `request_id` has placed a bet already, whose replay must
 /// answer that bet whatever the prices have done since.
 async fn precheck(ctx: &Ctx, user_id: i64, p: &Parsed) -> Result<(), ApiError> {
     let mut conn = ctx.state.db().pool().acquire().await?;
-    let placed: Option<i64> = sqlx::query_scalar("SELECT id FROM sb_bets WHERE user_id = $1 AND request_key = $2")
-        .bind(user_id)
-        .bind(&p.request_id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    if placed.is_none() {
+    if placed(&mut conn, user_id, &p.request_id).await?.is_none() {
         priced(&mut conn, p).await?;
     }
     Ok(())
@@ -361,12 +372,7 @@ async fn place_in(
     fingerprint: &str,
 ) -> Result<Bet, ApiError> {
     ctx.state.db().lock_user(conn, user_id).await?;
-    let replay: Option<(i64, String)> =
-        sqlx::query_as("SELECT id, fingerprint FROM sb_bets WHERE user_id = $1 AND request_key = $2")
-            .bind(user_id)
-            .bind(&p.request_id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let replay = placed(conn, user_id, &p.request_id).await?;
     if let Some((id, first)) = replay {
         if first != fingerprint {
             return Err(ApiError::field("request_id", FieldCode::Taken));

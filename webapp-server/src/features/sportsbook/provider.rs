@@ -514,6 +514,53 @@ async fn legs_of(conn: &mut AnyConnection, bet_id: i64) -> Result<Vec<ProviderLe
     .await
 }
 
+/// The selections of a page of provider bets (at most [`ADMIN_MAX_COUNT`] ids) in one statement,
+/// by bet, each in position order, as the player's and the operators' lists show them.
+async fn selections_of_bets(
+    conn: &mut AnyConnection,
+    bet_ids: &[i64],
+) -> Result<std::collections::HashMap<i64, Vec<ProviderSelectionView>>, sqlx::Error> {
+    let mut by_bet: std::collections::HashMap<i64, Vec<ProviderSelectionView>> = std::collections::HashMap::new();
+    if bet_ids.is_empty() {
+        return Ok(by_bet);
+    }
+    let marks: Vec<String> = (1..=bet_ids.len()).map(|i| format!("${i}")).collect();
+    let mut query = sqlx::query_as::<_, PagedLeg>(sqlx::AssertSqlSafe(format!(
+        "SELECT bet_id, id, selection_ref, event, market, selection, odds, result, dead_heat FROM sb_provider_bet_legs \
+         WHERE bet_id IN ({}) ORDER BY bet_id, position",
+        marks.join(", ")
+    )));
+    for id in bet_ids {
+        query = query.bind(id);
+    }
+    for row in query.fetch_all(conn).await? {
+        by_bet.entry(row.bet_id).or_default().push(ProviderSelectionView::from(row.leg));
+    }
+    Ok(by_bet)
+}
+
+/// A leg with its bet's id, for [`selections_of_bets`].
+#[derive(sqlx::FromRow)]
+struct PagedLeg {
+    bet_id: i64,
+    #[sqlx(flatten)]
+    leg: ProviderLeg,
+}
+
+impl From<ProviderLeg> for ProviderSelectionView {
+    fn from(l: ProviderLeg) -> Self {
+        ProviderSelectionView {
+            id: l.selection_ref,
+            event: l.event,
+            market: l.market,
+            selection: l.selection,
+            odds: odds_text(l.odds),
+            result: l.result.unwrap_or_else(|| "open".into()),
+            dead_heat: l.dead_heat,
+        }
+    }
+}
+
 impl ProviderBet {
     fn money(&self) -> Result<BetMoney, Refusal> {
         let currency = Currency::parse(&self.currency).ok_or(Refusal::Status("RS_ERROR_WRONG_CURRENCY"))?;
@@ -987,7 +1034,7 @@ impl Input for ProviderBetsQuery {
     }
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProviderSelectionView {
     /// The provider's selection id.
     pub id: String,
@@ -1051,35 +1098,27 @@ async fn provider_bets(ctx: Ctx, user: AuthUser, query: ProviderBetsQuery) -> Re
     .bind(query.offset.unwrap_or(0))
     .fetch_all(&mut *conn)
     .await?;
-    let mut items = Vec::with_capacity(rows.len());
-    for bet in rows {
-        let legs = legs_of(&mut conn, bet.id).await?;
-        let amount = |m: i64| MoneyView::of(m, &bet.currency);
-        items.push(ProviderBetView {
-            provider: bet.provider.clone(),
-            bet_id: bet.bet_ref.clone(),
-            kind: bet.kind.clone(),
-            system: bet.system.clone(),
-            stake: amount(bet.stake),
-            potential: amount(bet.potential),
-            payout: amount(bet.payout),
-            status: bet.status.clone(),
-            created_at: bet.created_at / 1000,
-            settled_at: bet.settled_at.map(|t| t / 1000),
-            selections: legs
-                .into_iter()
-                .map(|l| ProviderSelectionView {
-                    id: l.selection_ref,
-                    event: l.event,
-                    market: l.market,
-                    selection: l.selection,
-                    odds: odds_text(l.odds),
-                    result: l.result.unwrap_or_else(|| "open".into()),
-                    dead_heat: l.dead_heat,
-                })
-                .collect(),
-        });
-    }
+    let ids: Vec<i64> = rows.iter().map(|bet| bet.id).collect();
+    let mut selections = selections_of_bets(&mut conn, &ids).await?;
+    let items = rows
+        .into_iter()
+        .map(|bet| {
+            let amount = |m: i64| MoneyView::of(m, &bet.currency);
+            ProviderBetView {
+                stake: amount(bet.stake),
+                potential: amount(bet.potential),
+                payout: amount(bet.payout),
+                created_at: bet.created_at / 1000,
+                settled_at: bet.settled_at.map(|t| t / 1000),
+                selections: selections.remove(&bet.id).unwrap_or_default(),
+                provider: bet.provider,
+                bet_id: bet.bet_ref,
+                kind: bet.kind,
+                system: bet.system,
+                status: bet.status,
+            }
+        })
+        .collect();
     Ok(ProviderBets { total, items })
 }
 
@@ -1121,20 +1160,6 @@ impl AdminBetsFilter {
     }
 }
 
-/// A provider bet's selection as the operators see it.
-#[derive(Debug, Clone, Serialize)]
-pub struct AdminSelection {
-    pub id: String,
-    pub event: String,
-    pub market: String,
-    pub selection: String,
-    /// Decimal ("2.50").
-    pub odds: String,
-    /// open, won, lost, void, half_won or half_lost.
-    pub result: String,
-    pub dead_heat: Option<String>,
-}
-
 /// A provider bet as the operators see it: amounts in minor units, times in unix seconds.
 #[derive(Debug, Clone, Serialize)]
 pub struct AdminProviderBet {
@@ -1156,7 +1181,7 @@ pub struct AdminProviderBet {
     pub status: String,
     pub created_at: i64,
     pub settled_at: Option<i64>,
-    pub selections: Vec<AdminSelection>,
+    pub selections: Vec<ProviderSelectionView>,
 }
 
 fn odds_text(scaled: i64) -> String {
@@ -1202,21 +1227,11 @@ pub async fn admin_bets(state: &AppState, filter: &AdminBetsFilter) -> Result<Va
     }
     let total = count.fetch_one(&mut *conn).await?;
     let rows = list.bind(filter.count.unwrap_or(50)).bind(filter.offset.unwrap_or(0)).fetch_all(&mut *conn).await?;
+    let ids: Vec<i64> = rows.iter().map(|bet| bet.id).collect();
+    let mut selections = selections_of_bets(&mut conn, &ids).await?;
     let mut items = Vec::with_capacity(rows.len());
     for bet in rows {
-        let selections = legs_of(&mut conn, bet.id)
-            .await?
-            .into_iter()
-            .map(|l| AdminSelection {
-                id: l.selection_ref,
-                event: l.event,
-                market: l.market,
-                selection: l.selection,
-                odds: odds_text(l.odds),
-                result: l.result.unwrap_or_else(|| "open".into()),
-                dead_heat: l.dead_heat,
-            })
-            .collect();
+        let selections = selections.remove(&bet.id).unwrap_or_default();
         items.push(AdminProviderBet {
             id: bet.id,
             user_id: bet.user_id,
