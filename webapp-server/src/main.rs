@@ -266,10 +266,19 @@ async fn admin(config: Config, args: &[&str]) -> ExitCode {
             }
         },
         [action @ ("approve" | "reject"), id] => {
+            let decided = |action: &'static str| {
+                Some(croupier_server::features::backoffice::Decided {
+                    actor: croupier_server::features::backoffice::trail::Actor::cli(),
+                    action,
+                    reason: String::new(),
+                    // The payment's status.
+                    from: String::new(),
+                })
+            };
             let decision = if *action == "approve" {
-                withdrawals::approve(&state, id).await
+                withdrawals::approve(&state, id, decided("withdrawals.paid")).await
             } else {
-                withdrawals::reject(&state, id).await
+                withdrawals::reject(&state, id, decided("withdrawals.reject")).await
             };
             match decision {
                 Ok(withdrawals::Decision::NotWaiting(status)) => {
@@ -397,7 +406,9 @@ fn report(result: Result<String, String>) -> ExitCode {
 /// (`features::protection::admin`).
 #[allow(clippy::print_stdout)]
 async fn protection_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
+    use croupier_server::features::backoffice::trail::Actor;
     use croupier_server::features::protection::admin;
+    let cli = Actor::cli();
     let state = match build(config).await {
         Ok(state) => state,
         Err(code) => return code,
@@ -406,21 +417,23 @@ async fn protection_admin(config: Config, area: &str, args: &[&str]) -> ExitCode
     let result: Result<String, String> = async {
         match (area, args) {
             ("players", ["ban", user, reason, rest @ ..]) => {
-                admin::ban(&state, number(user)?, rest.first().copied(), reason).await.map_err(|e| format!("{e:?}"))?;
+                admin::ban(&state, &cli, number(user)?, rest.first().copied(), reason)
+                    .await
+                    .map_err(|e| format!("{e:?}"))?;
                 Ok(format!("player {user} banned"))
             }
             ("players", ["unban", user, reason]) => {
-                admin::unban(&state, number(user)?, reason).await.map_err(|e| format!("{e:?}"))?;
+                admin::unban(&state, &cli, number(user)?, reason).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("player {user} unbanned"))
             }
             ("players", ["verification", user, status, reason]) => {
-                admin::set_verification(&state, number(user)?, status, None, reason)
+                admin::set_verification(&state, &cli, number(user)?, status, None, reason)
                     .await
                     .map_err(|e| format!("{e:?}"))?;
                 Ok(format!("player {user}: verification {status}"))
             }
             ("maintenance", [on @ ("on" | "off"), reason]) => {
-                admin::set_maintenance(&state, *on == "on", reason).await.map_err(|e| format!("{e:?}"))?;
+                admin::set_maintenance(&state, &cli, *on == "on", reason).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("maintenance {on}"))
             }
             _ => Err(USAGE.to_owned()),

@@ -183,7 +183,13 @@ pub const VARIABLES: &[Variable] = &[
         "CROUPIER_FOUR_EYES_MINOR",
         Some("100000"),
         false,
-        "Back office: a balance correction or a withdrawal of at least this many minor units needs a second operator's approval (0: every one).",
+        "Back office: a balance correction or a withdrawal of at least this many minor units needs a second operator's approval (0: every one), in every currency CROUPIER_FOUR_EYES_LIMITS does not name.",
+    ),
+    var(
+        "CROUPIER_FOUR_EYES_LIMITS",
+        Some(""),
+        false,
+        "Back office: the four-eyes limit per currency, comma-separated CURRENCY:minor_units (e.g. KRW:1500000,JPY:150000); a currency not listed uses CROUPIER_FOUR_EYES_MINOR.",
     ),
     var(
         "CROUPIER_BIG_WIN_MULTIPLIER",
@@ -543,6 +549,31 @@ impl Sportsbook {
     }
 }
 
+/// `CROUPIER_FOUR_EYES_LIMITS`: `CURRENCY:minor` entries, each currency once. Amounts are minor
+/// units because currencies differ by more than their exponent (1,000.00 USD is 100000 cents;
+/// about the same value in KRW, whose exponent is 0, is 1500000 won).
+fn four_eyes_limits(raw: &Raw) -> Result<Vec<(Currency, i64)>, ConfigError> {
+    const VAR: &str = "CROUPIER_FOUR_EYES_LIMITS";
+    let mut limits: Vec<(Currency, i64)> = Vec::new();
+    for entry in raw.optional(VAR).unwrap_or_default().split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let (code, amount) =
+            entry.split_once(':').ok_or_else(|| raw.invalid(VAR, format!("{entry:?} is not CURRENCY:minor_units")))?;
+        let currency = Currency::parse(code.trim())
+            .ok_or_else(|| raw.invalid(VAR, format!("{code:?} is not a supported currency")))?;
+        let amount = amount.trim();
+        let minor: i64 = amount
+            .parse()
+            .ok()
+            .filter(|n: &i64| *n >= 0 && amount.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(|| raw.invalid(VAR, format!("{entry:?}: the limit is a whole number of minor units")))?;
+        if limits.iter().any(|(c, _)| *c == currency) {
+            return Err(raw.invalid(VAR, format!("{currency} is listed twice")));
+        }
+        limits.push((currency, minor));
+    }
+    Ok(limits)
+}
+
 /// A positive major-unit decimal (`0.10`, `1000`) in units of 10^-`exponent`, rounded down but
 /// at least 1 (a limit of 0.10 in a currency without minor units is 1).
 fn major_to_minor(text: &str, exponent: u8) -> Option<i64> {
@@ -689,8 +720,11 @@ pub struct Config {
     pub tournament_payout_pause: std::time::Duration,
     /// `CROUPIER_BIG_WIN_MULTIPLIER`.
     pub big_win_multiplier: i64,
-    /// `CROUPIER_FOUR_EYES_MINOR`.
+    /// `CROUPIER_FOUR_EYES_MINOR`: the four-eyes limit of a currency `four_eyes_limits` does not
+    /// name (read it through [`Config::four_eyes_limit`]).
     pub four_eyes_minor: i64,
+    /// `CROUPIER_FOUR_EYES_LIMITS`: the four-eyes limit per currency, in its minor units.
+    pub four_eyes_limits: Vec<(Currency, i64)>,
     /// `CROUPIER_DEMO_TOURNAMENT`.
     pub demo_tournament: bool,
     /// `CROUPIER_SPORTSBOOK_*` and `CROUPIER_ODDS_API_*`.
@@ -832,6 +866,13 @@ impl Raw {
 }
 
 impl Config {
+    /// The four-eyes limit of `currency` in its minor units: a balance correction or withdrawal of
+    /// at least this much needs a second operator (`CROUPIER_FOUR_EYES_LIMITS`, else
+    /// `CROUPIER_FOUR_EYES_MINOR`).
+    pub fn four_eyes_limit(&self, currency: Currency) -> i64 {
+        self.four_eyes_limits.iter().find(|(c, _)| *c == currency).map_or(self.four_eyes_minor, |(_, limit)| *limit)
+    }
+
     /// Reads the real process environment and the file it names.
     pub fn load() -> Result<Config, ConfigError> {
         Config::from_sources(|name| std::env::var(name).ok(), |path| std::fs::read_to_string(path).ok())
@@ -1126,6 +1167,7 @@ impl Config {
                 }
                 n
             },
+            four_eyes_limits: four_eyes_limits(raw)?,
             demo_tournament: raw.flag("CROUPIER_DEMO_TOURNAMENT")?,
             sportsbook: Sportsbook::from_raw(raw)?,
             shutdown_grace: {
@@ -1330,6 +1372,23 @@ mod tests {
         for bad in ["google|https://x", "g o|https://x|a|b", "g|ftp://x|a|b", "g|https://x|a|b,g|https://y|a|b"] {
             let err = load(&[("CROUPIER_OAUTH_PROVIDERS", bad)], None).unwrap_err();
             assert!(err.to_string().starts_with("CROUPIER_OAUTH_PROVIDERS: "), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn four_eyes_limits_are_per_currency_with_a_default() {
+        let config = load(
+            &[("CROUPIER_FOUR_EYES_MINOR", "100000"), ("CROUPIER_FOUR_EYES_LIMITS", " KRW:1500000, JPY:0 ")],
+            None,
+        )
+        .unwrap();
+        assert_eq!(config.four_eyes_limit(Currency::parse("KRW").unwrap()), 1_500_000);
+        assert_eq!(config.four_eyes_limit(Currency::parse("JPY").unwrap()), 0);
+        assert_eq!(config.four_eyes_limit(Currency::parse("USD").unwrap()), 100_000);
+        assert_eq!(load(&[], None).unwrap().four_eyes_limit(Currency::parse("KRW").unwrap()), 100_000);
+        for bad in ["KRW", "XXX:10", "KRW:-1", "KRW:1.5", "KRW:+5", "KRW:10,KRW:20"] {
+            let err = load(&[("CROUPIER_FOUR_EYES_LIMITS", bad)], None).unwrap_err();
+            assert!(err.to_string().starts_with("CROUPIER_FOUR_EYES_LIMITS"), "{bad}: {err}");
         }
     }
 

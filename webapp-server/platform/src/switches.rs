@@ -51,8 +51,9 @@ impl Switches {
         on
     }
 
-    /// Turns maintenance on or off for every replica (this one at once).
-    pub async fn set_maintenance(&self, db: &Db, on: bool, reason: &str) -> Result<(), sqlx::Error> {
+    /// Writes the maintenance switch in `conn`'s transaction: every replica reads it within
+    /// [`REFRESH`]; call [`Switches::remember`] once it is committed so this one knows at once.
+    pub async fn write_maintenance(conn: &mut sqlx::AnyConnection, on: bool, reason: &str) -> Result<(), sqlx::Error> {
         sqlx::query(
             "INSERT INTO site_switches (name, value, reason, updated_at) VALUES ('maintenance', $1, $2, $3) \
              ON CONFLICT (name) DO UPDATE SET value = excluded.value, reason = excluded.reason, updated_at = excluded.updated_at",
@@ -60,10 +61,14 @@ impl Switches {
         .bind(if on { "1" } else { "0" })
         .bind(reason)
         .bind(now_ms())
-        .execute(db.pool())
+        .execute(conn)
         .await?;
-        *self.cached.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), on));
         Ok(())
+    }
+
+    /// This replica's value of the switch, once a write of it has committed.
+    pub fn remember(&self, on: bool) {
+        *self.cached.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), on));
     }
 
     /// Whether the configuration holds maintenance on whatever operators switch.

@@ -448,6 +448,30 @@ async fn corrections_above_the_limit_need_a_second_operator_and_move_money_throu
 }
 
 #[tokio::test]
+async fn the_four_eyes_limit_is_the_currencys_own_when_configured() {
+    for backend in backends() {
+        // 50.00 for every currency but USD, whose limit is 1,000.00.
+        let env = [ENV[0], ENV[1], ("CROUPIER_FOUR_EYES_LIMITS", "USD:100000")];
+        let app = TestApp::spawn_with(backend, &env, |_| {}).await;
+        let first = operator(&app, "fin1@casino.test", "finance").await;
+        let player = app.register(&app.browser(), "limits@example.com").await;
+        let user_id = player["id"].as_i64().unwrap_or_else(|| player["user_id"].as_i64().unwrap());
+        let correction = |amount: i64| json!({"user_id": user_id, "direction": "credit", "amount": amount, "currency": "USD", "reason_code": "goodwill", "reason": "limits"});
+        // Above the default (5000) but below USD's own limit: applied at once.
+        let (status, small) = post(&first.http, &app, "/corrections", &correction(90_000)).await;
+        assert_eq!(status, StatusCode::CREATED, "{small}");
+        assert_eq!(small["state"], "applied");
+        assert_eq!(main_balance(&app, user_id).await, 90_000);
+        // At USD's limit: waits for a second operator; nothing moves.
+        let (status, big) = post(&first.http, &app, "/corrections", &correction(100_000)).await;
+        assert_eq!(status, StatusCode::CREATED, "{big}");
+        assert_eq!(big["state"], "pending_approval");
+        assert_eq!(main_balance(&app, user_id).await, 90_000);
+        app.finish().await;
+    }
+}
+
+#[tokio::test]
 async fn a_correction_sent_again_with_its_request_id_moves_money_once() {
     for backend in backends() {
         let app = spawn(backend).await;
@@ -592,6 +616,27 @@ async fn the_withdrawal_queue_goes_pending_in_review_approved_paid_with_four_eye
                 .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "rejected");
+        // The payout and the rejection are audited once each, written with their postings.
+        let decisions: Vec<(String, Option<String>, String, String)> = sqlx::query_as(
+            "SELECT action, target_id, before_json, after_json FROM operator_audit \
+             WHERE action IN ('withdrawals.paid', 'withdrawals.reject') ORDER BY id",
+        )
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        let decisions: Vec<(&str, String, Value, Value)> = decisions
+            .iter()
+            .map(|(a, t, b, f)| {
+                (a.as_str(), t.clone().unwrap(), serde_json::from_str(b).unwrap(), serde_json::from_str(f).unwrap())
+            })
+            .collect();
+        assert_eq!(
+            decisions,
+            [
+                ("withdrawals.paid", big.clone(), json!({"state": "approved"}), json!({"state": "paid"})),
+                ("withdrawals.reject", ids[2].clone(), json!({"state": "approved"}), json!({"state": "rejected"})),
+            ]
+        );
         let (_, paid) = get(&support.http, &app, "/withdrawals?filter=%7B%22state%22%3A%22paid%22%7D").await;
         assert_eq!(paid.as_array().unwrap().len(), 1);
         ledger_is_clean(&app).await;
@@ -677,9 +722,41 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         assert_eq!(report["days"].as_array().unwrap().len(), 7);
         let (status, body) = get(&admin.http, &app, "/reports/summary?from=2026-02-30").await;
         expect_error(status, &body, 400, "InvalidParameterException");
+        let switched: Vec<(String, Option<i64>, String)> = sqlx::query_as(
+            "SELECT action, operator_id, after_json FROM operator_audit WHERE action = 'system.maintenance' ORDER BY id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        assert_eq!(switched.len(), 2, "one row per switch: {switched:?}");
+        assert_eq!((switched[0].1, switched[0].2.as_str()), (Some(admin.id), r#"{"on":true}"#));
         // The feature admin routes through the gate: allowed, and a change audited.
         let (status, campaigns) = get(&admin.http, &app, "/admin/campaigns").await;
         assert_eq!(status, StatusCode::OK, "{campaigns}");
+        // A verification decision through the gate: the protection feature's own row, written
+        // with the change (the gate adds no generic one).
+        let (status, body) = post(
+            &support.http,
+            &app,
+            &format!("/admin/players/{user_id}/verification"),
+            &json!({"status": "verified", "reason": "documents checked"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let rows: Vec<(String, Option<i64>, Option<String>, String)> = sqlx::query_as(
+            "SELECT action, operator_id, reason, after_json FROM operator_audit \
+             WHERE user_id = $1 AND action LIKE '%verification%' OR action LIKE 'admin.post%verification' ORDER BY id",
+        )
+        .bind(user_id)
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(
+            (rows[0].0.as_str(), rows[0].1, rows[0].2.as_deref()),
+            ("players.verification", Some(support.id), Some("documents checked"))
+        );
+        assert_eq!(serde_json::from_str::<Value>(&rows[0].3).unwrap()["status"], "verified");
         app.finish().await;
     }
 }

@@ -309,9 +309,9 @@ db_test!(async fn withdrawals_are_held_cancelled_approved_and_rejected_through_t
     let third = withdraw("80").await;
     let state = &app.state;
     use croupier_server::features::cashier::withdrawals::{Decision, approve, reject};
-    assert_eq!(approve(state, &second).await.unwrap(), Decision::Paid);
-    assert_eq!(approve(state, &second).await.unwrap(), Decision::NotWaiting("paid".into()), "paid once");
-    assert_eq!(reject(state, &third).await.unwrap(), Decision::Rejected);
+    assert_eq!(approve(state, &second, None).await.unwrap(), Decision::Paid);
+    assert_eq!(approve(state, &second, None).await.unwrap(), Decision::NotWaiting("paid".into()), "paid once");
+    assert_eq!(reject(state, &third, None).await.unwrap(), Decision::Rejected);
     assert_eq!(balance(app, &client).await, "180.00");
     let (status, _) = app.post_as(&client, "cashier.cancelwithdrawal", &[("id", &second)]).await;
     assert_eq!(status, StatusCode::CONFLICT, "a paid withdrawal cannot be cancelled");
@@ -344,8 +344,8 @@ db_test!(async fn a_payout_interrupted_after_its_claim_is_resumed_and_posted_onc
     payout.payout(&ids[1], amount).await.unwrap();
     assert_eq!(balance(app, &client).await, "200.00", "both are held");
     for id in &ids {
-        assert_eq!(approve(&app.state, id).await.unwrap(), Decision::Paid, "{id} resumed");
-        assert_eq!(approve(&app.state, id).await.unwrap(), Decision::NotWaiting("paid".into()), "{id} paid once");
+        assert_eq!(approve(&app.state, id, None).await.unwrap(), Decision::Paid, "{id} resumed");
+        assert_eq!(approve(&app.state, id, None).await.unwrap(), Decision::NotWaiting("paid".into()), "{id} paid once");
         let payouts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sandbox_payments WHERE id = $1 AND kind = 'payout'")
             .bind(id)
             .fetch_one(db.pool())

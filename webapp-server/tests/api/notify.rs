@@ -213,7 +213,7 @@ db_test!(async fn a_paid_withdrawal_is_announced_in_the_players_language(app) {
     assert_eq!(status, StatusCode::OK, "{body}");
     let id = body["data"]["id"].as_str().unwrap().to_owned();
     use croupier_server::features::cashier::withdrawals::{Decision, approve};
-    assert_eq!(approve(&app.state, &id).await.unwrap(), Decision::Paid);
+    assert_eq!(approve(&app.state, &id, None).await.unwrap(), Decision::Paid);
     let message = nth_message(&fake, 2).await;
     assert_eq!(message["text"], "Votre retrait de 40.00 USD a été payé.");
     assert_eq!(message["reply_markup"]["inline_keyboard"][0][0]["text"], "Ouvrir la caisse");

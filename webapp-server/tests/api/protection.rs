@@ -366,12 +366,26 @@ async fn bans_stop_every_call_and_maintenance_stops_product_calls_only() {
         let (status, _) =
             app.post_as(&fresh, "auth.login", &[("login", "banned@example.com"), ("password", "secret123")]).await;
         assert_eq!(status, StatusCode::OK);
-        let actions: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM operator_actions WHERE user_id = $1")
-            .bind(id)
-            .fetch_one(app.state.db().pool())
-            .await
-            .unwrap();
-        assert_eq!(actions, 2, "each action is recorded with its reason");
+        let actions: Vec<(String, String, Option<String>, String, String)> = sqlx::query_as(
+            "SELECT action, role, reason, before_json, after_json FROM operator_audit WHERE user_id = $1 ORDER BY id",
+        )
+        .bind(id)
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        let seen: Vec<(&str, &str, Option<&str>)> =
+            actions.iter().map(|(a, r, why, _, _)| (a.as_str(), r.as_str(), why.as_deref())).collect();
+        assert_eq!(
+            seen,
+            [
+                ("players.ban", "automation", Some("chargeback fraud")),
+                ("players.unban", "automation", Some("appeal upheld"))
+            ],
+            "each action is one audit row by the token's role, with its reason"
+        );
+        let before: serde_json::Value = serde_json::from_str(&actions[0].3).unwrap();
+        let after: serde_json::Value = serde_json::from_str(&actions[0].4).unwrap();
+        assert_eq!((before["status"].as_str(), after["status"].as_str()), (Some("active"), Some("banned")));
 
         // Maintenance: product calls answer 503, the page says so, operators and health go on.
         let (status, body) = admin(&app, "/admin/maintenance", json!({"on": true, "reason": "database upgrade"})).await;

@@ -493,6 +493,14 @@ async fn only_operators_with_sportsbook_manage_reach_the_tools_and_every_refusal
         .await
         .unwrap();
         assert_eq!(row, (Some(finance.id), "finance".to_owned(), Some(id.to_string())));
+        let rows_of_finance: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM operator_audit WHERE operator_id = $1 AND action <> 'session.sign_in'",
+        )
+        .bind(finance.id)
+        .fetch_one(app.state.db().pool())
+        .await
+        .unwrap();
+        assert_eq!(rows_of_finance, 1, "one action, one row: the gate adds no generic row to the market's own");
         // Listing filters are checked.
         let (status, body) =
             admin(app, "GET", "/admin/sportsbook/markets?state=sideways&count=5000".trim_start_matches("/admin"), None)

@@ -12,13 +12,17 @@
 //!   refuses with 403 and writes the refusal to the trail, so every denied attempt is recorded.
 //! - **The trail** (`operator_audit`) is append-only: triggers on both databases refuse UPDATE,
 //!   DELETE (and TRUNCATE on PostgreSQL), and no route edits it. A change and its audit row are
-//!   written in one transaction where the change is ours; where an existing feature function
-//!   owns its transaction (bans, the maintenance switch, withdrawal payouts) the row follows its
-//!   success.
+//!   written in one transaction: where a feature function owns the transaction (bans,
+//!   verification, the maintenance switch, withdrawal payouts and rejections, sportsbook
+//!   markets) it takes the [`trail::Actor`] (or [`Decided`]) and writes the row in it. The
+//!   `/admin` routers mounted again under the console ([`admin_mount`]) get a generic row from
+//!   the gate after a success, unless the handler marked its answer [`trail::Audited`] (it wrote
+//!   its own): one action, one row.
 //! - **Errors** are the project's envelope in the operator's language; validation answers 400
 //!   (the console maps `error_data` to form fields), state conflicts 409 with the current state.
-//! - **Four eyes**: a balance correction or a withdrawal approval at or above
-//!   `CROUPIER_FOUR_EYES_MINOR` needs a second, different operator (see [`money`]).
+//! - **Four eyes**: a balance correction or a withdrawal approval at or above its currency's
+//!   limit (`CROUPIER_FOUR_EYES_LIMITS` per currency, `CROUPIER_FOUR_EYES_MINOR` for the others,
+//!   both in minor units) needs a second, different operator (see [`money`]).
 //! - POSTs are same-origin only (like the player API); the bearer token is not a browser's.
 
 pub mod auth;
@@ -32,6 +36,7 @@ pub mod totp;
 pub mod trail;
 
 pub use auth::{Role, Staff};
+pub use money::Decided;
 
 use crate::AppState;
 use crate::api::ApiError;

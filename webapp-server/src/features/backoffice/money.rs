@@ -13,7 +13,8 @@
 //! | `rejected` | rejected, or failed (the provider refused the payout; the hold returned) | — |
 //! | `cancelled` | cancelled (by the player, while not yet paid) | — |
 //!
-//! `approve` records the operator's approval; at or above `CROUPIER_FOUR_EYES_MINOR` a second,
+//! `approve` records the operator's approval; at or above the currency's four-eyes limit
+//! (`CROUPIER_FOUR_EYES_LIMITS`, else `CROUPIER_FOUR_EYES_MINOR`) a second,
 //! different operator's approval completes it. `paid` sends the payout through the cashier's
 //! existing path (`cashier::withdrawals::approve`: the provider pays, the hold goes to payment
 //! clearing); `reject` returns the hold (`cashier::withdrawals::reject`). The player may still
@@ -41,6 +42,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// The four-eyes limit of `currency` (minor units): `CROUPIER_FOUR_EYES_LIMITS`'s entry, else
+/// `CROUPIER_FOUR_EYES_MINOR`. A currency the server does not know gets 0: every amount waits for
+/// a second operator.
+fn limit_of(staff: &Staff, currency: &str) -> i64 {
+    Currency::parse(currency).map_or(0, |c| staff.state().config().four_eyes_limit(c))
+}
 
 fn four_eyes() -> ApiError {
     ApiError::new(ErrorType::AccessDeniedException).with_data("approver", json!(["FOUR_EYES"]))
@@ -143,7 +151,6 @@ async fn items(staff: &Staff, rows: Vec<WithdrawalRow>) -> Result<Vec<Withdrawal
         &ids,
     )
     .await?;
-    let limit = staff.state().config().four_eyes_minor;
     let mut approvals_of: HashMap<String, Vec<Approval>> = HashMap::new();
     for a in approvals {
         approvals_of.entry(a.payment_id.clone()).or_default().push(Approval { at: seconds(a.at), ..a });
@@ -158,7 +165,9 @@ async fn items(staff: &Staff, rows: Vec<WithdrawalRow>) -> Result<Vec<Withdrawal
         let past = history_of.remove(&row.id).unwrap_or_default();
         let state = row.state();
         out.push(WithdrawalItem {
-            needs_second_approval: matches!(state, "pending" | "in_review") && row.amount >= limit && mine.len() == 1,
+            needs_second_approval: matches!(state, "pending" | "in_review")
+                && row.amount >= limit_of(staff, &row.currency)
+                && mine.len() == 1,
             approvals: mine,
             history: past,
             id: row.id,
@@ -314,7 +323,7 @@ async fn record(staff: &Staff, row: &WithdrawalRow, why: &str, step: Step) -> Re
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            let complete = row.amount < staff.state().config().four_eyes_minor || !given.is_empty();
+            let complete = row.amount < limit_of(staff, &row.currency) || !given.is_empty();
             if complete { "approved" } else { from }
         }
     };
@@ -329,7 +338,7 @@ async fn record(staff: &Staff, row: &WithdrawalRow, why: &str, step: Step) -> Re
         .execute(&mut *tx)
         .await?;
     }
-    history(&mut tx, staff, &row.id, from, to, why, now).await?;
+    history(&mut tx, &trail::Actor::from(staff), &row.id, from, to, why, now).await?;
     trail::write(
         &mut *tx,
         &trail::Row {
@@ -350,7 +359,7 @@ async fn record(staff: &Staff, row: &WithdrawalRow, why: &str, step: Step) -> Re
 
 async fn history(
     conn: &mut sqlx::AnyConnection,
-    staff: &Staff,
+    by: &trail::Actor,
     id: &str,
     from: &str,
     to: &str,
@@ -364,8 +373,8 @@ async fn history(
     .bind(id)
     .bind(from)
     .bind(to)
-    .bind(staff.id)
-    .bind(&staff.name)
+    .bind(by.operator_id)
+    .bind(&by.name)
     .bind(why)
     .bind(at)
     .execute(conn)
@@ -373,26 +382,46 @@ async fn history(
     Ok(())
 }
 
-/// A transition after an existing cashier function moved the money: history and audit.
-async fn after_cashier(staff: &Staff, row: &WithdrawalRow, to: &str, why: &str, action: &str) -> Result<(), ApiError> {
-    let mut tx = staff.state().db().begin().await?;
-    history(&mut tx, staff, &row.id, row.state(), to, why, now_ms()).await?;
-    trail::write(
-        &mut *tx,
-        &trail::Row {
-            action,
+/// An operator's payout or rejection of a withdrawal: the cashier writes it in the transaction
+/// that moves the withdrawal's money ([`withdrawals::approve`], [`withdrawals::reject`]), so the
+/// withdrawal's history, its audit row and the ledger posting commit together or not at all.
+pub struct Decided {
+    pub actor: trail::Actor,
+    /// `withdrawals.paid` or `withdrawals.reject`.
+    pub action: &'static str,
+    /// Empty when the caller gave none (the automation API, the CLI).
+    pub reason: String,
+    /// The state before, as the console names it (`pending`, `in_review`, `approved`); empty:
+    /// the payment's status.
+    pub from: String,
+}
+
+impl Decided {
+    /// The history row and the audit row of the withdrawal `payment_id` going to `to`.
+    pub async fn write(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        payment_id: &str,
+        user_id: i64,
+        to: &str,
+    ) -> Result<(), ApiError> {
+        history(conn, &self.actor, payment_id, &self.from, to, &self.reason, now_ms()).await?;
+        let row = trail::Row {
+            action: self.action,
             target_type: Some("withdrawal"),
-            target_id: Some(&row.id),
-            user_id: Some(row.user_id),
-            reason: Some(why),
-            before: Some(json!({ "state": row.state() })),
+            target_id: Some(payment_id),
+            user_id: Some(user_id),
+            reason: Some(self.reason.as_str()).filter(|r| !r.is_empty()),
+            before: Some(json!({ "state": self.from })),
             after: Some(json!({ "state": to })),
-            ..trail::Row::of(staff)
-        },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(())
+            ..trail::Row::by(&self.actor)
+        };
+        trail::write(conn, &row).await
+    }
+}
+
+fn decided(staff: &Staff, row: &WithdrawalRow, why: &str, action: &'static str) -> Option<Decided> {
+    Some(Decided { actor: trail::Actor::from(staff), action, reason: why.to_owned(), from: row.state().to_owned() })
 }
 
 /// One approval of `row`; `Ok(true)` when the withdrawal is now approved.
@@ -450,8 +479,8 @@ pub async fn transition(staff: Staff, Path((id, action)): Path<(String, String)>
                 {
                     return Err(conflict(row.state()));
                 }
-                match withdrawals::reject(state, &id).await? {
-                    Decision::Rejected => after_cashier(&staff, &row, "rejected", &why, "withdrawals.reject").await?,
+                match withdrawals::reject(state, &id, decided(&staff, &row, &why, "withdrawals.reject")).await? {
+                    Decision::Rejected => {}
                     _ => return Err(conflict(load(&staff, &id).await?.state())),
                 }
             }
@@ -459,9 +488,8 @@ pub async fn transition(staff: Staff, Path((id, action)): Path<(String, String)>
                 if row.state() != "approved" {
                     return Err(conflict(row.state()));
                 }
-                match withdrawals::approve(state, &id).await? {
-                    Decision::Paid => after_cashier(&staff, &row, "paid", &why, "withdrawals.paid").await?,
-                    Decision::Failed => after_cashier(&staff, &row, "rejected", &why, "withdrawals.paid").await?,
+                match withdrawals::approve(state, &id, decided(&staff, &row, &why, "withdrawals.paid")).await? {
+                    Decision::Paid | Decision::Failed => {}
                     Decision::Rejected | Decision::NotWaiting(_) => {
                         return Err(conflict(load(&staff, &id).await?.state()));
                     }
@@ -494,7 +522,6 @@ pub async fn bulk_approve(staff: Staff, bytes: Bytes) -> Response {
         if ids.len() > 200 {
             return Err(ApiError::field_with("ids", FieldCode::MaxLength, vec![("max", "200".into())]));
         }
-        let limit = staff.state().config().four_eyes_minor;
         let mut results = Vec::with_capacity(ids.len());
         for id in ids {
             let row = match load(&staff, &id).await {
@@ -504,7 +531,7 @@ pub async fn bulk_approve(staff: Staff, bytes: Bytes) -> Response {
                     continue;
                 }
             };
-            if row.amount >= limit {
+            if row.amount >= limit_of(&staff, &row.currency) {
                 results.push(json!({ "id": id, "ok": false, "state": row.state(), "error": "ABOVE_LIMIT" }));
                 continue;
             }
@@ -861,7 +888,7 @@ pub async fn create_correction(staff: Staff, bytes: Bytes) -> Response {
             return Ok(json(&done.view()));
         }
         let db = staff.state().db();
-        let made = if c.amount >= staff.state().config().four_eyes_minor {
+        let made = if c.amount >= limit_of(&staff, &c.currency) {
             c.state = "pending_approval".into();
             async {
                 let mut tx = db.begin().await?;

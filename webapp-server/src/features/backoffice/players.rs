@@ -296,29 +296,17 @@ async fn ban_or_unban(staff: Staff, id: i64, bytes: Bytes, banning: bool) -> Res
         let why = reason(input.reason.as_deref())?;
         let before = player(&staff, id).await?;
         let state = staff.state();
+        // The protection feature writes the change and its audit row in one transaction.
+        let by = trail::Actor::from(&staff);
         if banning {
-            protection::admin::ban(state, id, input.ban_type.as_deref(), &why).await?;
+            protection::admin::ban(state, &by, id, input.ban_type.as_deref(), &why).await?;
         } else {
             if before.status != "banned" {
                 return Err(super::conflict(&before.status));
             }
-            protection::admin::unban(state, id, &why).await?;
+            protection::admin::unban(state, &by, id, &why).await?;
         }
         let after = player(&staff, id).await?;
-        trail::write(
-            state.db().pool(),
-            &trail::Row {
-                action,
-                target_type: Some("player"),
-                target_id: Some(&id.to_string()),
-                user_id: Some(id),
-                reason: Some(&why),
-                before: Some(json!({ "status": before.status, "ban_reason": before.ban_reason })),
-                after: Some(json!({ "status": after.status, "ban_reason": after.ban_reason })),
-                ..trail::Row::of(&staff)
-            },
-        )
-        .await?;
         Ok(json(&PlayerItem::from(&after)))
     }
     .await;

@@ -336,21 +336,8 @@ pub async fn maintenance(staff: Staff, bytes: Bytes) -> Response {
         let on = input.on.ok_or_else(|| bad("on", FieldCode::Required))?;
         let why = reason(input.reason.as_deref())?;
         let state = staff.state();
-        let before = state.maintenance().await;
-        crate::features::protection::admin::set_maintenance(state, on, &why).await?;
-        trail::write(
-            state.db().pool(),
-            &trail::Row {
-                action: "system.maintenance",
-                target_type: Some("switch"),
-                target_id: Some("maintenance"),
-                reason: Some(&why),
-                before: Some(json!({ "on": before })),
-                after: Some(json!({ "on": on })),
-                ..trail::Row::of(&staff)
-            },
-        )
-        .await?;
+        // The protection feature writes the switch and its audit row in one transaction.
+        crate::features::protection::admin::set_maintenance(state, &trail::Actor::from(&staff), on, &why).await?;
         Ok(json(&system_view(state).await?))
     }
     .await;
@@ -395,8 +382,12 @@ pub async fn admin_gate(
     };
     let changes = parts.method != Method::GET && parts.method != Method::HEAD;
     parts.extensions.insert(OperatorGrant);
+    // The handler's own `Staff` is this one (not resolved again).
+    parts.extensions.insert(staff.clone());
     let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
-    if changes && response.status().is_success() {
+    // A handler that wrote its own row in its transaction marked its answer: one row per action.
+    // The others' changes are committed by now; their generic row follows.
+    if changes && response.status().is_success() && response.extensions().get::<trail::Audited>().is_none() {
         let sent: Option<Value> = serde_json::from_slice(&bytes).ok();
         let why = sent.as_ref().and_then(|v| v.get("reason")).and_then(Value::as_str).map(str::to_owned);
         let row = trail::Row { action: &action, reason: why.as_deref(), after: sent, ..trail::Row::of(&staff) };

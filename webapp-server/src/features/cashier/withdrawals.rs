@@ -14,6 +14,8 @@ use crate::db::now_ms;
 use crate::features::account::player_currency;
 use crate::features::account::profile::FORM;
 use crate::features::account::{MoneyView, store};
+use crate::features::backoffice::trail::Actor;
+use crate::features::backoffice::{Decided, Staff};
 use crate::features::bonuses;
 use crate::features::notify;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
@@ -335,7 +337,7 @@ async fn cancel_withdrawal(ctx: Ctx, user: AuthUser, input: CancelInput) -> Resu
     if row.user_id != user_id {
         return Err(store::field_error("id", FieldCode::NotFound));
     }
-    if !release(&ctx.state, &row, "cancelled").await? {
+    if !release(&ctx.state, &row, "cancelled", None).await? {
         return Err(ApiError::new(ErrorType::WithdrawalDeclinedException).with_data("status", row.status));
     }
     Ok(One)
@@ -347,11 +349,23 @@ struct Withdrawal {
     user_id: i64,
     amount: i64,
     currency: Currency,
+    /// An operator's decision, recorded in the same transaction as the posting.
+    decided: Option<Decided>,
+}
+
+impl Withdrawal {
+    /// Writes the operator's decision (history and audit rows), if any, as the withdrawal goes to `to`.
+    async fn record(&self, conn: &mut sqlx::AnyConnection, to: &str) -> Result<(), ApiError> {
+        match &self.decided {
+            Some(decided) => decided.write(conn, &self.id, self.user_id, to).await,
+            None => Ok(()),
+        }
+    }
 }
 
 /// Runs `change` — one change of the withdrawal `row`, re-runnable — through the group committer
 /// on its player's lane (`db::group`).
-async fn on_lane<T, F>(state: &AppState, row: &PaymentRow, change: F) -> Result<T, ApiError>
+async fn on_lane<T, F>(state: &AppState, row: &PaymentRow, decided: Option<Decided>, change: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: for<'c> Fn(&'c mut sqlx::AnyConnection, Arc<Withdrawal>) -> BoxFuture<'c, Result<T, ApiError>>
@@ -365,14 +379,21 @@ where
         user_id: row.user_id,
         amount: money.minor(),
         currency: money.currency(),
+        // A decision that does not name the state before has the payment's status.
+        decided: decided.map(|d| if d.from.is_empty() { Decided { from: row.status.clone(), ..d } } else { d }),
     });
     state.db().group(row.user_id, job(move |conn| change(conn, Arc::clone(&withdrawal)))).await
 }
 
 /// Returns a waiting withdrawal's hold to the player and closes it with `status`; false when it
 /// was no longer waiting.
-async fn release(state: &AppState, row: &PaymentRow, status: &'static str) -> Result<bool, ApiError> {
-    on_lane(state, row, move |conn, w| {
+async fn release(
+    state: &AppState,
+    row: &PaymentRow,
+    status: &'static str,
+    decided: Option<Decided>,
+) -> Result<bool, ApiError> {
+    on_lane(state, row, decided, move |conn, w| {
         Box::pin(async move {
                     let (id, user_id, amount, currency) = (&w.id, w.user_id, w.amount, w.currency);
                     let changed = sqlx::query(
@@ -397,7 +418,9 @@ async fn release(state: &AppState, row: &PaymentRow, status: &'static str) -> Re
                     )
                     .by(Some(user_id))
                     .about(Some(id));
-                    ledger::post(conn, &entry).await.map_err(ApiError::from)?;
+                    ledger::post(&mut *conn, &entry).await.map_err(ApiError::from)?;
+                    // The console shows a refused payout as rejected too.
+                    w.record(conn, if status == "cancelled" { "cancelled" } else { "rejected" }).await?;
                     Ok(true)
         })
     })
@@ -422,12 +445,14 @@ pub enum Decision {
 /// the posting below happens once whoever gets there first. A provider that cannot be reached
 /// leaves the withdrawal `processing` with its hold in place — never returned, since the payout
 /// may have gone through — until an approval is tried again.
-pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
+pub async fn approve(state: &AppState, id: &str, decided: Option<Decided>) -> Result<Decision, ApiError> {
     let row = load(state, id).await?;
-    // Four eyes (issue 22): at or above `CROUPIER_FOUR_EYES_MINOR` a payout needs two different
+    // Four eyes (issue 22): at or above the currency's limit (`Config::four_eyes_limit`; an
+    // unknown currency has 0) a payout needs two different
     // operators' approvals (the back office records them), whoever asks for it — the console,
     // the automation token's `/admin` route or the CLI. A payout already under way is resumed.
-    if row.status == "pending" && row.amount >= state.config().four_eyes_minor {
+    let limit = Currency::parse(&row.currency).map_or(0, |c| state.config().four_eyes_limit(c));
+    if row.status == "pending" && row.amount >= limit {
         let approvers: i64 = sqlx::query_scalar(
             "SELECT COUNT(DISTINCT operator_id) FROM withdrawal_approvals WHERE payment_id = $1 AND operator_id IS NOT NULL",
         )
@@ -456,7 +481,7 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
         Ok(Outcome::Pending) => return Ok(Decision::NotWaiting("processing".into())),
         Ok(outcome) => {
             tracing::warn!(payment_id = id, outcome = ?outcome, "payout refused; the hold returns to the player");
-            release(state, &row, "failed").await?;
+            release(state, &row, "failed", decided).await?;
             return Ok(Decision::Failed);
         }
         Err(e) => {
@@ -464,7 +489,7 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
             return Err(ApiError::new(ErrorType::ApplicationUnavailableException));
         }
     }
-    on_lane(state, &row, move |conn, w| {
+    on_lane(state, &row, decided, move |conn, w| {
         Box::pin(async move {
             let (id, user_id, amount, currency) = (&w.id, w.user_id, w.amount, w.currency);
             let paid = sqlx::query(
@@ -489,7 +514,8 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
             )
             .by(Some(user_id))
             .about(Some(id));
-            ledger::post(conn, &entry).await.map_err(ApiError::from)?;
+            ledger::post(&mut *conn, &entry).await.map_err(ApiError::from)?;
+            w.record(&mut *conn, "paid").await?;
             let notice = notify::Notice::WithdrawalPaid {
                 payment_id: id.to_string(),
                 amount: notify::amount(amount, currency),
@@ -502,12 +528,16 @@ pub async fn approve(state: &AppState, id: &str) -> Result<Decision, ApiError> {
     .await
 }
 
-pub async fn reject(state: &AppState, id: &str) -> Result<Decision, ApiError> {
+pub async fn reject(state: &AppState, id: &str, decided: Option<Decided>) -> Result<Decision, ApiError> {
     let row = load(state, id).await?;
     if row.status != "pending" {
         return Ok(Decision::NotWaiting(row.status));
     }
-    Ok(if release(state, &row, "rejected").await? { Decision::Rejected } else { Decision::NotWaiting(row.status) })
+    Ok(if release(state, &row, "rejected", decided).await? {
+        Decision::Rejected
+    } else {
+        Decision::NotWaiting(row.status)
+    })
 }
 
 /// Withdrawals with `status` (all when `None`), oldest first.
@@ -539,11 +569,16 @@ pub async fn admin_list(State(state): State<AppState>, _: Operator, Query(query)
 pub async fn admin_decide(
     State(state): State<AppState>,
     _: Operator,
+    staff: Staff,
     Path((id, action)): Path<(String, String)>,
 ) -> Response {
+    // Recorded as the automation token's decision (no reason given; `from` the payment's status).
+    let decided = |action: &'static str| {
+        Some(Decided { actor: Actor::from(&staff), action, reason: String::new(), from: String::new() })
+    };
     let decision = match action.as_str() {
-        "approve" => approve(&state, &id).await,
-        "reject" => reject(&state, &id).await,
+        "approve" => approve(&state, &id, decided("withdrawals.paid")).await,
+        "reject" => reject(&state, &id, decided("withdrawals.reject")).await,
         _ => return (StatusCode::NOT_FOUND, Json(json!({"status": "error"}))).into_response(),
     };
     match decision {

@@ -1,6 +1,8 @@
 //! The operators' side of player protection (bearer token, like the rest of `/admin`; the back
 //! office of issue 22 puts its console over these). Every action needs a reason and is recorded
-//! in `operator_actions`.
+//! in the operators' audit trail (`operator_audit`, [`trail`]) by whoever did it (the operator, the
+//! automation token, the CLI), with the values before and after, in the transaction of the
+//! change: a change is never committed without its row, nor a row without its change.
 //!
 //! - `POST /admin/players/{id}/ban` `{"reason", "ban_type"?}` and `/unban` `{"reason"}`: a ban
 //!   takes effect on the player's next call, whichever session or device it comes from (each
@@ -18,17 +20,19 @@
 //! The CLI (`croupier-server admin players ban|unban …`, `admin maintenance on|off …`) calls the
 //! same functions.
 
-use super::{Exclusion, kyc, record_action};
+use super::{Exclusion, kyc};
 use crate::AppState;
 use crate::api::{ApiError, Operator};
 use crate::db::now_ms;
+use crate::features::backoffice::Staff;
+use crate::features::backoffice::trail::{self, Actor};
 use crate::features::bonuses::admin::{answer, body};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use croupier_shared::{ErrorType, FieldCode};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 
 pub fn routes() -> axum::Router<AppState> {
     use axum::routing::{get, post};
@@ -63,14 +67,60 @@ fn reason_of(reason: &str) -> Result<String, ApiError> {
     Ok(reason.to_owned())
 }
 
-async fn player_status(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<String, ApiError> {
-    let status: Option<String> =
-        sqlx::query_scalar("SELECT status FROM users WHERE id = $1").bind(user_id).fetch_optional(conn).await?;
-    status.ok_or_else(|| ApiError::field("user_id", FieldCode::NotFound).with_status(axum::http::StatusCode::NOT_FOUND))
+/// The audit row of a protection action on `user_id` (a player) or, with none, on the
+/// maintenance switch, in the change's transaction.
+async fn audit(
+    conn: &mut sqlx::AnyConnection,
+    by: &Actor,
+    action: &str,
+    user_id: Option<i64>,
+    reason: &str,
+    before: Value,
+    after: Value,
+) -> Result<(), ApiError> {
+    let target_id = user_id.map_or_else(|| "maintenance".to_owned(), |id| id.to_string());
+    let row = trail::Row {
+        action,
+        target_type: Some(if user_id.is_some() { "player" } else { "switch" }),
+        target_id: Some(&target_id),
+        user_id,
+        reason: Some(reason),
+        before: Some(before),
+        after: Some(after),
+        ..trail::Row::by(by)
+    };
+    trail::write(conn, &row).await
+}
+
+#[derive(sqlx::FromRow)]
+struct BanState {
+    status: String,
+    ban_type: Option<String>,
+    ban_reason: Option<String>,
+}
+
+impl BanState {
+    fn json(&self) -> Value {
+        json!({ "status": self.status, "ban_type": self.ban_type, "ban_reason": self.ban_reason })
+    }
+}
+
+async fn ban_state(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<BanState, ApiError> {
+    sqlx::query_as("SELECT status, ban_type, ban_reason FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or_else(|| ApiError::field("user_id", FieldCode::NotFound).with_status(axum::http::StatusCode::NOT_FOUND))
 }
 
 /// Bans a player. `ban_type`: lower-case letters and `_` (default `permanent`).
-pub async fn ban(state: &AppState, user_id: i64, ban_type: Option<&str>, reason: &str) -> Result<(), ApiError> {
+pub async fn ban(
+    state: &AppState,
+    by: &Actor,
+    user_id: i64,
+    ban_type: Option<&str>,
+    reason: &str,
+) -> Result<(), ApiError> {
     let reason = reason_of(reason)?;
     let ban_type = ban_type.map(str::trim).filter(|t| !t.is_empty()).unwrap_or("permanent");
     if ban_type.len() > 30 || !ban_type.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
@@ -79,7 +129,8 @@ pub async fn ban(state: &AppState, user_id: i64, ban_type: Option<&str>, reason:
     let db = state.db();
     let mut tx = db.begin().await?;
     db.lock_user(&mut tx, user_id).await?;
-    if player_status(&mut tx, user_id).await? == "deleted" {
+    let before = ban_state(&mut tx, user_id).await?;
+    if before.status == "deleted" {
         return Err(ApiError::new(ErrorType::UserDeletedException));
     }
     sqlx::query("UPDATE users SET status = 'banned', ban_type = $1, ban_reason = $2, updated_at = $3 WHERE id = $4")
@@ -89,7 +140,8 @@ pub async fn ban(state: &AppState, user_id: i64, ban_type: Option<&str>, reason:
         .bind(user_id)
         .execute(&mut *tx)
         .await?;
-    record_action(&mut tx, "ban", Some(user_id), &reason, Some(json!({ "ban_type": ban_type }).to_string())).await?;
+    let after = ban_state(&mut tx, user_id).await?;
+    audit(&mut tx, by, "players.ban", Some(user_id), &reason, before.json(), after.json()).await?;
     tx.commit().await?;
     state.player_changed(user_id).await;
     tracing::info!(user_id, ban_type, "player banned");
@@ -97,12 +149,13 @@ pub async fn ban(state: &AppState, user_id: i64, ban_type: Option<&str>, reason:
 }
 
 /// Lifts a ban; the player's old sessions end.
-pub async fn unban(state: &AppState, user_id: i64, reason: &str) -> Result<(), ApiError> {
+pub async fn unban(state: &AppState, by: &Actor, user_id: i64, reason: &str) -> Result<(), ApiError> {
     let reason = reason_of(reason)?;
     let db = state.db();
     let mut tx = db.begin().await?;
     db.lock_user(&mut tx, user_id).await?;
-    if player_status(&mut tx, user_id).await? != "banned" {
+    let before = ban_state(&mut tx, user_id).await?;
+    if before.status != "banned" {
         return Err(ApiError::field("user_id", FieldCode::Invalid).with_data("reason", "not_banned"));
     }
     sqlx::query(
@@ -113,7 +166,8 @@ pub async fn unban(state: &AppState, user_id: i64, reason: &str) -> Result<(), A
     .execute(&mut *tx)
     .await?;
     crate::session::end_others(&mut tx, user_id, None).await?;
-    record_action(&mut tx, "unban", Some(user_id), &reason, None).await?;
+    let after = ban_state(&mut tx, user_id).await?;
+    audit(&mut tx, by, "players.unban", Some(user_id), &reason, before.json(), after.json()).await?;
     tx.commit().await?;
     state.player_changed(user_id).await;
     tracing::info!(user_id, "player unbanned");
@@ -123,6 +177,7 @@ pub async fn unban(state: &AppState, user_id: i64, reason: &str) -> Result<(), A
 /// Overrides a player's verification state and, when given, the KYC block.
 pub async fn set_verification(
     state: &AppState,
+    by: &Actor,
     user_id: i64,
     status: &str,
     kyc_block: Option<bool>,
@@ -151,19 +206,23 @@ pub async fn set_verification(
             .execute(&mut *tx)
             .await?;
     }
-    let detail = json!({ "before": { "status": before, "kyc_block": block_before != 0 }, "after": { "status": status, "kyc_block": kyc_block } });
-    record_action(&mut tx, "verification", Some(user_id), &reason, Some(detail.to_string())).await?;
+    let before = json!({ "status": before, "kyc_block": block_before != 0 });
+    let after = json!({ "status": status, "kyc_block": kyc_block.unwrap_or(block_before != 0) });
+    audit(&mut tx, by, "players.verification", Some(user_id), &reason, before, after).await?;
     tx.commit().await?;
     state.player_changed(user_id).await;
     Ok(())
 }
 
 /// Turns maintenance on or off for every replica.
-pub async fn set_maintenance(state: &AppState, on: bool, reason: &str) -> Result<(), ApiError> {
+pub async fn set_maintenance(state: &AppState, by: &Actor, on: bool, reason: &str) -> Result<(), ApiError> {
     let reason = reason_of(reason)?;
-    state.switches().set_maintenance(state.db(), on, &reason).await?;
-    let mut conn = state.db().pool().acquire().await?;
-    record_action(&mut conn, if on { "maintenance_on" } else { "maintenance_off" }, None, &reason, None).await?;
+    let before = state.maintenance().await;
+    let mut tx = state.db().begin().await?;
+    croupier_platform::switches::Switches::write_maintenance(&mut tx, on, &reason).await?;
+    audit(&mut tx, by, "system.maintenance", None, &reason, json!({ "on": before }), json!({ "on": on })).await?;
+    tx.commit().await?;
+    state.switches().remember(on);
     tracing::warn!(on, "maintenance switched");
     Ok(())
 }
@@ -176,20 +235,32 @@ struct BanBody {
     ban_type: Option<String>,
 }
 
-async fn ban_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+async fn ban_route(
+    State(state): State<AppState>,
+    _: Operator,
+    staff: Staff,
+    Path(id): Path<i64>,
+    bytes: Bytes,
+) -> Response {
     let result = async {
         let input: BanBody = body(&bytes)?;
-        ban(&state, id, input.ban_type.as_deref(), &input.reason).await?;
+        ban(&state, &Actor::from(&staff), id, input.ban_type.as_deref(), &input.reason).await?;
         Ok(json!({ "user_id": id, "status": "banned" }))
     }
     .await;
     answer(result)
 }
 
-async fn unban_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+async fn unban_route(
+    State(state): State<AppState>,
+    _: Operator,
+    staff: Staff,
+    Path(id): Path<i64>,
+    bytes: Bytes,
+) -> Response {
     let result = async {
         let input: BanBody = body(&bytes)?;
-        unban(&state, id, &input.reason).await?;
+        unban(&state, &Actor::from(&staff), id, &input.reason).await?;
         Ok(json!({ "user_id": id, "status": "active" }))
     }
     .await;
@@ -206,14 +277,21 @@ struct VerificationBody {
     kyc_block: Option<bool>,
 }
 
-async fn verification_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+async fn verification_route(
+    State(state): State<AppState>,
+    _: Operator,
+    staff: Staff,
+    Path(id): Path<i64>,
+    bytes: Bytes,
+) -> Response {
     let result = async {
         let input: VerificationBody = body(&bytes)?;
-        set_verification(&state, id, &input.status, input.kyc_block, &input.reason).await?;
+        set_verification(&state, &Actor::from(&staff), id, &input.status, input.kyc_block, &input.reason).await?;
         Ok(json!({ "user_id": id, "status": input.status }))
     }
     .await;
-    answer(result)
+    // The change wrote its own audit row in its transaction.
+    trail::audited(answer(result))
 }
 
 #[derive(sqlx::FromRow)]
@@ -321,10 +399,10 @@ struct MaintenanceBody {
     reason: String,
 }
 
-async fn maintenance_set(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+async fn maintenance_set(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: MaintenanceBody = body(&bytes)?;
-        set_maintenance(&state, input.on, &input.reason).await?;
+        set_maintenance(&state, &Actor::from(&staff), input.on, &input.reason).await?;
         Ok(json!({ "on": state.maintenance().await, "forced_by_configuration": state.switches().forced() }))
     }
     .await;

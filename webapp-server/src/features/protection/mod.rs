@@ -128,25 +128,3 @@ pub async fn refuse_if_excluded(state: &AppState, user_id: i64) -> Result<(), Ap
     let mut conn = state.db().pool().acquire().await?;
     guard(&mut conn, user_id).await
 }
-
-/// Records an operator's action (bans, verification overrides, the maintenance switch) with its
-/// reason. Append-only: nothing updates or deletes these rows.
-pub async fn record_action(
-    conn: &mut sqlx::AnyConnection,
-    action: &str,
-    user_id: Option<i64>,
-    reason: &str,
-    detail: Option<String>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO operator_actions (action, user_id, reason, detail, created_at) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(action)
-    .bind(user_id)
-    .bind(reason)
-    .bind(detail)
-    .bind(now_ms())
-    .execute(conn)
-    .await?;
-    Ok(())
-}

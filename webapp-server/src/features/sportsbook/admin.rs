@@ -28,7 +28,7 @@ use super::operations::{self, Action, Actor, MarketFilter, ResultInput};
 use super::provider::{self, AdminBetsFilter};
 use crate::AppState;
 use crate::api::{ApiError, Operator};
-use crate::features::backoffice::Staff;
+use crate::features::backoffice::{Staff, trail};
 use crate::features::bonuses::admin::{answer, body};
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
@@ -46,10 +46,6 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/admin/sportsbook/limits/sports/{sport}", put(sport_limits_route))
         .route("/admin/sportsbook/limits/players/{user_id}", put(player_limits_route))
         .route("/admin/sportsbook/provider-bets", get(provider_bets_route))
-}
-
-fn actor(staff: &Staff) -> Actor {
-    Actor { operator_id: staff.id, name: staff.name.clone(), role: staff.role.name().to_owned(), ip: staff.ip }
 }
 
 /// The listing's query, as text: a bad number is a field error, not a bare 400.
@@ -137,10 +133,11 @@ async fn act_route(
         if !matches!(action, Action::Settle(_) | Action::Resettle(_)) && input.results.is_some() {
             return Err(ApiError::field("results", FieldCode::Unsupported));
         }
-        operations::act(&state, &actor(&staff), id, action, input.reason.as_deref()).await
+        operations::act(&state, &Actor::from(&staff), id, action, input.reason.as_deref()).await
     }
     .await;
-    answer(result)
+    // The change wrote its own audit row in its transaction.
+    trail::audited(answer(result))
 }
 
 async fn limits_route(State(state): State<AppState>, _: Operator) -> Response {
@@ -156,10 +153,11 @@ async fn sport_limits_route(
 ) -> Response {
     let result = async {
         let input: SportLimitsInput = body(&bytes)?;
-        limits::set_sport(&state, &actor(&staff), &sport, &input).await
+        limits::set_sport(&state, &Actor::from(&staff), &sport, &input).await
     }
     .await;
-    answer(result)
+    // The change wrote its own audit row in its transaction.
+    trail::audited(answer(result))
 }
 
 async fn player_limits_route(
@@ -172,10 +170,11 @@ async fn player_limits_route(
     let result = async {
         let user_id = id_of(&user_id, "user_id")?;
         let input: PlayerLimitsInput = body(&bytes)?;
-        limits::set_player(&state, &actor(&staff), user_id, &input).await
+        limits::set_player(&state, &Actor::from(&staff), user_id, &input).await
     }
     .await;
-    answer(result)
+    // The change wrote its own audit row in its transaction.
+    trail::audited(answer(result))
 }
 
 /// The provider bets' listing's query, as text: a bad number is a field error, not a bare 400.

@@ -61,21 +61,7 @@ use serde_json::{Value, json};
 use sqlx::AnyConnection;
 use std::collections::BTreeMap;
 
-/// Who does a change: an operator of the back office, the automation token or the CLI.
-#[derive(Debug, Clone)]
-pub struct Actor {
-    pub operator_id: Option<i64>,
-    pub name: String,
-    pub role: String,
-    pub ip: Option<std::net::IpAddr>,
-}
-
-impl Actor {
-    /// The CLI (`croupier-server admin sportsbook …`).
-    pub fn cli() -> Actor {
-        Actor { operator_id: None, name: "cli".into(), role: "automation".into(), ip: None }
-    }
-}
+pub use crate::features::backoffice::trail::Actor;
 
 /// One selection's result as an operator gives it.
 #[derive(Debug, Clone, Deserialize, Serialize)]

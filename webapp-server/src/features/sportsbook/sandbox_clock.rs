@@ -12,14 +12,17 @@
 //! The offset is a site switch (`site_switches.sportsbook_sandbox_offset_ms`), so every replica's
 //! feed job reads the same time. Events keep the kick-off times their calendar slots give; moved
 //! forward, the sandbox shows as in play (or over) the matches whose slots the moved clock has
-//! reached. Each move is an operator action (`operator_actions`, action
-//! `sportsbook_sandbox_advance`) with its reason.
+//! reached. Each move is an operator action: a row of the operators' audit trail
+//! (`operator_audit`, action `sportsbook.sandbox_advance`, the offsets before and after, the
+//! reason) written in the move's transaction.
 
 use super::settlement;
 use super::store;
 use crate::AppState;
 use crate::api::{ApiError, Operator};
 use crate::db::now_ms;
+use crate::features::backoffice::Staff;
+use crate::features::backoffice::trail::{self, Actor};
 use crate::features::bonuses::admin::{answer, body};
 use axum::body::Bytes;
 use axum::extract::State;
@@ -60,7 +63,7 @@ pub struct Advanced {
 
 /// Moves the sandbox's clock `minutes` forward, stores the feed's snapshot at the new time and
 /// settles what it changed.
-pub async fn advance(state: &AppState, minutes: i64, reason: &str) -> Result<Advanced, ApiError> {
+pub async fn advance(state: &AppState, by: &Actor, minutes: i64, reason: &str) -> Result<Advanced, ApiError> {
     if state.config().sportsbook.feed != "sandbox" {
         return Err(ApiError::field("feed", FieldCode::Invalid)
             .with_data("reason", "not_sandbox")
@@ -115,9 +118,16 @@ pub async fn advance(state: &AppState, minutes: i64, reason: &str) -> Result<Adv
             .with_data("reason", "moved_concurrently")
             .with_status(StatusCode::CONFLICT));
     }
-    let detail = json!({ "minutes": minutes, "offset_ms_before": before, "offset_ms_after": after }).to_string();
-    crate::features::protection::record_action(&mut tx, "sportsbook_sandbox_advance", None, reason, Some(detail))
-        .await?;
+    let row = trail::Row {
+        action: "sportsbook.sandbox_advance",
+        target_type: Some("switch"),
+        target_id: Some(SWITCH),
+        reason: Some(reason).filter(|r| !r.is_empty()),
+        before: Some(json!({ "offset_ms": before })),
+        after: Some(json!({ "offset_ms": after, "minutes": minutes })),
+        ..trail::Row::by(by)
+    };
+    trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
     tracing::info!(minutes, offset_ms = after, "sportsbook sandbox clock moved");
     let events_changed = store::run_at(state, now_ms()).await.map_err(ApiError::internal)?;
@@ -133,10 +143,10 @@ struct AdvanceBody {
     reason: String,
 }
 
-async fn advance_route(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+async fn advance_route(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: AdvanceBody = body(&bytes)?;
-        let done = advance(&state, input.minutes, &input.reason).await?;
+        let done = advance(&state, &Actor::from(&staff), input.minutes, &input.reason).await?;
         Ok(json!({
             "offset_minutes": done.offset_ms / MINUTE,
             "feed_time": (now_ms() + done.offset_ms) / 1000,
