@@ -104,6 +104,7 @@ pub fn campaign(sysname: &str, trigger: &str, reward: &str, bonus: i64, multipli
             max_conversion: None,
             freespin_bet: 0,
         }],
+        version: None,
     }
 }
 
@@ -462,6 +463,29 @@ async fn operators_run_campaigns_over_http_and_from_the_command_line() {
             "{shown}"
         );
         assert_eq!(shown["data"]["promo_codes"][0]["uses"], 1);
+        // Two editors opened it: the first save goes in; the second, made over what the first
+        // replaced, is refused and changes nothing.
+        let version = shown["data"]["version"].as_i64().unwrap();
+        let edit = |title: &str| {
+            let mut edit = body.clone();
+            edit["title_en"] = json!(title);
+            edit["version"] = json!(version);
+            edit
+        };
+        let put = |edit: Value| {
+            http.put(app.url(&format!("/admin/campaigns/{id}"))).header("authorization", auth).json(&edit).send()
+        };
+        let (status, answer) = read_json(put(edit("Autumn gift")).await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let (status, answer) = read_json(put(edit("Autumn surprise")).await.unwrap()).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+        assert_eq!(answer["error"]["error_data"]["version"], json!(["STALE"]), "{answer}");
+        let (_, shown) = read_json(
+            http.get(app.url(&format!("/admin/campaigns/{id}"))).header("authorization", auth).send().await.unwrap(),
+        )
+        .await;
+        assert_eq!(shown["data"]["title_en"], "Autumn gift");
+        assert!(shown["data"]["version"].as_i64().unwrap() > version);
         // The command line: list, pause, grant and cancel by hand.
         let out = app.cli(&["admin", "campaigns", "list"]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

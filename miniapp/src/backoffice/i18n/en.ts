@@ -176,6 +176,7 @@ export const en = {
       UNSUPPORTED: 'Not supported',
       LOCKED: 'Locked',
       FOUR_EYES: 'Another operator must approve this',
+      STALE: 'Someone else saved this since you opened it: reload the page to see their changes, then edit again',
       INSUFFICIENT_FUNDS: 'The balance is too low for this debit',
       WRONG_CREDENTIALS: 'Wrong e-mail or password',
       CODE_INVALID: 'Wrong code',

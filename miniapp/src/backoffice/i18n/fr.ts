@@ -178,6 +178,7 @@ export const fr: Messages = {
       UNSUPPORTED: 'Non pris en charge',
       LOCKED: 'Verrouillé',
       FOUR_EYES: 'Un autre opérateur doit valider cette action',
+      STALE: 'Quelqu’un d’autre a enregistré ceci depuis que vous l’avez ouvert : rechargez la page pour voir ses modifications, puis modifiez à nouveau',
       INSUFFICIENT_FUNDS: 'Le solde est insuffisant pour ce débit',
       WRONG_CREDENTIALS: 'E-mail ou mot de passe incorrect',
       CODE_INVALID: 'Code incorrect',

@@ -205,6 +205,10 @@ describe('the campaign body', () => {
       amounts: [{ currency: 'EUR', min_deposit: '0.00', max_bonus: '12.50', max_bet: '5.00', max_conversion: '', freespin_bet: '0.00' }],
     });
     expect(campaignBody(values).amounts).toEqual(answer.amounts);
+    expect(values.version).toBeNull();
+    expect('version' in campaignBody(values)).toBe(false);
+    const read = campaignValues({ ...answer, version: 1_772_323_200_123 });
+    expect(campaignBody(read).version).toBe(1_772_323_200_123);
     expect(missingKeys(answer)).toContain('title_fr');
     expect(missingKeys(answer)).not.toContain('amounts');
     expect(missingKeys({ ...campaignBody(values) })).toEqual([]);

@@ -66,6 +66,8 @@ export interface CampaignValues {
   claim_days: number | null;
   wager_days: number | null;
   max_takers: number | null;
+  /** The version the form was read at (an edit sends it back, so a save over another is refused). */
+  version: number | null;
   amounts: AmountValues[];
 }
 
@@ -97,6 +99,8 @@ export interface CampaignBody {
   claim_days: number | null;
   wager_days: number | null;
   max_takers: number | null;
+  /** On an update: the version read (the server refuses the save with STALE when it moved). */
+  version?: number;
   amounts: {
     currency: string;
     min_deposit: number;
@@ -152,6 +156,7 @@ export function emptyCampaign(): CampaignValues {
     claim_days: 7,
     wager_days: 30,
     max_takers: null,
+    version: null,
     amounts: [{ ...EMPTY_AMOUNT, currency: 'EUR' }],
   };
 }
@@ -212,6 +217,7 @@ export function campaignBody(values: CampaignValues): CampaignBody {
     claim_days: intOrNull(values.claim_days),
     wager_days: intOrNull(values.wager_days),
     max_takers: intOrNull(values.max_takers),
+    ...(values.version == null ? {} : { version: values.version }),
     amounts: values.amounts.map((a) => ({
       currency: a.currency.toUpperCase(),
       min_deposit: amountMinor(a.min_deposit || '0', a.currency) ?? 0,
@@ -276,6 +282,7 @@ export function campaignValues(record: Record<string, unknown>): CampaignValues 
     claim_days: intOrNull(record.claim_days) ?? empty.claim_days,
     wager_days: intOrNull(record.wager_days) ?? empty.wager_days,
     max_takers: intOrNull(record.max_takers),
+    version: intOrNull(record.version),
     amounts: amounts.map((a) => {
       const currency = textOf(a.currency);
       return {

@@ -166,6 +166,19 @@ describe('the data provider', () => {
     expect(conflict.body.error_data).toEqual({ state: ['paid'] });
   });
 
+  it('says a save over someone else’s in the message, as no form field shows it', async () => {
+    stubFetch(
+      errorResponse(409, 'AccessDeniedException', 'Access denied', { version: ['STALE'] }),
+      errorResponse(403, 'AccessDeniedException', 'Access denied', { approver: ['FOUR_EYES'] }),
+    );
+    const provider = createDataProvider();
+    const stale = await refusal(provider.action('corrections', 1, 'approve', { reason: 'late' }));
+    expect(stale.status).toBe(409);
+    expect(stale.message).toBe('bo.codes.STALE');
+    const other = await refusal(provider.action('corrections', 1, 'approve', { reason: 'mine' }));
+    expect(other.message).toBe('Access denied');
+  });
+
   it('answers an HttpError for a body that is not the envelope', async () => {
     stubFetch(new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
     const error = await refusal(createDataProvider().getOne('players', { id: 1 }));

@@ -39,6 +39,7 @@ export const KNOWN_CODES = [
   'UNSUPPORTED',
   'LOCKED',
   'FOUR_EYES',
+  'STALE',
   'INSUFFICIENT_FUNDS',
   'WRONG_CREDENTIALS',
   'CODE_INVALID',
@@ -80,7 +81,10 @@ export function errorFromAnswer(status: number, body: unknown, statusText = ''):
     const first = codes[0];
     if (first !== undefined) errors[field] = codeMessage(first);
   }
-  return new HttpError(body.error.message, status, {
+  // A save over someone else's (`version: ["STALE"]`) has no field on the form to show it: it
+  // is the notification's message.
+  const stale = Object.values(errorData).some((codes) => Array.isArray(codes) && codes[0] === 'STALE');
+  return new HttpError(stale ? codeMessage('STALE') : body.error.message, status, {
     type: body.error.type,
     error_data: errorData,
     errors,

@@ -22,7 +22,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use croupier_shared::{Currency, FieldCode};
+use croupier_shared::{Currency, ErrorType, FieldCode};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -131,6 +131,11 @@ pub struct CampaignInput {
     #[serde(default)]
     pub max_takers: Option<i64>,
     pub amounts: Vec<AmountInput>,
+    /// On an update: the `version` the editor read (`GET /admin/campaigns/{id}`). When another
+    /// save came in between, the update is refused (409, `error_data.version: ["STALE"]`) instead
+    /// of silently replacing that save. Absent: the update replaces whatever is there (scripts).
+    #[serde(default)]
+    pub version: Option<i64>,
 }
 
 const MAX_TEXT: usize = 2000;
@@ -259,6 +264,7 @@ impl CampaignInput {
     }
 
     async fn write(&self, conn: &mut sqlx::AnyConnection, id: Option<i64>) -> Result<i64, ApiError> {
+        let wanted = id;
         let now = now_ms();
         let audience =
             json!({ "countries": self.countries.iter().map(|c| c.to_ascii_uppercase()).collect::<Vec<_>>() });
@@ -276,7 +282,8 @@ impl CampaignInput {
                  audience = $6, reward = $7, match_percent = $8, freespin_game = $9, freespin_count = $10, wager_multiplier = $11, \
                  wager_includes_deposit = $12, games = $13, title_en = $14, title_fr = $15, text_en = $16, text_fr = $17, \
                  terms_en = $18, terms_fr = $19, image_url = $20, promotions = $21, starts_at = $22, ends_at = $23, claim_days = $24, \
-                 wager_days = $25, max_takers = $26, updated_at = $27 WHERE id = $28 RETURNING id"
+                 wager_days = $25, max_takers = $26, updated_at = $27 WHERE id = $28 \
+                 AND updated_at = COALESCE($29, updated_at) RETURNING id"
             }
         };
         let id: Option<i64> = sqlx::query_scalar(sql)
@@ -308,9 +315,26 @@ impl CampaignInput {
             .bind(self.max_takers)
             .bind(now)
             .bind(id)
+            .bind(self.version)
             .fetch_optional(&mut *conn)
             .await?;
-        let id = id.ok_or_else(|| ApiError::field("id", FieldCode::NotFound))?;
+        let id = match (id, wanted) {
+            (Some(id), _) => id,
+            (None, Some(wanted)) => {
+                let current: Option<i64> = sqlx::query_scalar("SELECT updated_at FROM campaigns WHERE id = $1")
+                    .bind(wanted)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                return Err(match current {
+                    Some(version) => ApiError::new(ErrorType::AccessDeniedException)
+                        .with_status(axum::http::StatusCode::CONFLICT)
+                        .with_data("version", json!(["STALE"]))
+                        .with_data("current_version", version),
+                    None => ApiError::field("id", FieldCode::NotFound),
+                });
+            }
+            (None, None) => return Err(ApiError::field("id", FieldCode::NotFound)),
+        };
         sqlx::query("DELETE FROM campaign_amounts WHERE campaign_id = $1").bind(id).execute(&mut *conn).await?;
         for a in &self.amounts {
             let currency = Currency::parse(&a.currency).map_or("", |c| c.code());
@@ -416,6 +440,8 @@ async fn campaign_json(state: &AppState, campaign: &CampaignRow) -> Result<serde
             .await?;
     Ok(json!({
         "id": campaign.id,
+        // What an edit sends back as `version` (see `CampaignInput::version`).
+        "version": campaign.updated_at,
         "sysname": campaign.sysname,
         "status": campaign.status,
         "trigger": campaign.trigger_action,

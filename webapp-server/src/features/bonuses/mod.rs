@@ -151,6 +151,7 @@ pub async fn seed_demo(db: &crate::db::Db) -> anyhow::Result<bool> {
         wager_days: Some(30),
         max_takers: None,
         amounts: amounts(10, 500, 20),
+        version: None,
     };
     let weekend = CampaignInput {
         sysname: "weekend".into(),

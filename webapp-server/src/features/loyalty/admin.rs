@@ -779,6 +779,7 @@ pub async fn seed_demo(db: &crate::db::Db) -> anyhow::Result<bool> {
                     freespin_bet: if spins > 0 { 20 } else { 0 },
                 })
                 .collect(),
+            version: None,
         };
     let mut ids = std::collections::HashMap::new();
     for c in [
