@@ -206,6 +206,8 @@ async fn store_event(
         && let Some((h, a)) = event.score
     {
         let mut keys: Vec<&str> = rows.iter().map(|r| r.market_key.as_str()).collect();
+        // Each market once: the join's rows come in no promised order, so sort before dedup.
+        keys.sort_unstable();
         keys.dedup();
         for key in keys {
             if let Some(kind) = super::markets::MarketKind::parse(key) {

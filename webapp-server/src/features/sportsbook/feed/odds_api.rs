@@ -84,10 +84,19 @@ pub struct OddsApi {
 
 impl OddsApi {
     pub fn new(url: &str, key: &str, sports: Vec<String>, regions: &str) -> Result<OddsApi, FeedError> {
-        let http = reqwest::Client::builder()
-            .timeout(std::time::Duration::from_secs(15))
-            .build()
-            .map_err(|e| FeedError::Unreachable(e.to_string()))?;
+        // One HTTP client per process (its connection pool and TLS set-up kept between the feed
+        // job's runs), not one per run: a `reqwest::Client` is a handle to shared state.
+        static HTTP: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+        let http = match HTTP.get() {
+            Some(http) => http.clone(),
+            None => {
+                let built = reqwest::Client::builder()
+                    .timeout(std::time::Duration::from_secs(15))
+                    .build()
+                    .map_err(|e| FeedError::Unreachable(e.to_string()))?;
+                HTTP.get_or_init(|| built).clone()
+            }
+        };
         Ok(OddsApi {
             http,
             url: url.trim_end_matches('/').to_owned(),
