@@ -67,31 +67,21 @@ pub fn audited(mut response: axum::response::Response) -> axum::response::Respon
 impl<'a> Row<'a> {
     /// A row by `staff`, now, `ok`, with nothing else filled in.
     pub fn of(staff: &'a Staff) -> Row<'a> {
-        Row {
-            at: now_ms(),
-            operator_id: staff.id,
-            operator_name: Some(&staff.name),
-            role: staff.role.name(),
-            ip: staff.ip,
-            action: "",
-            target_type: None,
-            target_id: None,
-            user_id: None,
-            reason: None,
-            before: None,
-            after: None,
-            outcome: "ok",
-        }
+        Row::blank(staff.id, &staff.name, staff.role.name(), staff.ip)
     }
 
     /// A row by `actor`, now, `ok`, with nothing else filled in.
     pub fn by(actor: &'a Actor) -> Row<'a> {
+        Row::blank(actor.operator_id, &actor.name, &actor.role, actor.ip)
+    }
+
+    fn blank(operator_id: Option<i64>, name: &'a str, role: &'a str, ip: Option<IpAddr>) -> Row<'a> {
         Row {
             at: now_ms(),
-            operator_id: actor.operator_id,
-            operator_name: Some(&actor.name),
-            role: &actor.role,
-            ip: actor.ip,
+            operator_id,
+            operator_name: Some(name),
+            role,
+            ip,
             action: "",
             target_type: None,
             target_id: None,

@@ -235,33 +235,30 @@ struct BanBody {
     ban_type: Option<String>,
 }
 
-async fn ban_route(
-    State(state): State<AppState>,
-    _: Operator,
-    staff: Staff,
-    Path(id): Path<i64>,
-    bytes: Bytes,
-) -> Response {
-    let result = async {
-        let input: BanBody = body(&bytes)?;
-        ban(&state, &Actor::from(&staff), id, input.ban_type.as_deref(), &input.reason).await?;
-        Ok(json!({ "user_id": id, "status": "banned" }))
-    }
-    .await;
-    answer(result)
+async fn ban_route(state: State<AppState>, _: Operator, staff: Staff, id: Path<i64>, bytes: Bytes) -> Response {
+    ban_or_unban(state, staff, id, bytes, true).await
 }
 
-async fn unban_route(
+async fn unban_route(state: State<AppState>, _: Operator, staff: Staff, id: Path<i64>, bytes: Bytes) -> Response {
+    ban_or_unban(state, staff, id, bytes, false).await
+}
+
+async fn ban_or_unban(
     State(state): State<AppState>,
-    _: Operator,
     staff: Staff,
     Path(id): Path<i64>,
     bytes: Bytes,
+    banning: bool,
 ) -> Response {
     let result = async {
         let input: BanBody = body(&bytes)?;
-        unban(&state, &Actor::from(&staff), id, &input.reason).await?;
-        Ok(json!({ "user_id": id, "status": "active" }))
+        let by = Actor::from(&staff);
+        if banning {
+            ban(&state, &by, id, input.ban_type.as_deref(), &input.reason).await?;
+        } else {
+            unban(&state, &by, id, &input.reason).await?;
+        }
+        Ok(json!({ "user_id": id, "status": if banning { "banned" } else { "active" } }))
     }
     .await;
     answer(result)
