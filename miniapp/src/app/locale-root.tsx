@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { DialogHost } from '@/components/dialogs/dialog-host';
 import { ToastHost } from '@/components/toasts/toast-host';
@@ -7,11 +7,8 @@ import { IconSprite } from '@/components/ui/icon';
 import { useSiteConfig } from '@/config/site-config';
 import { accountKeys, isAuthenticated, useAccountInfo } from '@/features/account/api/get-account-info';
 import { createBalanceRefresher } from '@/features/auth/balance-refresh';
-import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher';
-import { useSession } from '@/features/auth/use-session';
 import { useSiteConfigFromContent } from '@/features/content/site-config-content';
-import { LoyaltyNotices } from '@/features/loyalty';
-import { ChatWidget, installVerificationDialog, RealityCheckWatcher } from '@/features/protection';
+import { installVerificationDialog } from '@/features/protection';
 import { formatDate, formatTime } from '@/lib/format';
 import { formatMessage } from '@/lib/validation';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
@@ -29,6 +26,11 @@ import { ErrorPageView } from './routes/error-page-view';
 import { useRouteHandle } from '@/lib/route-handle';
 import { TelegramBridge } from './telegram-bridge';
 import { useEntryParams } from './use-entry-params';
+
+// Loaded after the first render, in chunks of their own (issue 23: the first visit's JavaScript):
+// the signed-in player's watchers, and the support chat (a fixed button that shifts nothing).
+const SignedInWatchers = lazy(() => import('./signed-in'));
+const ChatWidget = lazy(async () => ({ default: (await import('@/features/protection/chat')).ChatWidget }));
 
 /** SPEC §4: a locale change tells the account service and reloads the initial data. */
 function useLocaleChange() {
@@ -76,32 +78,6 @@ function useBalanceRefresh(enabled: boolean) {
       refresher.stop();
     };
   }, [active, balanceRefresh, queryClient]);
-}
-
-/** Signed-in only: SPEC §4 forced logout after time_to_force_logout without activity. */
-function Inactivity() {
-  const { data: info } = useGeneralInfo();
-  const { signOut } = useSession();
-  if (!info) return null;
-  return (
-    <InactivityWatcher
-      timeoutSeconds={info.time_to_force_logout}
-      onTimeout={() => {
-        void signOut('inactivity').then(() => {
-          showToast({ type: 'info', message: i18n.t('inactivity.loggedOut') });
-        });
-      }}
-    />
-  );
-}
-
-/** Signed-in only: the reality check at the interval the player chose; "stop" signs out. */
-function RealityCheck() {
-  const { signOut } = useSession();
-  const stop = useCallback(() => {
-    void signOut('user');
-  }, [signOut]);
-  return <RealityCheckWatcher onStop={stop} />;
 }
 
 /** Sign-in shows what applies: a time-out or self-exclusion in force is announced once per player. */
@@ -161,10 +137,16 @@ export function LocaleRoot() {
       {fatal ? <ErrorPageView page={fatal} /> : <Outlet />}
       <DialogHost />
       <ToastHost />
-      {signedIn && !fatal && <Inactivity />}
-      {signedIn && !fatal && <LoyaltyNotices />}
-      {signedIn && !fatal && <RealityCheck />}
-      {!fatal && handle?.isGamePage !== true && <ChatWidget uid={account?.uid ?? 0} />}
+      {signedIn && !fatal && (
+        <Suspense fallback={null}>
+          <SignedInWatchers />
+        </Suspense>
+      )}
+      {!fatal && handle?.isGamePage !== true && (
+        <Suspense fallback={null}>
+          <ChatWidget uid={account?.uid ?? 0} />
+        </Suspense>
+      )}
       <TelegramBridge account={account} routeName={handle?.name} />
       {!fatal && <BuildUpdateOffer onGamePage={handle?.isGamePage === true} />}
     </>

@@ -6,7 +6,8 @@ import { gamehallCategoryPath, paths } from '@/config/paths';
 import type { PaymentPageType } from '@/config/system-pages';
 import { accountInfoQueryOptions, isAuthenticated } from '@/features/account/api/get-account-info';
 import { contentRedirectLoader } from '@/features/content/redirect-loader';
-import { bannersQueryOptions } from '@/features/home/content';
+import { categoriesQueryOptions } from '@/features/games';
+import { authBannerQueryOptions, bannersQueryOptions } from '@/features/home/content';
 import { activateLocale } from '@/lib/i18n';
 import { localeFromPath, localizePath } from '@/lib/i18n/locale-path';
 import { guardRedirect, isGuardedPattern } from './guard';
@@ -18,7 +19,7 @@ import { RouteErrorPage } from './routes/route-error';
 
 type Lazy = NonNullable<RouteObject['lazy']>;
 
-/** How long the home page waits for its banners before it renders without them (they follow). */
+/** How long the home page waits for its banners (and the rest of its layout) before it renders without them (they follow). */
 const BANNERS_WAIT_MS = 1500;
 
 // One chunk per kind of page: a visitor downloads only what the page in front of them needs.
@@ -132,14 +133,21 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     withErrors({ Component: DefaultLayout }, [
       // The banners load with the page's chunk: the page's first render shows the banner the
-      // server's app shell already painted (issue 23), instead of a moment without it. A content
-      // service slower than BANNERS_WAIT_MS does not hold the page back.
+      // server's app shell already painted (issue 23), instead of a moment without it. So do the
+      // other answers that decide the page's layout (the guest's welcome offer, which game rows
+      // there are, whether the visitor is signed in): the first render has its final layout, and
+      // the page is not re-rendered answer by answer during start-up (Lighthouse's blocking
+      // time). A content service slower than BANNERS_WAIT_MS does not hold the page back.
       page('index', '', pages.home, {
         before: async ({ request }) => {
-          const banners = queryClient
-            .query(bannersQueryOptions(localeFromPath(new URL(request.url).pathname)))
-            .catch(() => undefined);
-          await Promise.race([banners, new Promise((resolve) => setTimeout(resolve, BANNERS_WAIT_MS))]);
+          const locale = localeFromPath(new URL(request.url).pathname);
+          const answers = Promise.allSettled([
+            queryClient.query(bannersQueryOptions(locale)),
+            queryClient.query(authBannerQueryOptions(locale)),
+            queryClient.query(categoriesQueryOptions()),
+            queryClient.query(accountInfoQueryOptions()),
+          ]);
+          await Promise.race([answers, new Promise((resolve) => setTimeout(resolve, BANNERS_WAIT_MS))]);
           return null;
         },
       }),
