@@ -17,20 +17,23 @@ import { currentSeonSession, loadSeon, loadTagManager } from '@/features/metadat
 import { fatalErrorStore } from '@/lib/api/error-pages';
 import { apiPost } from '@/lib/api/client';
 import { dialogs, shouldCloseDialogsOnRouteChange } from '@/lib/dialogs/dialog-stack';
-import { i18n, useLocale } from '@/lib/i18n';
+import { i18n, loadAllMessages, useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { useStore } from '@/lib/store';
+import { useTelegram } from '@/lib/telegram';
 import { showToast } from '@/lib/toasts/toast-store';
 import { BuildUpdateOffer } from './build-update';
 import { ErrorPageView } from './routes/error-page-view';
 import { useRouteHandle } from '@/lib/route-handle';
-import { TelegramBridge } from './telegram-bridge';
 import { useEntryParams } from './use-entry-params';
 
 // Loaded after the first render, in chunks of their own (issue 23: the first visit's JavaScript):
 // the signed-in player's watchers, and the support chat (a fixed button that shifts nothing).
-const SignedInWatchers = lazy(() => import('./signed-in'));
+// The watchers come with the rest of the messages (lib/i18n/message-parts.ts).
+const SignedInWatchers = lazy(async () => (await Promise.all([import('./signed-in'), loadAllMessages()]))[0]);
 const ChatWidget = lazy(async () => ({ default: (await import('@/features/protection/chat')).ChatWidget }));
+// Inside Telegram only (the web never loads it): mounted once the SDK has started.
+const TelegramBridge = lazy(async () => ({ default: (await import('./telegram-bridge')).TelegramBridge }));
 
 /** SPEC §4: a locale change tells the account service and reloads the initial data. */
 function useLocaleChange() {
@@ -87,10 +90,13 @@ function useExclusionNotice(uid: number | undefined, exclusion: { kind: 'time_ou
     if (!uid || !exclusion || told.current === uid) return;
     told.current = uid;
     const end = new Date(exclusion.until * 1000);
-    showToast({
-      type: 'info',
-      timeoutMs: 15_000,
-      message: formatMessage(i18n.t(`responsible.inForce.${exclusion.kind}`), { date: `${formatDate(end)} ${formatTime(end)}` }),
+    // `responsible` is in the rest of the messages (lib/i18n/message-parts.ts).
+    void loadAllMessages().then(() => {
+      showToast({
+        type: 'info',
+        timeoutMs: 15_000,
+        message: formatMessage(i18n.t(`responsible.inForce.${exclusion.kind}`), { date: `${formatDate(end)} ${formatTime(end)}` }),
+      });
     });
   }, [uid, exclusion]);
 }
@@ -108,6 +114,7 @@ export function LocaleRoot() {
   const fatal = useStore(fatalErrorStore);
   const handle = useRouteHandle();
   const signedIn = isAuthenticated(account);
+  const inTelegram = useTelegram().active;
 
   useSiteConfigFromContent();
   useEffect(() => {
@@ -147,7 +154,11 @@ export function LocaleRoot() {
           <ChatWidget uid={account?.uid ?? 0} />
         </Suspense>
       )}
-      <TelegramBridge account={account} routeName={handle?.name} />
+      {inTelegram && (
+        <Suspense fallback={null}>
+          <TelegramBridge account={account} routeName={handle?.name} />
+        </Suspense>
+      )}
       {!fatal && <BuildUpdateOffer onGamePage={handle?.isGamePage === true} />}
     </>
   );

@@ -8,7 +8,7 @@ import { accountInfoQueryOptions, isAuthenticated } from '@/features/account/api
 import { contentRedirectLoader } from '@/features/content/redirect-loader';
 import { categoriesQueryOptions } from '@/features/games';
 import { authBannerQueryOptions, bannersQueryOptions } from '@/features/home/content';
-import { activateLocale } from '@/lib/i18n';
+import { activateLocale, loadAllMessages } from '@/lib/i18n';
 import { localeFromPath, localizePath } from '@/lib/i18n/locale-path';
 import { guardRedirect, isGuardedPattern } from './guard';
 import { DefaultLayout } from './layouts/default-layout';
@@ -18,12 +18,24 @@ import { LocaleRoot } from './locale-root';
 import { RouteErrorPage } from './routes/route-error';
 
 type Lazy = NonNullable<RouteObject['lazy']>;
+type LazyFunction = Extract<Lazy, (...args: never[]) => unknown>;
 
 /** How long the home page waits for its banners (and the rest of its layout) before it renders without them (they follow). */
 const BANNERS_WAIT_MS = 1500;
 
+/**
+ * A page reached by navigation: its chunk, with the rest of the messages (message-parts.ts; the
+ * home page, the usual first visit, makes do with the first part).
+ */
+function withAllMessages(load: LazyFunction): LazyFunction {
+  return async (...args) => {
+    const [route] = await Promise.all([load(...args), loadAllMessages()]);
+    return route;
+  };
+}
+
 // One chunk per kind of page: a visitor downloads only what the page in front of them needs.
-const pages = {
+const pageChunks = {
   betting: (async () => ({ Component: (await import('@/features/betting/betting-page')).BettingPage })) satisfies Lazy,
   bettingEvent: (async () => ({ Component: (await import('@/features/betting/betting-page')).BettingEventPage })) satisfies Lazy,
   bets: (async () => ({ Component: (await import('@/features/betting/bets-page')).BetsPage })) satisfies Lazy,
@@ -73,6 +85,9 @@ const pages = {
   gameLayout: (async () => ({ Component: (await import('./layouts/game-layout')).GameLayout })) satisfies Lazy,
   spriteLayout: (async () => ({ Component: (await import('./layouts/svg-sprite-layout')).SvgSpriteLayout })) satisfies Lazy,
 };
+const pages = Object.fromEntries(
+  Object.entries(pageChunks).map(([name, load]) => [name, name === 'home' ? load : withAllMessages(load)]),
+) as Record<keyof typeof pageChunks, Lazy>;
 
 interface PageOptions {
   title?: PageTitleKey;
