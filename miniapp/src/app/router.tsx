@@ -7,7 +7,8 @@ import type { PaymentPageType } from '@/config/system-pages';
 import { accountInfoQueryOptions, isAuthenticated } from '@/features/account/api/get-account-info';
 import { contentRedirectLoader } from '@/features/content/redirect-loader';
 import { categoriesQueryOptions } from '@/features/games';
-import { authBannerQueryOptions, bannersQueryOptions } from '@/features/home/content';
+import { authBannerQueryOptions, bannersQueryOptions, menuBannerQueryOptions } from '@/features/home/content';
+import { siteContentQueryOptions } from '@/features/content/site-config-content';
 import { activateLocale, loadAllMessages } from '@/lib/i18n';
 import { localeFromPath, localizePath } from '@/lib/i18n/locale-path';
 import { guardRedirect, isGuardedPattern } from './guard';
@@ -150,17 +151,22 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
       // The banners load with the page's chunk: the page's first render shows the banner the
       // server's app shell already painted (issue 23), instead of a moment without it. So do the
       // other answers that decide the page's layout (the guest's welcome offer, which game rows
-      // there are, whether the visitor is signed in): the first render has its final layout, and
+      // there are, the site's settings from the content service): the
+      // first render has its final layout, and
       // the page is not re-rendered answer by answer during start-up (Lighthouse's blocking
       // time). A content service slower than BANNERS_WAIT_MS does not hold the page back.
       page('index', '', pages.home, {
         before: async ({ request }) => {
           const locale = localeFromPath(new URL(request.url).pathname);
+          // The API asks in the page's language: it is active first (the locale route's loader
+          // runs alongside this one).
+          await activateLocale(locale);
           const answers = Promise.allSettled([
             queryClient.query(bannersQueryOptions(locale)),
             queryClient.query(authBannerQueryOptions(locale)),
+            queryClient.query(menuBannerQueryOptions(locale)),
             queryClient.query(categoriesQueryOptions()),
-            queryClient.query(accountInfoQueryOptions()),
+            queryClient.query(siteContentQueryOptions(locale)),
           ]);
           await Promise.race([answers, new Promise((resolve) => setTimeout(resolve, BANNERS_WAIT_MS))]);
           return null;
