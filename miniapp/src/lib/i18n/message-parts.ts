@@ -8,7 +8,8 @@
 // A group missing here stays in the first part: a new group costs bytes, never a missing text.
 // A group moved here must be used only by route pages and lazy parts that await the rest; in
 // production a deferred key asked for too early renders empty and loads the rest (it re-renders
-// then), in development and tests it throws like any missing key.
+// then); under `vite dev` it throws like any missing key (the unit tests load every message at
+// set-up, src/test/setup.ts).
 //
 // Plain TypeScript without path aliases: vite.config.ts splits the files with it at build time.
 
