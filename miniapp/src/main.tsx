@@ -1,6 +1,7 @@
 // The entry: index.html's app shell is painted first, then the client boots (issue 23). Loading the
-// client from here, once the browser reports its first paint, keeps the client's evaluation (React,
-// the router, the first page) from running before the shell is on screen.
+// client from here, once the browser reports its first paint and the shell's lead image is drawn,
+// keeps the client's evaluation (React, the router, the first page) from running before the shell
+// and its largest paint are on screen.
 
 /** Resolves after the page's first paint, at once where that cannot be known or will not come soon. */
 function afterFirstPaint(): Promise<void> {
@@ -21,4 +22,33 @@ function afterFirstPaint(): Promise<void> {
   });
 }
 
-void afterFirstPaint().then(() => import('./boot'));
+/** How long the client waits for the shell's lead image before it starts anyway. */
+const LEAD_IMAGE_WAIT_MS = 1500;
+
+/**
+ * Resolves once the shell's lead image (the server puts the page's first banner, cover or tile
+ * there: the page's largest paint) has loaded and a frame has drawn it, or failed, or after
+ * LEAD_IMAGE_WAIT_MS; at once when the shell has none. The client's start-up is a long main-thread
+ * task: run before that frame, it would hold the largest paint back behind it.
+ */
+function afterLeadImage(): Promise<void> {
+  const image = document.querySelector<HTMLImageElement>('#root .boot-lead img');
+  if (!image || document.visibilityState !== 'visible') return Promise.resolve();
+  return new Promise((resolve) => {
+    const drawn = () => {
+      requestAnimationFrame(() => {
+        setTimeout(resolve, 0);
+      });
+    };
+    if (image.complete) drawn();
+    else {
+      image.addEventListener('load', drawn, { once: true });
+      image.addEventListener('error', () => { resolve(); }, { once: true });
+    }
+    setTimeout(resolve, LEAD_IMAGE_WAIT_MS);
+  });
+}
+
+void afterFirstPaint()
+  .then(afterLeadImage)
+  .then(() => import('./boot'));

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { DialogHost } from '@/components/dialogs/dialog-host';
 import { ToastHost } from '@/components/toasts/toast-host';
@@ -7,11 +7,8 @@ import { IconSprite } from '@/components/ui/icon';
 import { useSiteConfig } from '@/config/site-config';
 import { accountKeys, isAuthenticated, useAccountInfo } from '@/features/account/api/get-account-info';
 import { createBalanceRefresher } from '@/features/auth/balance-refresh';
-import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher';
-import { useSession } from '@/features/auth/use-session';
 import { useSiteConfigFromContent } from '@/features/content/site-config-content';
-import { LoyaltyNotices } from '@/features/loyalty';
-import { ChatWidget, installVerificationDialog, RealityCheckWatcher } from '@/features/protection';
+import { installVerificationDialog } from '@/features/protection';
 import { formatDate, formatTime } from '@/lib/format';
 import { formatMessage } from '@/lib/validation';
 import { useGeneralInfo } from '@/features/metadata/api/get-general-info';
@@ -20,15 +17,23 @@ import { currentSeonSession, loadSeon, loadTagManager } from '@/features/metadat
 import { fatalErrorStore } from '@/lib/api/error-pages';
 import { apiPost } from '@/lib/api/client';
 import { dialogs, shouldCloseDialogsOnRouteChange } from '@/lib/dialogs/dialog-stack';
-import { i18n, useLocale } from '@/lib/i18n';
+import { i18n, loadAllMessages, useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { useStore } from '@/lib/store';
+import { useTelegram } from '@/lib/telegram';
 import { showToast } from '@/lib/toasts/toast-store';
 import { BuildUpdateOffer } from './build-update';
 import { ErrorPageView } from './routes/error-page-view';
 import { useRouteHandle } from '@/lib/route-handle';
-import { TelegramBridge } from './telegram-bridge';
 import { useEntryParams } from './use-entry-params';
+
+// Loaded after the first render, in chunks of their own (issue 23: the first visit's JavaScript):
+// the signed-in player's watchers, and the support chat (a fixed button that shifts nothing).
+// The watchers come with the rest of the messages (lib/i18n/message-parts.ts).
+const SignedInWatchers = lazy(async () => (await Promise.all([import('./signed-in'), loadAllMessages()]))[0]);
+const ChatWidget = lazy(async () => ({ default: (await import('@/features/protection/chat')).ChatWidget }));
+// Inside Telegram only (the web never loads it): mounted once the SDK has started.
+const TelegramBridge = lazy(async () => ({ default: (await import('./telegram-bridge')).TelegramBridge }));
 
 /** SPEC §4: a locale change tells the account service and reloads the initial data. */
 function useLocaleChange() {
@@ -78,32 +83,6 @@ function useBalanceRefresh(enabled: boolean) {
   }, [active, balanceRefresh, queryClient]);
 }
 
-/** Signed-in only: SPEC §4 forced logout after time_to_force_logout without activity. */
-function Inactivity() {
-  const { data: info } = useGeneralInfo();
-  const { signOut } = useSession();
-  if (!info) return null;
-  return (
-    <InactivityWatcher
-      timeoutSeconds={info.time_to_force_logout}
-      onTimeout={() => {
-        void signOut('inactivity').then(() => {
-          showToast({ type: 'info', message: i18n.t('inactivity.loggedOut') });
-        });
-      }}
-    />
-  );
-}
-
-/** Signed-in only: the reality check at the interval the player chose; "stop" signs out. */
-function RealityCheck() {
-  const { signOut } = useSession();
-  const stop = useCallback(() => {
-    void signOut('user');
-  }, [signOut]);
-  return <RealityCheckWatcher onStop={stop} />;
-}
-
 /** Sign-in shows what applies: a time-out or self-exclusion in force is announced once per player. */
 function useExclusionNotice(uid: number | undefined, exclusion: { kind: 'time_out' | 'self_exclusion'; until: number } | null | undefined) {
   const told = useRef<number | null>(null);
@@ -111,10 +90,13 @@ function useExclusionNotice(uid: number | undefined, exclusion: { kind: 'time_ou
     if (!uid || !exclusion || told.current === uid) return;
     told.current = uid;
     const end = new Date(exclusion.until * 1000);
-    showToast({
-      type: 'info',
-      timeoutMs: 15_000,
-      message: formatMessage(i18n.t(`responsible.inForce.${exclusion.kind}`), { date: `${formatDate(end)} ${formatTime(end)}` }),
+    // `responsible` is in the rest of the messages (lib/i18n/message-parts.ts).
+    void loadAllMessages().then(() => {
+      showToast({
+        type: 'info',
+        timeoutMs: 15_000,
+        message: formatMessage(i18n.t(`responsible.inForce.${exclusion.kind}`), { date: `${formatDate(end)} ${formatTime(end)}` }),
+      });
     });
   }, [uid, exclusion]);
 }
@@ -132,6 +114,7 @@ export function LocaleRoot() {
   const fatal = useStore(fatalErrorStore);
   const handle = useRouteHandle();
   const signedIn = isAuthenticated(account);
+  const inTelegram = useTelegram().active;
 
   useSiteConfigFromContent();
   useEffect(() => {
@@ -161,11 +144,21 @@ export function LocaleRoot() {
       {fatal ? <ErrorPageView page={fatal} /> : <Outlet />}
       <DialogHost />
       <ToastHost />
-      {signedIn && !fatal && <Inactivity />}
-      {signedIn && !fatal && <LoyaltyNotices />}
-      {signedIn && !fatal && <RealityCheck />}
-      {!fatal && handle?.isGamePage !== true && <ChatWidget uid={account?.uid ?? 0} />}
-      <TelegramBridge account={account} routeName={handle?.name} />
+      {signedIn && !fatal && (
+        <Suspense fallback={null}>
+          <SignedInWatchers />
+        </Suspense>
+      )}
+      {!fatal && handle?.isGamePage !== true && (
+        <Suspense fallback={null}>
+          <ChatWidget uid={account?.uid ?? 0} />
+        </Suspense>
+      )}
+      {inTelegram && (
+        <Suspense fallback={null}>
+          <TelegramBridge account={account} routeName={handle?.name} />
+        </Suspense>
+      )}
       {!fatal && <BuildUpdateOffer onGamePage={handle?.isGamePage === true} />}
     </>
   );

@@ -6,8 +6,10 @@ import { gamehallCategoryPath, paths } from '@/config/paths';
 import type { PaymentPageType } from '@/config/system-pages';
 import { accountInfoQueryOptions, isAuthenticated } from '@/features/account/api/get-account-info';
 import { contentRedirectLoader } from '@/features/content/redirect-loader';
-import { bannersQueryOptions } from '@/features/home/content';
-import { activateLocale } from '@/lib/i18n';
+import { categoriesQueryOptions } from '@/features/games';
+import { authBannerQueryOptions, bannersQueryOptions, menuBannerQueryOptions } from '@/features/home/content';
+import { siteContentQueryOptions } from '@/features/content/site-config-content';
+import { activateLocale, loadAllMessages } from '@/lib/i18n';
 import { localeFromPath, localizePath } from '@/lib/i18n/locale-path';
 import { guardRedirect, isGuardedPattern } from './guard';
 import { DefaultLayout } from './layouts/default-layout';
@@ -17,12 +19,24 @@ import { LocaleRoot } from './locale-root';
 import { RouteErrorPage } from './routes/route-error';
 
 type Lazy = NonNullable<RouteObject['lazy']>;
+type LazyFunction = Extract<Lazy, (...args: never[]) => unknown>;
 
-/** How long the home page waits for its banners before it renders without them (they follow). */
+/** How long the home page waits for its banners (and the rest of its layout) before it renders without them (they follow). */
 const BANNERS_WAIT_MS = 1500;
 
+/**
+ * A page reached by navigation: its chunk, with the rest of the messages (message-parts.ts; the
+ * home page, the usual first visit, makes do with the first part).
+ */
+function withAllMessages(load: LazyFunction): LazyFunction {
+  return async (...args) => {
+    const [route] = await Promise.all([load(...args), loadAllMessages()]);
+    return route;
+  };
+}
+
 // One chunk per kind of page: a visitor downloads only what the page in front of them needs.
-const pages = {
+const pageChunks = {
   betting: (async () => ({ Component: (await import('@/features/betting/betting-page')).BettingPage })) satisfies Lazy,
   bettingEvent: (async () => ({ Component: (await import('@/features/betting/betting-page')).BettingEventPage })) satisfies Lazy,
   bets: (async () => ({ Component: (await import('@/features/betting/bets-page')).BetsPage })) satisfies Lazy,
@@ -72,6 +86,9 @@ const pages = {
   gameLayout: (async () => ({ Component: (await import('./layouts/game-layout')).GameLayout })) satisfies Lazy,
   spriteLayout: (async () => ({ Component: (await import('./layouts/svg-sprite-layout')).SvgSpriteLayout })) satisfies Lazy,
 };
+const pages = Object.fromEntries(
+  Object.entries(pageChunks).map(([name, load]) => [name, name === 'home' ? load : withAllMessages(load)]),
+) as Record<keyof typeof pageChunks, Lazy>;
 
 interface PageOptions {
   title?: PageTitleKey;
@@ -132,14 +149,26 @@ function pageRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     withErrors({ Component: DefaultLayout }, [
       // The banners load with the page's chunk: the page's first render shows the banner the
-      // server's app shell already painted (issue 23), instead of a moment without it. A content
-      // service slower than BANNERS_WAIT_MS does not hold the page back.
+      // server's app shell already painted (issue 23), instead of a moment without it. So do the
+      // other answers that decide the page's layout (the guest's welcome offer, which game rows
+      // there are, the site's settings from the content service): the
+      // first render has its final layout, and
+      // the page is not re-rendered answer by answer during start-up (Lighthouse's blocking
+      // time). A content service slower than BANNERS_WAIT_MS does not hold the page back.
       page('index', '', pages.home, {
         before: async ({ request }) => {
-          const banners = queryClient
-            .query(bannersQueryOptions(localeFromPath(new URL(request.url).pathname)))
-            .catch(() => undefined);
-          await Promise.race([banners, new Promise((resolve) => setTimeout(resolve, BANNERS_WAIT_MS))]);
+          const locale = localeFromPath(new URL(request.url).pathname);
+          // The API asks in the page's language: it is active first (the locale route's loader
+          // runs alongside this one).
+          await activateLocale(locale);
+          const answers = Promise.allSettled([
+            queryClient.query(bannersQueryOptions(locale)),
+            queryClient.query(authBannerQueryOptions(locale)),
+            queryClient.query(menuBannerQueryOptions(locale)),
+            queryClient.query(categoriesQueryOptions()),
+            queryClient.query(siteContentQueryOptions(locale)),
+          ]);
+          await Promise.race([answers, new Promise((resolve) => setTimeout(resolve, BANNERS_WAIT_MS))]);
           return null;
         },
       }),

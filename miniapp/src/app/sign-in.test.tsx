@@ -298,7 +298,8 @@ describe('logout and restore', () => {
     });
     renderApp('/?show_popup_auth=1');
     const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Forgot your password?' }));
+    // The dialog's form is a lazy chunk: it may follow the dialog's frame.
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Forgot your password?' }));
     await type('Email or phone', 'player@example.com', dialog);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send the code' }));
 

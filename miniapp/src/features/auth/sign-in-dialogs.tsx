@@ -3,14 +3,17 @@ import { Spinner } from '@/components/ui/spinner';
 import type { AuthView } from '@/features/auth/components/auth-dialog';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { TRACKING_PARAMS, type TrackingParam } from '@/lib/entry-params';
-import { i18n } from '@/lib/i18n';
+import { i18n, loadAllMessages } from '@/lib/i18n';
 import { readStored, STORAGE_KEYS } from '@/lib/storage';
 
-// The forms load when a dialog first opens, not with the page.
-const SignInContent = lazy(async () => ({ default: (await import('./sign-in-content')).SignInContent }));
-const SocialRegistrationContent = lazy(async () => ({
-  default: (await import('./sign-in-content')).SocialRegistrationContent,
-}));
+// The forms load when a dialog first opens, not with the page, and with them the rest of the
+// messages (their validation texts; see lib/i18n/message-parts.ts).
+async function loadForms() {
+  const [forms] = await Promise.all([import('./sign-in-content'), loadAllMessages()]);
+  return forms;
+}
+const SignInContent = lazy(async () => ({ default: (await loadForms()).SignInContent }));
+const SocialRegistrationContent = lazy(async () => ({ default: (await loadForms()).SocialRegistrationContent }));
 
 function Loading() {
   return <Spinner label={i18n.t('app.loading')} />;

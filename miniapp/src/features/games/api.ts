@@ -99,12 +99,16 @@ export function gamesQueryOptions(options: GameOptions) {
   });
 }
 
-export function useCategories() {
-  return useQuery({
+export function categoriesQueryOptions() {
+  return queryOptions({
     queryKey: gameKeys.categories(),
     queryFn: ({ signal }) => apiGet<GameCategory[]>('games.getCategories', undefined, { signal }),
     staleTime: 5 * 60_000,
   });
+}
+
+export function useCategories() {
+  return useQuery(categoriesQueryOptions());
 }
 
 export function useProviders() {

@@ -1,58 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { TextField } from '@/components/ui/text-field';
+import { lazy, Suspense } from 'react';
+import { Spinner } from '@/components/ui/spinner';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { i18n } from '@/lib/i18n';
-import { gamesQueryOptions } from './api';
-import { GameCard, GameCardSkeleton } from './game-card';
-import { debounce, SEARCH_RESULTS_LIMIT, SEARCH_SUGGESTIONS_LIMIT, searchTerm } from './search';
-import styles from './games.module.css';
 
-function SearchPanel({ onOpenGame }: { onOpenGame: () => void }) {
-  const { t } = useTranslation();
-  const [input, setInput] = useState('');
-  const [term, setTerm] = useState<string | null>(null);
-  const settle = useMemo(
-    () =>
-      debounce((value: string) => {
-        setTerm(searchTerm(value));
-      }),
-    [],
-  );
-  useEffect(() => () => { settle.cancel(); }, [settle]);
-
-  const options = term
-    ? { search: term, limit: SEARCH_RESULTS_LIMIT }
-    : { limit: SEARCH_SUGGESTIONS_LIMIT, sort: 'popular' as const };
-  const { data, isPending } = useQuery(gamesQueryOptions(options));
-
-  return (
-    <div className={styles.search}>
-      <TextField
-        label={t('lobby.searchLabel')}
-        name="search"
-        type="search"
-        value={input}
-        autoFocus
-        autoComplete="off"
-        onValueChange={(value) => {
-          setInput(value);
-          settle(value);
-        }}
-      />
-      <p className={styles.cardMeta} aria-live="polite">
-        {term ? t('lobby.searchResults', { count: data?.total ?? 0 }) : t('lobby.searchPopular')}
-      </p>
-      <div className={styles.searchList} data-testid="search-results">
-        {isPending
-          ? Array.from({ length: 6 }, (_, i) => <GameCardSkeleton key={i} />)
-          : data?.items.map((game) => <GameCard key={game.sysname} game={game} onOpen={onOpenGame} />)}
-      </div>
-      {!isPending && data?.items.length === 0 && <p className={styles.empty}>{t('lobby.nothingFound')}</p>}
-    </div>
-  );
-}
+// The search field and results load when the popup first opens, not with the page that offers it.
+const SearchPanel = lazy(async () => ({ default: (await import('./search-panel')).SearchPanel }));
 
 /** The games search popup (SPEC §9 search constants). */
 export function openGamesSearch(): number {
@@ -60,6 +12,10 @@ export function openGamesSearch(): number {
     name: 'games-search',
     label: i18n.t('lobby.search'),
     size: 'big',
-    render: ({ close }) => <SearchPanel onOpenGame={() => close({ immediate: true })} />,
+    render: ({ close }) => (
+      <Suspense fallback={<Spinner label={i18n.t('app.loading')} />}>
+        <SearchPanel onOpenGame={() => close({ immediate: true })} />
+      </Suspense>
+    ),
   });
 }

@@ -102,20 +102,28 @@ export function useBanners() {
   return useQuery(bannersQueryOptions(locale));
 }
 
-export function useMenuBanner() {
-  const locale = useLocale();
-  return useQuery({
+export function menuBannerQueryOptions(locale: string) {
+  return queryOptions({
     queryKey: ['content', 'menu-banner', locale],
     queryFn: ({ signal }) => getContent<MenuBanner>('menu-banner', locale, signal),
     staleTime: 60_000,
   });
 }
 
-export function useAuthBanner() {
+export function useMenuBanner() {
   const locale = useLocale();
-  return useQuery({
+  return useQuery(menuBannerQueryOptions(locale));
+}
+
+export function authBannerQueryOptions(locale: string) {
+  return queryOptions({
     queryKey: ['content', 'auth-banner', locale],
     queryFn: ({ signal }) => getContent<AuthBanner>('auth-banner', locale, signal),
     staleTime: 60_000,
   });
+}
+
+export function useAuthBanner() {
+  const locale = useLocale();
+  return useQuery(authBannerQueryOptions(locale));
 }
