@@ -129,10 +129,13 @@ describe('the campaign pages', () => {
   it('edit: reads the campaign answer, names the fields it lacks, and puts the whole campaign', async () => {
     const sent = serve();
     renderAt('/backoffice/campaigns/4');
-    const warning = await screen.findByTestId('campaign-missing');
+    // The form mounts after the record's request: on a loaded machine that takes more than the
+    // default second.
+    const warning = await screen.findByTestId('campaign-missing', {}, { timeout: 10_000 });
     expect(warning).toHaveTextContent('title_fr');
     expect(warning).not.toHaveTextContent('amounts');
-    expect(await screen.findByDisplayValue('12.50')).toBeInTheDocument();
+    // The form may mount twice (once per answer of the record): look for the input each time.
+    await waitFor(() => expect(screen.getByDisplayValue('12.50')).toBeInTheDocument(), { timeout: 10_000 });
     expect(screen.getByDisplayValue('spring')).toBeInTheDocument();
     type(/Title \(French\)/, 'Printemps');
     type(/Text \(English\)/, 'A spring bonus');
