@@ -139,22 +139,94 @@ pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// [`find_session`]'s query, with `$extra` columns (and a `$tail` after its `WHERE`).
+macro_rules! session_query {
+    ($extra:literal) => {
+        session_query!($extra, "")
+    };
+    ($extra:literal, $tail:literal) => {
+        concat!(
+            "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status, \
+             u.blocked_until, u.blocked_kind, u.play_limits, \
+             CAST((SELECT COUNT(*) FROM player_bonuses b WHERE b.user_id = s.user_id AND b.status = 'wagering') AS BIGINT) AS wagering, \
+             CAST(COALESCE((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = s.user_id \
+               AND a.kind = CASE WHEN s.mode = 'demo' THEN 'fun' ELSE 'main' END AND a.currency = s.currency), 0) AS BIGINT) AS held, \
+             CAST((SELECT COUNT(*) FROM competition_games c WHERE c.game_id IN (s.game_id, 0) AND c.ends_at > $2) AS BIGINT) AS competing",
+            $extra,
+            " FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
+            $tail
+        )
+    };
+}
+
 /// The session of `token` with its player's state, the count of their wagering bonuses and the
 /// balance it plays from: one indexed query.
 pub async fn find_session(conn: &mut AnyConnection, token: &str) -> Result<Option<GameSession>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status, \
-         u.blocked_until, u.blocked_kind, u.play_limits, \
-         CAST((SELECT COUNT(*) FROM player_bonuses b WHERE b.user_id = s.user_id AND b.status = 'wagering') AS BIGINT) AS wagering, \
-         CAST(COALESCE((SELECT a.balance FROM ledger_accounts a WHERE a.user_id = s.user_id \
-           AND a.kind = CASE WHEN s.mode = 'demo' THEN 'fun' ELSE 'main' END AND a.currency = s.currency), 0) AS BIGINT) AS held, \
-         CAST((SELECT COUNT(*) FROM competition_games c WHERE c.game_id IN (s.game_id, 0) AND c.ends_at > $2) AS BIGINT) AS competing \
-         FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
-    )
-    .bind(token_hash(token))
+    sqlx::query_as(session_query!("")).bind(token_hash(token)).bind(now_ms()).fetch_optional(conn).await
+}
+
+/// [`find_session`] in a transaction that changes the player's money: on PostgreSQL it also locks
+/// the player's `users` row in the same statement (`Db::lock_user`; SQLite's transactions hold
+/// the write lock already).
+pub async fn find_session_locked(conn: &mut AnyConnection, token: &str) -> Result<Option<GameSession>, sqlx::Error> {
+    let sql = if conn.backend_name().to_ascii_lowercase().starts_with("postgres") {
+        session_query!("", " FOR UPDATE OF u")
+    } else {
+        session_query!("")
+    };
+    sqlx::query_as(sql).bind(token_hash(token)).bind(now_ms()).fetch_optional(conn).await
+}
+
+/// A session read with the earlier call of the same transaction id, if any ([`opened`]).
+#[derive(sqlx::FromRow)]
+struct SeenSession {
+    #[sqlx(flatten)]
+    session: GameSession,
+    seen_fingerprint: Option<String>,
+    seen_response: Option<String>,
+}
+
+/// What a bet's or a win's first statement found.
+enum Opened {
+    /// The transaction id was seen with the same fields: its first answer.
+    Replayed(WalletResponse),
+    /// A new call, with its session (checked).
+    Fresh(GameSession),
+}
+
+/// The replay lookup and the session's read of a bet or a win, in one statement: the first
+/// answer for a repeated id (a duplicate when its fields differ), else the session, checked as
+/// [`session_for`] checks it. A token that finds no session still gets the replay lookup (on its
+/// own, as before the session read), so a replay answers whatever became of its token.
+async fn opened(
+    conn: &mut AnyConnection,
+    provider: &str,
+    request: &WalletRequest,
+    kind: &str,
+    allow_expired: bool,
+) -> Result<Opened, WalletError> {
+    let row: Option<SeenSession> = sqlx::query_as(session_query!(
+        ", (SELECT w.fingerprint FROM wallet_transactions w WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_fingerprint, \
+         (SELECT w.response FROM wallet_transactions w WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_response"
+    ))
+    .bind(token_hash(&request.token))
     .bind(now_ms())
-    .fetch_optional(conn)
-    .await
+    .bind(provider)
+    .bind(&request.transaction_uuid)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(row) = row else {
+        return match replay(conn, provider, request, kind).await? {
+            Some(first) => Ok(Opened::Replayed(first)),
+            None => Err(WalletError::Status("RS_ERROR_INVALID_TOKEN")),
+        };
+    };
+    let seen = row.seen_fingerprint.zip(row.seen_response);
+    if let Some(first) = replayed(request, kind, seen)? {
+        return Ok(Opened::Replayed(first));
+    }
+    check_session(&row.session, provider, request, allow_expired)?;
+    Ok(Opened::Fresh(row.session))
 }
 
 fn player_account(session: &GameSession) -> Account {
@@ -290,6 +362,15 @@ async fn replay(
     .bind(&request.transaction_uuid)
     .fetch_optional(&mut *conn)
     .await?;
+    replayed(request, kind, row)
+}
+
+/// [`replay`]'s answer from the earlier call's row (fingerprint, response), if there was one.
+fn replayed(
+    request: &WalletRequest,
+    kind: &str,
+    row: Option<(String, String)>,
+) -> Result<Option<WalletResponse>, WalletError> {
     match row {
         None => Ok(None),
         Some((fingerprint, _)) if fingerprint != request.fingerprint(kind) => {
@@ -391,11 +472,10 @@ pub async fn bet(
     request: &WalletRequest,
     rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
-    if let Some(first) = replay(conn, provider, request, "bet").await? {
-        return Ok(first);
+    match opened(conn, provider, request, "bet", false).await? {
+        Opened::Replayed(first) => Ok(first),
+        Opened::Fresh(session) => Ok(bet_in(conn, provider, request, &session, rules).await?.response),
     }
-    let session = session_for(conn, provider, request, false).await?;
-    Ok(bet_in(conn, provider, request, &session, rules).await?.response)
 }
 
 /// A bet taken by [`bet_in`]: the answer and the round's id.
@@ -536,11 +616,10 @@ pub async fn win_to(
     to: WinTo,
     rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
-    if let Some(first) = replay(conn, provider, request, "win").await? {
-        return Ok(first);
+    match opened(conn, provider, request, "win", true).await? {
+        Opened::Replayed(first) => Ok(first),
+        Opened::Fresh(session) => win_in(conn, provider, request, &session, to, None, rules).await,
     }
-    let session = session_for(conn, provider, request, true).await?;
-    win_in(conn, provider, request, &session, to, None, rules).await
 }
 
 /// [`win_to`] for a call whose transaction id cannot have been seen and whose session was read
@@ -561,10 +640,13 @@ pub async fn win_in(
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
     // The round's totals first (nothing below reads its win): an unknown round writes nothing.
+    // It answers too how many bonus stakes the round holds: with none, the win is all main.
     let closed = i64::from(request.round_closed);
-    let round: Option<(i64, i64, i64)> = sqlx::query_as(
+    let round: Option<(i64, i64, i64, i64)> = sqlx::query_as(
         "UPDATE game_rounds SET win = win + $1, status = CASE WHEN $2 = 1 THEN 'closed' ELSE status END, \
-         closed_at = CASE WHEN $2 = 1 THEN $3 ELSE closed_at END WHERE provider = $4 AND round = $5 RETURNING id, bet, win",
+         closed_at = CASE WHEN $2 = 1 THEN $3 ELSE closed_at END WHERE provider = $4 AND round = $5 RETURNING id, bet, win, \
+         CAST((SELECT COUNT(*) FROM bonus_stakes s WHERE s.round_id = game_rounds.id AND s.provider = $4 \
+           AND s.rolled_back = 0 AND s.staked > 0) AS BIGINT)",
     )
     .bind(request.amount)
     .bind(closed)
@@ -573,18 +655,21 @@ pub async fn win_in(
     .bind(&request.round)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((round_id, round_bet, round_win)) = round else {
+    let Some((round_id, round_bet, round_win, bonus_stakes)) = round else {
         return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
     };
     let currency = currency_of(session)?;
     let real = session.mode == "real";
-    // A bet of this transaction paid all from main (or fun): the win has nobody to share with.
+    // A bet of this transaction paid all from main (or fun), or a round no bonus staked: the win
+    // has nobody to share with.
     let held_after = placed.and_then(|p| p.held_after).filter(|_| to == WinTo::Session);
+    // What the win adds to the balance the session plays from.
+    let mut credited = 0;
     if request.amount > 0 {
         let key = format!("wallet:{provider}:{}", request.transaction_uuid);
         let payout = match (to, real) {
             (WinTo::Bonus(bonus_id), true) => Some(bonus::plan_pack_win(conn, bonus_id, request.amount).await?),
-            (WinTo::Session, true) if held_after.is_some() => {
+            (WinTo::Session, true) if held_after.is_some() || bonus_stakes == 0 => {
                 Some(Payout { main: request.amount, ..Payout::default() })
             }
             (WinTo::Session, true) => Some(bonus::plan_win(conn, provider, round_id, request.amount).await?),
@@ -602,6 +687,7 @@ pub async fn win_in(
         if let Some(payout) = &payout {
             bonus::record_payout(conn, payout, matches!(to, WinTo::Bonus(_))).await?;
         }
+        credited = payout.as_ref().map_or(request.amount, |p| p.main);
         if real {
             let won = competition::Win { key: &key, round_id, amount: request.amount, round_bet, round_win };
             if session.competing > 0 {
@@ -613,14 +699,196 @@ pub async fn win_in(
     if real && (session.wagering > 0 || to != WinTo::Session) {
         bonus::settle(conn, session.user_id).await?;
     }
-    let balance = match held_after {
-        Some(held) => held + request.amount,
+    // The balance before the win, when known: the bet's of this transaction, or the session's
+    // read (demo, or no wagering bonus), which is the balance until this win moves it (every
+    // movement of the player's money runs on their lane).
+    let before = match placed {
+        Some(placed) => placed.held_after,
+        None => session.held_balance(),
+    };
+    let balance = match before.filter(|_| to == WinTo::Session) {
+        Some(held) => held + credited,
         None => balance_of(conn, session, rules).await?.0,
     };
     let response = answer("RS_OK", request, Some((balance, currency.code())));
     record(conn, provider, request, "win", round_id, &response, None, 0).await?;
     Ok(response)
 }
+
+/// A house round's draw, recorded with the round by [`house_round_in`].
+#[derive(Debug)]
+pub struct Drawn<'a> {
+    pub seed_id: i64,
+    pub nonce: i64,
+    /// The round's parameters and outcome as JSON text (`house_rounds`).
+    pub params: &'a str,
+    pub outcome: &'a str,
+}
+
+/// What [`house_round_in`] did: the round's row and the balance after its win.
+#[derive(Debug)]
+pub struct Played {
+    pub round_id: i64,
+    pub balance: i64,
+}
+
+/// A whole round whose bet and win are known together (a house game's one-step round: its ids
+/// are new and its session was read in this transaction), in four statements instead of
+/// [`bet_in`]'s and [`win_in`]'s nine: both movements in one [`ledger::post_many`] call (the bet
+/// checked for funds first; a refused bet fails the call, and its batch's rollback takes the win
+/// back with it), the loyalty points of a real bet, and the round, its draw and both wallet
+/// records in one statement (a batch of statements on SQLite, data-modifying CTEs on
+/// PostgreSQL). Only for a round whose balance the session's read holds (demo, or no wagering
+/// bonus: [`GameSession::held_balance`]) and, in real money, covered by no tournament or jackpot:
+/// `None` otherwise, and the caller runs [`bet_in`] and [`win_in`]. The same checks as theirs
+/// (session, exclusion, play limits) and the same rows, answers and ledger entries.
+pub async fn house_round_in(
+    conn: &mut AnyConnection,
+    provider: &str,
+    bet: &WalletRequest,
+    win: &WalletRequest,
+    session: &GameSession,
+    rules: &Rules,
+    drawn: &Drawn<'_>,
+) -> Result<Option<Played>, WalletError> {
+    let real = session.mode == "real";
+    let Some(held) = session.held_balance() else { return Ok(None) };
+    if real && session.competing > 0 {
+        return Ok(None);
+    }
+    check_session(session, provider, bet, false)?;
+    if bet.amount < 0
+        || win.amount < 0
+        || bet.transaction_uuid.is_empty()
+        || win.transaction_uuid.is_empty()
+        || bet.round.is_empty()
+        || bet.round != win.round
+    {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    let currency = currency_of(session)?;
+    if real {
+        if let Some(exclusion) = session.exclusion() {
+            return Err(WalletError::Excluded(exclusion));
+        }
+        if session.play_limits != 0 && bet.amount > 0 {
+            match limits::enforce_play(conn, session.user_id, currency, bet.amount, now_ms()).await {
+                Ok(()) => {}
+                Err(limits::PlayLimitRefusal::Reached(reached)) => return Err(WalletError::PlayLimit(reached)),
+                Err(limits::PlayLimitRefusal::Db(e)) => return Err(WalletError::Db(e)),
+            }
+        }
+    }
+    // The movements, built as `bet_in` and `win_in` build them (all main, or fun in demo mode).
+    let (bet_key, win_key) =
+        (format!("wallet:{provider}:{}", bet.transaction_uuid), format!("wallet:{provider}:{}", win.transaction_uuid));
+    let mut entries = Vec::with_capacity(2);
+    if bet.amount > 0 {
+        entries.push(if real {
+            let mut postings = Stake::all_main(bet.amount).postings(session.user_id);
+            postings.push(Posting { account: settlement(session), amount: bet.amount });
+            Entry { key: &bet_key, kind: "bet", user_id: Some(session.user_id), reference: None, currency, postings }
+        } else {
+            move_money(&bet_key, "bet", session, Money::from_minor(bet.amount, currency), false)
+        });
+    }
+    if win.amount > 0 {
+        entries.push(if real {
+            let postings = Payout { main: win.amount, ..Payout::default() }.postings(
+                session.user_id,
+                settlement(session),
+                win.amount,
+            );
+            Entry { key: &win_key, kind: "win", user_id: Some(session.user_id), reference: None, currency, postings }
+        } else {
+            move_money(&win_key, "win", session, Money::from_minor(win.amount, currency), true)
+        });
+    }
+    for (i, posted) in ledger::post_many(conn, &entries).await?.into_iter().enumerate() {
+        match posted {
+            Ok(_) => {}
+            Err(LedgerError::InsufficientFunds) if i == 0 && bet.amount > 0 => {
+                return Err(WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"));
+            }
+            Err(e) => return Err(WalletError::from(e)),
+        }
+    }
+    // Only the part paid with real money earns loyalty points: all of it here.
+    let points = if real {
+        loyalty::accrue(conn, rules, session.user_id, session.game_id, currency, bet.amount).await?
+    } else {
+        0
+    };
+    // Every movement of the player's money runs on their lane: the balance is the session's read
+    // less the bet, plus the win.
+    let after_bet = held - bet.amount;
+    let after_win = after_bet + win.amount;
+    let bet_answer = answer("RS_OK", bet, Some((after_bet, currency.code())));
+    let win_answer = answer("RS_OK", win, Some((after_win, currency.code())));
+    let now = now_ms();
+    let postgres = conn.backend_name().to_ascii_lowercase().starts_with("postgres");
+    let sql = if postgres { ROUND_POSTGRES } else { ROUND_SQLITE };
+    // `fetch_all`: on SQLite every statement of the batch runs before the one row is taken.
+    let ids: Vec<i64> = sqlx::query_scalar(sql)
+        .bind(provider)
+        .bind(&bet.round)
+        .bind(session.user_id)
+        .bind(session.game_id)
+        .bind(&session.currency)
+        .bind(&session.mode)
+        .bind(bet.amount)
+        .bind(win.amount)
+        .bind(now)
+        .bind(if win.round_closed { "closed" } else { "open" })
+        .bind(win.round_closed.then_some(now))
+        .bind(drawn.seed_id)
+        .bind(drawn.nonce)
+        .bind(drawn.params)
+        .bind(drawn.outcome)
+        .bind(&bet.transaction_uuid)
+        .bind(bet.fingerprint("bet"))
+        .bind(serde_json::to_string(&bet_answer).unwrap_or_default())
+        .bind(points)
+        .bind(&win.transaction_uuid)
+        .bind(&win.reference_transaction_uuid)
+        .bind(win.fingerprint("win"))
+        .bind(serde_json::to_string(&win_answer).unwrap_or_default())
+        .fetch_all(&mut *conn)
+        .await?;
+    let round_id = ids.first().copied().ok_or(WalletError::Db(sqlx::Error::RowNotFound))?;
+    if real && win.amount > 0 {
+        let won = competition::Win {
+            key: &win_key,
+            round_id,
+            amount: win.amount,
+            round_bet: bet.amount,
+            round_win: win.amount,
+        };
+        winners::on_win(conn, session, currency, &won, rules.big_win).await?;
+    }
+    Ok(Some(Played { round_id, balance: after_win }))
+}
+
+/// [`house_round_in`]'s round, draw and wallet records on SQLite: one batch of statements (one
+/// hop to the driver's thread; `$n` names the same argument in every statement).
+const ROUND_SQLITE: &str = "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $11);\n\
+     INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) \
+     SELECT id, $12, $13, $14, $15 FROM game_rounds WHERE provider = $1 AND round = $2;\n\
+     INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
+     SELECT $1, $16, 'bet', id, NULL, $7, $17, $18, $9, NULL, 0, $19 FROM game_rounds WHERE provider = $1 AND round = $2 \
+     UNION ALL SELECT $1, $20, 'win', id, $21, $8, $22, $23, $9, NULL, 0, 0 FROM game_rounds WHERE provider = $1 AND round = $2;\n\
+     SELECT id FROM game_rounds WHERE provider = $1 AND round = $2";
+
+/// The same on PostgreSQL: one statement of data-modifying CTEs (the foreign keys are checked at
+/// its end).
+const ROUND_POSTGRES: &str = "WITH r AS (INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $11) RETURNING id), \
+     h AS (INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) SELECT id, $12, $13, $14, $15 FROM r), \
+     w AS (INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
+     SELECT $1, $16, 'bet', id, CAST(NULL AS TEXT), $7, $17, $18, $9, CAST(NULL AS BIGINT), 0, $19 FROM r \
+     UNION ALL SELECT $1, $20, 'win', id, $21, $8, $22, $23, $9, CAST(NULL AS BIGINT), 0, 0 FROM r) \
+     SELECT id FROM r";
 
 /// Reverses a bet (accepted with an expired token; refused once the round has a win): what it
 /// took from bonuses goes back to them and the wagering it counted is taken back.
@@ -814,8 +1082,13 @@ async fn run(
     // calls share one transaction (see `db::group`). With several lanes (PostgreSQL) the call
     // goes on its player's lane; an unknown token fails inside the job whichever lane runs it.
     let player = if state.db().lanes() > 1 {
+        // Only the player: a session's player never changes (the job reads the session itself).
         let mut conn = state.db().pool().acquire().await?;
-        find_session(&mut conn, &request.token).await?.map_or(0, |s| s.user_id)
+        let player: Option<i64> = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")
+            .bind(token_hash(&request.token))
+            .fetch_optional(&mut *conn)
+            .await?;
+        player.unwrap_or(0)
     } else {
         0
     };

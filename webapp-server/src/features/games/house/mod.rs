@@ -106,6 +106,21 @@ pub(super) async fn live_session(
     sysname: &str,
 ) -> Result<wallet::GameSession, HouseError> {
     let session = wallet::find_session(conn, token).await.map_err(HouseError::internal)?;
+    check_live(session, sysname)
+}
+
+/// [`live_session`] in a round's transaction, the player's `users` row locked with the read on
+/// PostgreSQL (`wallet::find_session_locked`, what `Db::lock_user` does).
+pub(super) async fn live_session_locked(
+    conn: &mut AnyConnection,
+    token: &str,
+    sysname: &str,
+) -> Result<wallet::GameSession, HouseError> {
+    let session = wallet::find_session_locked(conn, token).await.map_err(HouseError::internal)?;
+    check_live(session, sysname)
+}
+
+fn check_live(session: Option<wallet::GameSession>, sysname: &str) -> Result<wallet::GameSession, HouseError> {
     let Some(session) = session.filter(|s| s.sysname == sysname && s.provider == "house") else {
         return Err(HouseError::InvalidToken);
     };
@@ -136,6 +151,16 @@ pub(super) fn wallet_request(
     }
 }
 
+/// The wallet call that pays a round's win (possibly nothing) and closes it.
+pub(super) fn settle_request(round_id: &str, session: &wallet::GameSession, token: &str, win: Money) -> WalletRequest {
+    WalletRequest {
+        transaction_uuid: format!("{round_id}:win"),
+        reference_transaction_uuid: Some(format!("{round_id}:bet")),
+        round_closed: true,
+        ..wallet_request(round_id, session, token, win)
+    }
+}
+
 /// Pays a round's win (possibly nothing) and closes it. `placed` is the round's bet when it was
 /// taken in this transaction, whose session was read in it: the win then skips the replay lookup
 /// and the second session read ([`wallet::win_in`]).
@@ -150,12 +175,7 @@ pub(super) async fn settle(
     placed: Option<&wallet::Placed>,
     rules: &Rules,
 ) -> Result<i64, HouseError> {
-    let request = WalletRequest {
-        transaction_uuid: format!("{round_id}:win"),
-        reference_transaction_uuid: Some(format!("{round_id}:bet")),
-        round_closed: true,
-        ..wallet_request(round_id, session, token, win)
-    };
+    let request = settle_request(round_id, session, token, win);
     let settled = match placed {
         Some(placed) => wallet::win_in(conn, "house", &request, session, to, Some(placed), rules).await,
         None => wallet::win_to(conn, "house", &request, to, rules).await,

@@ -153,12 +153,11 @@ pub(super) async fn play_in(
     sysname: &str,
     request: &RoundRequest,
 ) -> Result<Value, HouseError> {
-    let db = state.db();
-    let session = live_session(tx, &request.token, sysname).await?;
+    // Read with the player's row locked (PostgreSQL), as `Db::lock_user` would.
+    let session = live_session_locked(tx, &request.token, sysname).await?;
     let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
     let limits = limits(sysname).ok_or(HouseError::UnknownGame)?;
     let (min, _) = limits.bets(currency);
-    db.lock_user(tx, session.user_id).await?;
     // A free spin of a pack: the pack's bet, no debit.
     let pack = if is_free_spin(request) {
         let pack = if session.mode == "real" {
@@ -194,6 +193,21 @@ pub(super) async fn play_in(
     let round_id = uuid::Uuid::new_v4().to_string();
     let staked = if pack.is_some() { Money::zero(currency) } else { bet };
     let rules = Rules::of(state);
+    // A paid one-step round whose balance the session's read holds: bet, win, round and draw
+    // together in four statements (`wallet::house_round_in`); any other round below.
+    if pack.is_none() && !matches!(game, Play::Mines(_)) {
+        let bet_request = wallet_request(&round_id, &session, &request.token, staked);
+        let win_request = settle_request(&round_id, &session, &request.token, Money::from_minor(win, currency));
+        let (params, recorded) = (request.params.to_string(), outcome.to_string());
+        let drawn = wallet::Drawn { seed_id: seed.id, nonce, params: &params, outcome: &recorded };
+        let played = wallet::house_round_in(&mut *tx, "house", &bet_request, &win_request, &session, &rules, &drawn)
+            .await
+            .map_err(|e| bet_refusal(e, currency))?;
+        if let Some(played) = played {
+            outcome["nonce"] = json!(nonce);
+            return Ok(answer(&round_id, outcome, bet, win, played.balance, currency, &seed, nonce));
+        }
+    }
     // The round's id is new and its session was read in this transaction: the wallet skips the
     // replay lookup and the second read, and the win below knows how the bet was paid.
     let placed = wallet::bet_in(
@@ -204,15 +218,7 @@ pub(super) async fn play_in(
         &rules,
     )
     .await
-    .map_err(|e| match e {
-        wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
-        wallet::WalletError::PlayLimit(reached) => HouseError::PlayLimit {
-            kind: reached.kind.name(),
-            period: reached.period,
-            available: Money::from_minor(reached.available, currency),
-        },
-        other => HouseError::from(other),
-    })?;
+    .map_err(|e| bet_refusal(e, currency))?;
     // A bonus's pack has its wins paid to that bonus, by the wallet like any win; any other
     // pack's wins are real money.
     let to = match pack.as_ref().and_then(|p| p.bonus_id) {
@@ -247,7 +253,22 @@ pub(super) async fn play_in(
         .await
         .map_err(HouseError::internal)?;
     outcome["nonce"] = json!(nonce);
-    Ok(json!({
+    Ok(answer(&round_id, outcome, bet, win, balance, currency, &seed, nonce))
+}
+
+/// A round's answer.
+#[allow(clippy::too_many_arguments)]
+fn answer(
+    round_id: &str,
+    outcome: Value,
+    bet: Money,
+    win: i64,
+    balance: i64,
+    currency: Currency,
+    seed: &seeds::Seed,
+    nonce: i64,
+) -> Value {
+    json!({
         "round": round_id,
         "outcome": outcome,
         "bet": bet.to_decimal_string(),
@@ -257,5 +278,18 @@ pub(super) async fn play_in(
         "server_seed_hash": seed.server_seed_hash,
         "client_seed": seed.client_seed,
         "nonce": nonce,
-    }))
+    })
+}
+
+/// A bet's refusal as the house tells it.
+fn bet_refusal(e: wallet::WalletError, currency: Currency) -> HouseError {
+    match e {
+        wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
+        wallet::WalletError::PlayLimit(reached) => HouseError::PlayLimit {
+            kind: reached.kind.name(),
+            period: reached.period,
+            available: Money::from_minor(reached.available, currency),
+        },
+        other => HouseError::from(other),
+    }
 }
