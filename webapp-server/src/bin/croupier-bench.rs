@@ -835,7 +835,7 @@ fn print_games(house: &HouseRow, bonus: &HouseRow, rows: &[Row], ceiling: f64, r
     );
 }
 
-/// The static-asset rows (issue 23): the client's main bundle from this server and from nginx
+/// The static-asset rows (issue 23): the player's largest bundle from this server and from nginx
 /// with `gzip_static` serving the same file precompressed, in the same run.
 struct AssetRows {
     file: String,
@@ -852,17 +852,42 @@ fn nginx_binary() -> Option<&'static str> {
     ["/usr/sbin/nginx", "/usr/bin/nginx"].into_iter().find(|p| std::path::Path::new(p).exists())
 }
 
-async fn asset_rows(server: &Server, o: &Options) -> anyhow::Result<AssetRows> {
-    let dir = std::path::Path::new(&o.web_dir).join("assets");
-    let mut largest: Option<(u64, String)> = None;
+/// The largest script a player's page can load: among the files reachable from `index.html` (its
+/// scripts, then every asset a reached script names), so never the console's own chunks
+/// (`backoffice.html`'s), which a player never fetches.
+fn player_bundle(web_dir: &std::path::Path) -> anyhow::Result<(u64, String)> {
+    let dir = web_dir.join("assets");
+    let mut scripts: Vec<(String, u64)> = Vec::new();
     for entry in std::fs::read_dir(&dir).with_context(|| format!("{} (run `make client`)", dir.display()))?.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-        if name.ends_with(".js") && largest.as_ref().is_none_or(|(s, _)| size > *s) {
-            largest = Some((size, name));
+        if name.ends_with(".js") {
+            scripts.push((name, entry.metadata().map(|m| m.len()).unwrap_or(0)));
         }
     }
-    let (raw, file) = largest.context("no JavaScript file under assets/")?;
+    let index = std::fs::read_to_string(web_dir.join("index.html")).context("index.html (run `make client`)")?;
+    let mut reached: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut queue: Vec<String> =
+        scripts.iter().filter(|(n, _)| index.contains(n.as_str())).map(|(n, _)| n.clone()).collect();
+    while let Some(name) = queue.pop() {
+        if !reached.insert(name.clone()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap_or_default();
+        queue.extend(
+            scripts.iter().filter(|(n, _)| !reached.contains(n) && text.contains(n.as_str())).map(|(n, _)| n.clone()),
+        );
+    }
+    scripts
+        .into_iter()
+        .filter(|(n, _)| reached.contains(n))
+        .max_by_key(|(_, size)| *size)
+        .map(|(name, size)| (size, name))
+        .context("no script of index.html under assets/")
+}
+
+async fn asset_rows(server: &Server, o: &Options) -> anyhow::Result<AssetRows> {
+    let dir = std::path::Path::new(&o.web_dir).join("assets");
+    let (raw, file) = player_bundle(std::path::Path::new(&o.web_dir))?;
     let path = format!("/assets/{file}");
     let encodings: [(&'static str, Option<&'static str>); 3] =
         [("gzip", Some("gzip")), ("br", Some("gzip, deflate, br")), ("none", None)];
