@@ -345,7 +345,8 @@ impl From<LedgerError> for ApiError {
     }
 }
 
-fn is_postgres(conn: &AnyConnection) -> bool {
+/// Whether `conn` talks to PostgreSQL (else SQLite), for the statements written per dialect.
+pub fn is_postgres(conn: &AnyConnection) -> bool {
     conn.backend_name().to_ascii_lowercase().starts_with("postgres")
 }
 

@@ -169,11 +169,7 @@ pub async fn find_session(conn: &mut AnyConnection, token: &str) -> Result<Optio
 /// the player's `users` row in the same statement (`Db::lock_user`; SQLite's transactions hold
 /// the write lock already).
 pub async fn find_session_locked(conn: &mut AnyConnection, token: &str) -> Result<Option<GameSession>, sqlx::Error> {
-    let sql = if conn.backend_name().to_ascii_lowercase().starts_with("postgres") {
-        session_query!("", " FOR UPDATE OF u")
-    } else {
-        session_query!("")
-    };
+    let sql = if ledger::is_postgres(conn) { session_query!("", " FOR UPDATE OF u") } else { session_query!("") };
     sqlx::query_as(sql).bind(token_hash(token)).bind(now_ms()).fetch_optional(conn).await
 }
 
@@ -227,6 +223,27 @@ async fn opened(
     }
     check_session(&row.session, provider, request, allow_expired)?;
     Ok(Opened::Fresh(row.session))
+}
+
+/// Responsible gaming before a real-money bet of `amount`: none during a time-out or
+/// self-exclusion, and none over a loss or wager limit (read only for players who have one).
+async fn play_allowed(
+    conn: &mut AnyConnection,
+    session: &GameSession,
+    currency: Currency,
+    amount: i64,
+) -> Result<(), WalletError> {
+    if let Some(exclusion) = session.exclusion() {
+        return Err(WalletError::Excluded(exclusion));
+    }
+    if session.play_limits != 0 && amount > 0 {
+        match limits::enforce_play(conn, session.user_id, currency, amount, now_ms()).await {
+            Ok(()) => {}
+            Err(limits::PlayLimitRefusal::Reached(reached)) => return Err(WalletError::PlayLimit(reached)),
+            Err(limits::PlayLimitRefusal::Db(e)) => return Err(WalletError::Db(e)),
+        }
+    }
+    Ok(())
 }
 
 fn player_account(session: &GameSession) -> Account {
@@ -506,19 +523,8 @@ pub async fn bet_in(
     }
     let currency = currency_of(session)?;
     let real = session.mode == "real";
-    // Responsible gaming: no real-money play during a time-out or self-exclusion, and none over a
-    // loss or wager limit (read only for players who have one).
     if real {
-        if let Some(exclusion) = session.exclusion() {
-            return Err(WalletError::Excluded(exclusion));
-        }
-        if session.play_limits != 0 && request.amount > 0 {
-            match limits::enforce_play(conn, session.user_id, currency, request.amount, now_ms()).await {
-                Ok(()) => {}
-                Err(limits::PlayLimitRefusal::Reached(reached)) => return Err(WalletError::PlayLimit(reached)),
-                Err(limits::PlayLimitRefusal::Db(e)) => return Err(WalletError::Db(e)),
-            }
-        }
+        play_allowed(conn, session, currency, request.amount).await?;
     }
     let (round_id, status) = open_round(conn, provider, request, session).await?;
     if status != "open" {
@@ -768,16 +774,7 @@ pub async fn house_round_in(
     }
     let currency = currency_of(session)?;
     if real {
-        if let Some(exclusion) = session.exclusion() {
-            return Err(WalletError::Excluded(exclusion));
-        }
-        if session.play_limits != 0 && bet.amount > 0 {
-            match limits::enforce_play(conn, session.user_id, currency, bet.amount, now_ms()).await {
-                Ok(()) => {}
-                Err(limits::PlayLimitRefusal::Reached(reached)) => return Err(WalletError::PlayLimit(reached)),
-                Err(limits::PlayLimitRefusal::Db(e)) => return Err(WalletError::Db(e)),
-            }
-        }
+        play_allowed(conn, session, currency, bet.amount).await?;
     }
     // The movements, built as `bet_in` and `win_in` build them (all main, or fun in demo mode).
     let (bet_key, win_key) =
@@ -826,8 +823,7 @@ pub async fn house_round_in(
     let bet_answer = answer("RS_OK", bet, Some((after_bet, currency.code())));
     let win_answer = answer("RS_OK", win, Some((after_win, currency.code())));
     let now = now_ms();
-    let postgres = conn.backend_name().to_ascii_lowercase().starts_with("postgres");
-    let sql = if postgres { ROUND_POSTGRES } else { ROUND_SQLITE };
+    let sql = if ledger::is_postgres(conn) { ROUND_POSTGRES } else { ROUND_SQLITE };
     // `fetch_all`: on SQLite every statement of the batch runs before the one row is taken.
     let ids: Vec<i64> = sqlx::query_scalar(sql)
         .bind(provider)
