@@ -149,6 +149,12 @@ pub async fn record(conn: &mut AnyConnection, r: &Record<'_>) -> Result<(), sqlx
     Ok(())
 }
 
+/// Whether a round that staked `round_bet` and won `round_win` is a big win: its win at least
+/// `big` times its bet.
+pub fn is_big(round_bet: i64, round_win: i64, big: i64) -> bool {
+    round_bet > 0 && i128::from(round_win) >= i128::from(round_bet) * i128::from(big)
+}
+
 /// A real-money win: listed when its round's win reaches `big` × the round's bet.
 pub async fn on_win(
     conn: &mut AnyConnection,
@@ -157,7 +163,7 @@ pub async fn on_win(
     win: &Win<'_>,
     big: i64,
 ) -> Result<(), sqlx::Error> {
-    if win.round_bet <= 0 || i128::from(win.round_win) < i128::from(win.round_bet) * i128::from(big) {
+    if !is_big(win.round_bet, win.round_win, big) {
         return Ok(());
     }
     let multiplier = i64::try_from(i128::from(win.round_win) * 100 / i128::from(win.round_bet)).unwrap_or(i64::MAX);

@@ -367,3 +367,100 @@ db_test!(async fn guests_play_demo_rounds_with_fun_money_that_refills(app) {
     let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
     assert!(report.violations.is_empty(), "{:?}", report.violations);
 });
+
+db_test!(async fn concurrent_rounds_merged_on_the_lane_keep_balances_nonces_and_the_ledger(app) {
+    // Six players, the first with money for a few bets only, each with three rounds in flight at
+    // once: the lane merges what is queued together (`house::batch`), a player's rounds in one
+    // run play one after the other from the balance and nonce the last one left, and a refused
+    // round takes nobody else's with it.
+    let mut players = Vec::new();
+    for i in 0..6_i64 {
+        let funds = if i == 0 { 250 } else { 50_000 };
+        let client = funded(app, &format!("merged{i}@example.com"), funds).await;
+        let token = token_for(app, &client, "dice", "play").await;
+        // The first round makes the seed pair (the general path); the rest may be merged.
+        let body = json!({"token": token, "bet": "0.10", "target": "50.00", "condition": "under"});
+        let (status, first) = post(app, "/games/house/dice/round", body).await;
+        assert_eq!(status, StatusCode::OK, "{first}");
+        let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+        players.push((client, token, me["data"]["uid"].as_i64().unwrap(), minor(&first["balance"]), first["nonce"].as_i64().unwrap()));
+    }
+    let mut tasks = Vec::new();
+    for (p, (_, token, ..)) in players.iter().enumerate() {
+        for _ in 0..3 {
+            let (url, token) = (app.url("/games/house/dice/round"), token.clone());
+            tasks.push(tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                let mut answers = Vec::new();
+                for _ in 0..5 {
+                    let body = json!({"token": token, "bet": "1.00", "target": "50.00", "condition": "under"});
+                    let r = client.post(&url).json(&body).send().await.unwrap();
+                    answers.push((p, r.status(), r.json::<Value>().await.unwrap()));
+                }
+                answers
+            }));
+        }
+    }
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.extend(task.await.unwrap());
+    }
+    for (p, (client, token, user, start, first_nonce)) in players.iter().enumerate() {
+        let mut played: Vec<&Value> = answers.iter().filter(|a| a.0 == p && a.1 == StatusCode::OK).map(|a| &a.2).collect();
+        for (_, status, r) in answers.iter().filter(|a| a.0 == p && a.1 != StatusCode::OK) {
+            assert_eq!((*status, r["error"].as_str()), (StatusCode::PAYMENT_REQUIRED, Some("not_enough_money")), "player {p}: {r}");
+        }
+        if p > 0 {
+            assert_eq!(played.len(), 15, "player {p}: every funded round plays");
+        }
+        // The nonces follow each other, and each answer's balance is the one before it less the
+        // bet plus the win: the rounds played in order, whatever run they were merged in.
+        played.sort_by_key(|r| r["nonce"].as_i64().unwrap());
+        let mut balance = *start;
+        for (i, r) in played.iter().enumerate() {
+            assert_eq!(r["nonce"].as_i64().unwrap(), first_nonce + 1 + i as i64, "player {p}: {r}");
+            balance = balance - 100 + minor(&r["win"]);
+            assert!(balance >= 0);
+            assert_eq!(minor(&r["balance"]), balance, "player {p}: {r}");
+        }
+        assert_eq!(main_balance(app, client).await, Money::from_minor(balance, usd()).to_decimal_string());
+        let pool = app.state.db().pool();
+        let rounds: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM game_rounds WHERE user_id = $1 AND status = 'closed'")
+            .bind(user).fetch_one(pool).await.unwrap();
+        assert_eq!(rounds, played.len() as i64 + 1, "player {p}: one closed round per answer");
+        let records: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM wallet_transactions w JOIN game_rounds r ON r.id = w.round_id WHERE r.user_id = $1",
+        ).bind(user).fetch_one(pool).await.unwrap();
+        assert_eq!(records, 2 * rounds, "player {p}: a bet and a win recorded per round");
+        let draws: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM house_rounds h JOIN game_rounds r ON r.id = h.round_id WHERE r.user_id = $1")
+            .bind(user).fetch_one(pool).await.unwrap();
+        assert_eq!(draws, rounds);
+        // The loyalty points the records say each bet earned are the account's.
+        let (earned, lifetime): (i64, i64) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(w.points), 0) AS BIGINT), CAST(COALESCE((SELECT l.lifetime FROM loyalty_accounts l WHERE l.user_id = $1), 0) AS BIGINT) \
+             FROM wallet_transactions w JOIN game_rounds r ON r.id = w.round_id WHERE r.user_id = $1",
+        ).bind(user).fetch_one(pool).await.unwrap();
+        assert!(earned > 0, "player {p}: dice earns points in the demo programme");
+        assert_eq!(earned, lifetime, "player {p}");
+        // The seed's nonce is the last round's, and each round re-derives from the revealed seed.
+        let (status, rotated) = post(app, "/games/house/fairness", json!({"token": token})).await;
+        assert_eq!(status, StatusCode::OK, "{rotated}");
+        assert_eq!(rotated["previous"]["nonce"].as_i64(), Some(first_nonce + played.len() as i64), "{rotated}");
+        let server_seed = rotated["previous"]["server_seed"].as_str().unwrap();
+        for r in played.iter().take(4) {
+            let query = [
+                ("game", "dice".to_owned()),
+                ("server_seed", server_seed.to_owned()),
+                ("client_seed", r["client_seed"].as_str().unwrap().to_owned()),
+                ("nonce", r["nonce"].to_string()),
+                ("target", "50.00".to_owned()),
+                ("condition", "under".to_owned()),
+            ];
+            let url = reqwest::Url::parse_with_params(&app.url("/games/house/verify"), &query).unwrap();
+            let verified: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+            assert_eq!(verified["outcome"]["roll"], r["outcome"]["roll"], "{verified} {r}");
+        }
+    }
+    let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+});

@@ -139,12 +139,19 @@ pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// [`find_session`]'s query, with `$extra` columns (and a `$tail` after its `WHERE`).
+/// [`find_session`]'s query, with `$extra` columns (and a `$tail` after its `WHERE`); the `@` form
+/// takes `$extra` columns, `$joins` and its own `$where` (and `$tail`).
 macro_rules! session_query {
     ($extra:literal) => {
         session_query!($extra, "")
     };
     ($extra:literal, $tail:literal) => {
+        session_query!(@ $extra, "", " WHERE s.token_hash = $1", $tail)
+    };
+    (@ $extra:literal, $joins:literal, $where:literal) => {
+        session_query!(@ $extra, $joins, $where, "")
+    };
+    (@ $extra:literal, $joins:literal, $where:literal, $tail:literal) => {
         concat!(
             "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status, \
              u.blocked_until, u.blocked_kind, u.play_limits, \
@@ -153,7 +160,9 @@ macro_rules! session_query {
                AND a.kind = CASE WHEN s.mode = 'demo' THEN 'fun' ELSE 'main' END AND a.currency = s.currency), 0) AS BIGINT) AS held, \
              CAST((SELECT COUNT(*) FROM competition_games c WHERE c.game_id IN (s.game_id, 0) AND c.ends_at > $2) AS BIGINT) AS competing",
             $extra,
-            " FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
+            " FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN users u ON u.id = s.user_id",
+            $joins,
+            $where,
             $tail
         )
     };
@@ -731,26 +740,26 @@ pub struct Drawn<'a> {
     pub outcome: &'a str,
 }
 
-/// What [`house_round_in`] did: the round's row and the balance after its win.
+/// What [`house_round_in`] did: the balance after its win.
 #[derive(Debug)]
 pub struct Played {
-    pub round_id: i64,
     pub balance: i64,
 }
 
-/// A whole round whose bet and win are known together (a house game's one-step round: its ids
-/// are new and its session was read in this transaction), in four statements instead of
-/// [`bet_in`]'s and [`win_in`]'s nine: both movements in one [`ledger::post_many`] call (the bet
-/// checked for funds first; a refused bet fails the call, and its batch's rollback takes the win
-/// back with it), the loyalty points of a real bet, and the round, its draw and both wallet
-/// records in one statement (a batch of statements on SQLite, data-modifying CTEs on
-/// PostgreSQL). Only for a round whose balance the session's read holds (demo, or no wagering
-/// bonus: [`GameSession::held_balance`]) and, in real money, covered by no tournament or jackpot:
-/// `None` otherwise, and the caller runs [`bet_in`] and [`win_in`]. The same checks as theirs
-/// (session, exclusion, play limits) and the same rows, answers and ledger entries.
+/// A whole house round whose bet and win are known together (a one-step round: its ids are new
+/// and its session was read in this transaction), in four statements instead of [`bet_in`]'s and
+/// [`win_in`]'s nine: both movements in one [`ledger::post_many`] call (the bet checked for funds
+/// first; a refused bet fails the call, and its batch's rollback takes the win back with it), the
+/// loyalty points of a real bet, and the round, its draw, both wallet records and the seed's nonce
+/// in one [`record_house_rounds`]. Only for a round whose balance the session's read holds (demo,
+/// or no wagering bonus: [`GameSession::held_balance`]) and, in real money, covered by no
+/// tournament or jackpot: `None` otherwise, and the caller runs [`bet_in`] and [`win_in`]. The
+/// same checks as theirs (session, exclusion, play limits) and the same rows, answers and ledger
+/// entries. Most such rounds are merged with their neighbours on the lane instead
+/// (`house::batch`); this one is for the rounds that cannot be (a player with play limits, or
+/// whose seed pair is made by this round).
 pub async fn house_round_in(
     conn: &mut AnyConnection,
-    provider: &str,
     bet: &WalletRequest,
     win: &WalletRequest,
     session: &GameSession,
@@ -762,45 +771,14 @@ pub async fn house_round_in(
     if real && session.competing > 0 {
         return Ok(None);
     }
-    check_session(session, provider, bet, false)?;
-    if bet.amount < 0
-        || win.amount < 0
-        || bet.transaction_uuid.is_empty()
-        || win.transaction_uuid.is_empty()
-        || bet.round.is_empty()
-        || bet.round != win.round
-    {
-        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
-    }
+    check_house_round(session, "house", bet, win)?;
     let currency = currency_of(session)?;
     if real {
         play_allowed(conn, session, currency, bet.amount).await?;
     }
-    // The movements, built as `bet_in` and `win_in` build them (all main, or fun in demo mode).
     let (bet_key, win_key) =
-        (format!("wallet:{provider}:{}", bet.transaction_uuid), format!("wallet:{provider}:{}", win.transaction_uuid));
-    let mut entries = Vec::with_capacity(2);
-    if bet.amount > 0 {
-        entries.push(if real {
-            let mut postings = Stake::all_main(bet.amount).postings(session.user_id);
-            postings.push(Posting { account: settlement(session), amount: bet.amount });
-            Entry { key: &bet_key, kind: "bet", user_id: Some(session.user_id), reference: None, currency, postings }
-        } else {
-            move_money(&bet_key, "bet", session, Money::from_minor(bet.amount, currency), false)
-        });
-    }
-    if win.amount > 0 {
-        entries.push(if real {
-            let postings = Payout { main: win.amount, ..Payout::default() }.postings(
-                session.user_id,
-                settlement(session),
-                win.amount,
-            );
-            Entry { key: &win_key, kind: "win", user_id: Some(session.user_id), reference: None, currency, postings }
-        } else {
-            move_money(&win_key, "win", session, Money::from_minor(win.amount, currency), true)
-        });
-    }
+        (format!("wallet:house:{}", bet.transaction_uuid), format!("wallet:house:{}", win.transaction_uuid));
+    let entries = round_entries(session, currency, &bet_key, bet.amount, &win_key, win.amount);
     for (i, posted) in ledger::post_many(conn, &entries).await?.into_iter().enumerate() {
         match posted {
             Ok(_) => {}
@@ -820,39 +798,19 @@ pub async fn house_round_in(
     // less the bet, plus the win.
     let after_bet = held - bet.amount;
     let after_win = after_bet + win.amount;
-    let bet_answer = answer("RS_OK", bet, Some((after_bet, currency.code())));
-    let win_answer = answer("RS_OK", win, Some((after_win, currency.code())));
-    let now = now_ms();
-    let sql = if ledger::is_postgres(conn) { ROUND_POSTGRES } else { ROUND_SQLITE };
-    // `fetch_all`: on SQLite every statement of the batch runs before the one row is taken.
-    let ids: Vec<i64> = sqlx::query_scalar(sql)
-        .bind(provider)
-        .bind(&bet.round)
-        .bind(session.user_id)
-        .bind(session.game_id)
-        .bind(&session.currency)
-        .bind(&session.mode)
-        .bind(bet.amount)
-        .bind(win.amount)
-        .bind(now)
-        .bind(if win.round_closed { "closed" } else { "open" })
-        .bind(win.round_closed.then_some(now))
-        .bind(drawn.seed_id)
-        .bind(drawn.nonce)
-        .bind(drawn.params)
-        .bind(drawn.outcome)
-        .bind(&bet.transaction_uuid)
-        .bind(bet.fingerprint("bet"))
-        .bind(serde_json::to_string(&bet_answer).unwrap_or_default())
-        .bind(points)
-        .bind(&win.transaction_uuid)
-        .bind(&win.reference_transaction_uuid)
-        .bind(win.fingerprint("win"))
-        .bind(serde_json::to_string(&win_answer).unwrap_or_default())
-        .fetch_all(&mut *conn)
-        .await?;
-    let round_id = ids.first().copied().ok_or(WalletError::Db(sqlx::Error::RowNotFound))?;
-    if real && win.amount > 0 {
+    let row = HouseRoundRow::new(
+        session,
+        bet,
+        win,
+        (after_bet, after_win),
+        points,
+        now_ms(),
+        (drawn.seed_id, drawn.nonce),
+        (drawn.params.to_owned(), drawn.outcome.to_owned()),
+    );
+    record_house_rounds(conn, &[&row]).await?;
+    if real && winners::is_big(bet.amount, win.amount, rules.big_win) {
+        let round_id = house_round_id(conn, &bet.round).await?;
         let won = competition::Win {
             key: &win_key,
             round_id,
@@ -862,29 +820,246 @@ pub async fn house_round_in(
         };
         winners::on_win(conn, session, currency, &won, rules.big_win).await?;
     }
-    Ok(Some(Played { round_id, balance: after_win }))
+    Ok(Some(Played { balance: after_win }))
 }
 
-/// [`house_round_in`]'s round, draw and wallet records on SQLite: one batch of statements (one
-/// hop to the driver's thread; `$n` names the same argument in every statement).
-const ROUND_SQLITE: &str = "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $11);\n\
-     INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) \
-     SELECT id, $12, $13, $14, $15 FROM game_rounds WHERE provider = $1 AND round = $2;\n\
-     INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
-     SELECT $1, $16, 'bet', id, NULL, $7, $17, $18, $9, NULL, 0, $19 FROM game_rounds WHERE provider = $1 AND round = $2 \
-     UNION ALL SELECT $1, $20, 'win', id, $21, $8, $22, $23, $9, NULL, 0, 0 FROM game_rounds WHERE provider = $1 AND round = $2;\n\
-     SELECT id FROM game_rounds WHERE provider = $1 AND round = $2";
+/// [`house_round_in`]'s and the merged path's (`house::batch`) checks of a house round's two
+/// calls against the session read in the lane's transaction.
+pub fn check_house_round(
+    session: &GameSession,
+    provider: &str,
+    bet: &WalletRequest,
+    win: &WalletRequest,
+) -> Result<(), WalletError> {
+    check_session(session, provider, bet, false)?;
+    if bet.amount < 0
+        || win.amount < 0
+        || bet.transaction_uuid.is_empty()
+        || win.transaction_uuid.is_empty()
+        || bet.round.is_empty()
+        || bet.round != win.round
+    {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    Ok(())
+}
 
-/// The same on PostgreSQL: one statement of data-modifying CTEs (the foreign keys are checked at
-/// its end).
-const ROUND_POSTGRES: &str = "WITH r AS (INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $11) RETURNING id), \
-     h AS (INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) SELECT id, $12, $13, $14, $15 FROM r), \
+/// A house round's bet and win as ledger movements, built as [`bet_in`] and [`win_in`] build them
+/// for a round whose balance the session's read holds: all main (or fun in demo mode). A zero
+/// amount moves nothing.
+pub fn round_entries<'a>(
+    session: &GameSession,
+    currency: Currency,
+    bet_key: &'a str,
+    bet: i64,
+    win_key: &'a str,
+    win: i64,
+) -> Vec<Entry<'a>> {
+    let real = session.mode == "real";
+    let mut entries = Vec::with_capacity(2);
+    if bet > 0 {
+        entries.push(if real {
+            let mut postings = Stake::all_main(bet).postings(session.user_id);
+            postings.push(Posting { account: settlement(session), amount: bet });
+            Entry { key: bet_key, kind: "bet", user_id: Some(session.user_id), reference: None, currency, postings }
+        } else {
+            move_money(bet_key, "bet", session, Money::from_minor(bet, currency), false)
+        });
+    }
+    if win > 0 {
+        entries.push(if real {
+            let postings =
+                Payout { main: win, ..Payout::default() }.postings(session.user_id, settlement(session), win);
+            Entry { key: win_key, kind: "win", user_id: Some(session.user_id), reference: None, currency, postings }
+        } else {
+            move_money(win_key, "win", session, Money::from_minor(win, currency), true)
+        });
+    }
+    entries
+}
+
+/// A whole house round's rows — the round, its draw, its two wallet records and its seed's
+/// nonce — as one element of [`record_house_rounds`]'s JSON array.
+#[derive(Debug)]
+pub struct HouseRoundRow {
+    /// The round's id (`game_rounds.round`).
+    pub round: String,
+    /// The seed pair's id and the round's nonce.
+    seed: (i64, i64),
+    value: serde_json::Value,
+}
+
+impl HouseRoundRow {
+    /// `balances`: after the bet and after the win; `draw`: the seed pair's id and the round's
+    /// nonce; `texts`: the round's parameters and outcome as JSON text.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        session: &GameSession,
+        bet: &WalletRequest,
+        win: &WalletRequest,
+        balances: (i64, i64),
+        points: i64,
+        now: i64,
+        draw: (i64, i64),
+        texts: (String, String),
+    ) -> HouseRoundRow {
+        let code = session.currency.as_str();
+        let bet_answer = answer("RS_OK", bet, Some((balances.0, code)));
+        let win_answer = answer("RS_OK", win, Some((balances.1, code)));
+        let value = serde_json::json!([
+            bet.round,
+            session.user_id,
+            session.game_id,
+            session.currency,
+            session.mode,
+            bet.amount,
+            win.amount,
+            now,
+            draw.0,
+            draw.1,
+            texts.0,
+            texts.1,
+            bet.transaction_uuid,
+            bet.fingerprint("bet"),
+            serde_json::to_string(&bet_answer).unwrap_or_default(),
+            points,
+            win.transaction_uuid,
+            win.reference_transaction_uuid,
+            win.fingerprint("win"),
+            serde_json::to_string(&win_answer).unwrap_or_default(),
+        ]);
+        HouseRoundRow { round: bet.round.clone(), seed: draw, value }
+    }
+}
+
+/// Writes whole house rounds (closed, their bet and win already posted): the rounds, their draws,
+/// both wallet records of each and the seed pairs' nonces, from one JSON array — one batch of
+/// statements on SQLite (one hop to the driver's thread), one statement of data-modifying CTEs on
+/// PostgreSQL; the same text whatever the number of rounds, so the prepared statements are reused.
+pub async fn record_house_rounds(conn: &mut AnyConnection, rows: &[&HouseRoundRow]) -> Result<(), sqlx::Error> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let json = serde_json::Value::Array(rows.iter().map(|r| r.value.clone()).collect()).to_string();
+    // Each seed pair's nonce after its last round here (a player may have several).
+    let mut seeds: Vec<[i64; 2]> = Vec::new();
+    for row in rows {
+        match seeds.iter_mut().find(|s| s[0] == row.seed.0) {
+            Some(seed) => seed[1] = seed[1].max(row.seed.1),
+            None => seeds.push([row.seed.0, row.seed.1]),
+        }
+    }
+    let seeds = serde_json::to_string(&seeds).unwrap_or_default();
+    let sql = if ledger::is_postgres(conn) { HOUSE_ROUNDS_POSTGRES } else { HOUSE_ROUNDS_SQLITE };
+    sqlx::query(sql).bind(json).bind(seeds).execute(conn).await?;
+    Ok(())
+}
+
+/// The row id of house round `round` (for the rare round that needs it: a big win's listing).
+pub async fn house_round_id(conn: &mut AnyConnection, round: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM game_rounds WHERE provider = 'house' AND round = $1")
+        .bind(round)
+        .fetch_one(conn)
+        .await
+}
+
+/// [`record_house_rounds`] on SQLite: `$1` the rounds, parsed once per statement into SQLite's
+/// binary JSON (`jsonb_each`, so reading a field does not parse the round's text again), `$2` the
+/// seed pairs' last nonces; each round's row id by a scalar lookup (as a join, SQLite's planner
+/// would scan every house round for each batch). Element `i` of each round is `$[i]`: 0 round, 1 player,
+/// 2 game, 3 currency, 4 mode, 5 bet, 6 win, 7 time, 8 seed pair, 9 nonce, 10 parameters,
+/// 11 outcome, 12–15 the bet's record (transaction id, fingerprint, answer, loyalty points),
+/// 16–19 the win's (transaction id, the bet's id, fingerprint, answer).
+const HOUSE_ROUNDS_SQLITE: &str = "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
+     SELECT 'house', value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 'closed', value ->> 7, value ->> 7 \
+     FROM jsonb_each(jsonb($1));\n\
+     INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) \
+     SELECT (SELECT r.id FROM game_rounds r WHERE r.provider = 'house' AND r.round = j.value ->> 0), \
+     j.value ->> 8, j.value ->> 9, j.value ->> 10, j.value ->> 11 FROM jsonb_each(jsonb($1)) j;\n\
+     INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
+     SELECT 'house', j.value ->> 12, 'bet', (SELECT r.id FROM game_rounds r WHERE r.provider = 'house' AND r.round = j.value ->> 0), \
+     NULL, j.value ->> 5, j.value ->> 13, j.value ->> 14, j.value ->> 7, NULL, 0, j.value ->> 15 FROM jsonb_each(jsonb($1)) j \
+     UNION ALL SELECT 'house', j.value ->> 16, 'win', (SELECT r.id FROM game_rounds r WHERE r.provider = 'house' AND r.round = j.value ->> 0), \
+     j.value ->> 17, j.value ->> 6, j.value ->> 18, j.value ->> 19, j.value ->> 7, NULL, 0, 0 FROM jsonb_each(jsonb($1)) j;\n\
+     UPDATE fairness_seeds SET nonce = x.nonce FROM (SELECT value ->> 0 AS id, value ->> 1 AS nonce FROM json_each($2)) x \
+     WHERE fairness_seeds.id = x.id";
+
+/// The same on PostgreSQL (the foreign keys are checked at the statement's end).
+const HOUSE_ROUNDS_POSTGRES: &str = "WITH j AS (SELECT value AS v FROM jsonb_array_elements(CAST($1 AS JSONB))), \
+     r AS (INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
+     SELECT 'house', v ->> 0, CAST(v ->> 1 AS BIGINT), CAST(v ->> 2 AS BIGINT), v ->> 3, v ->> 4, CAST(v ->> 5 AS BIGINT), \
+     CAST(v ->> 6 AS BIGINT), 'closed', CAST(v ->> 7 AS BIGINT), CAST(v ->> 7 AS BIGINT) FROM j RETURNING id, round), \
+     h AS (INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) \
+     SELECT r.id, CAST(v ->> 8 AS BIGINT), CAST(v ->> 9 AS BIGINT), v ->> 10, v ->> 11 FROM j JOIN r ON r.round = j.v ->> 0), \
      w AS (INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
-     SELECT $1, $16, 'bet', id, CAST(NULL AS TEXT), $7, $17, $18, $9, CAST(NULL AS BIGINT), 0, $19 FROM r \
-     UNION ALL SELECT $1, $20, 'win', id, $21, $8, $22, $23, $9, CAST(NULL AS BIGINT), 0, 0 FROM r) \
-     SELECT id FROM r";
+     SELECT 'house', v ->> 12, 'bet', r.id, CAST(NULL AS TEXT), CAST(v ->> 5 AS BIGINT), v ->> 13, v ->> 14, CAST(v ->> 7 AS BIGINT), CAST(NULL AS BIGINT), 0, CAST(v ->> 15 AS BIGINT) \
+     FROM j JOIN r ON r.round = j.v ->> 0 \
+     UNION ALL SELECT 'house', v ->> 16, 'win', r.id, v ->> 17, CAST(v ->> 6 AS BIGINT), v ->> 18, v ->> 19, CAST(v ->> 7 AS BIGINT), CAST(NULL AS BIGINT), 0, 0 \
+     FROM j JOIN r ON r.round = j.v ->> 0), \
+     s AS (UPDATE fairness_seeds f SET nonce = CAST(x.value ->> 1 AS BIGINT) FROM jsonb_array_elements(CAST($2 AS JSONB)) x \
+     WHERE f.id = CAST(x.value ->> 0 AS BIGINT) RETURNING f.id) \
+     SELECT CAST(COUNT(*) AS BIGINT) FROM r";
+
+/// A session read for the merged house rounds (`house::batch`), with its player's active seed
+/// pair and the loyalty terms of its game.
+#[derive(sqlx::FromRow)]
+pub struct HouseRead {
+    #[sqlx(flatten)]
+    pub session: GameSession,
+    pub token_hash: String,
+    pub seed_id: Option<i64>,
+    pub server_seed: Option<String>,
+    pub server_seed_hash: Option<String>,
+    pub client_seed: Option<String>,
+    pub nonce: Option<i64>,
+    /// Milli-points per major unit for the session's game and currency (none: no rate).
+    pub loyalty_rate: Option<i64>,
+    /// 1 when the loyalty programme is switched off.
+    pub loyalty_off: i64,
+    /// The player's loyalty account's `active` (none: no account yet; the bet makes it active).
+    pub loyalty_active: Option<i64>,
+}
+
+/// [`read_house_rounds`]'s read, with its dialect's way of naming many tokens in `$1`.
+macro_rules! house_read {
+    ($tokens:literal) => {
+        session_query!(
+            @ ", s.token_hash, f.id AS seed_id, f.server_seed, f.server_seed_hash, f.client_seed, f.nonce, \
+             (SELECT r.milli_per_unit FROM loyalty_rates r WHERE r.game_type IN (g.game_type, '*') AND r.currency = s.currency \
+               ORDER BY CASE WHEN r.game_type = '*' THEN 1 ELSE 0 END LIMIT 1) AS loyalty_rate, \
+             CAST((SELECT COUNT(*) FROM loyalty_settings ls WHERE ls.id = 1 AND ls.active = 0) AS BIGINT) AS loyalty_off, \
+             (SELECT la.active FROM loyalty_accounts la WHERE la.user_id = s.user_id) AS loyalty_active",
+            " LEFT JOIN fairness_seeds f ON f.id = (SELECT fs.id FROM fairness_seeds fs WHERE fs.user_id = s.user_id AND fs.active = 1 ORDER BY fs.id DESC LIMIT 1)",
+            $tokens
+        )
+    };
+}
+
+/// The sessions of many tokens (`token_hashes`, the [`token_hash`] of each) in one read, with
+/// what a house round needs besides: the player's active seed pair and their loyalty terms. On
+/// PostgreSQL the players' `users` rows (`users`) are locked first, in id order, as
+/// [`find_session_locked`] locks one (SQLite's transactions hold the write lock already).
+pub async fn read_house_rounds(
+    conn: &mut AnyConnection,
+    users: &[i64],
+    token_hashes: &[String],
+) -> Result<Vec<HouseRead>, sqlx::Error> {
+    let tokens = serde_json::to_string(token_hashes).unwrap_or_default();
+    if ledger::is_postgres(conn) {
+        sqlx::query(
+            "SELECT id FROM users WHERE id IN (SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST($1 AS JSONB))) \
+             ORDER BY id FOR UPDATE",
+        )
+        .bind(serde_json::to_string(users).unwrap_or_default())
+        .execute(&mut *conn)
+        .await?;
+        const READ: &str = house_read!(" WHERE s.token_hash IN (SELECT jsonb_array_elements_text(CAST($1 AS JSONB)))");
+        sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
+    } else {
+        const READ: &str = house_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))");
+        sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
+    }
+}
 
 /// Reverses a bet (accepted with an expired token; refused once the round has a win): what it
 /// took from bonuses goes back to them and the wagering it counted is taken back.

@@ -148,6 +148,55 @@ pub async fn accrue(
     Ok(milli)
 }
 
+/// [`accrue_many`]'s upsert after its dialect's `SELECT` of the JSON array `$1` of
+/// `[player, milli-points]` pairs.
+macro_rules! accrue_many_sql {
+    ($select:literal) => {
+        concat!(
+            "INSERT INTO loyalty_accounts (user_id, points, lifetime, level, next_level_at, active, created_at, updated_at, last_earned) ",
+            $select,
+            " ON CONFLICT (user_id) DO UPDATE \
+             SET points = loyalty_accounts.points + excluded.points, lifetime = loyalty_accounts.lifetime + excluded.lifetime, \
+             updated_at = excluded.updated_at, last_earned = excluded.last_earned WHERE loyalty_accounts.active = 1 \
+             RETURNING user_id, lifetime, next_level_at"
+        )
+    };
+}
+
+/// [`accrue`] for many players at once (the merged house rounds, `games::house::batch`): `earned`
+/// holds each player once with the milli-points their real-money stakes earned, computed by the
+/// caller with [`earned`] at the rate it read in the lane's transaction (the programme on, the
+/// account active or not made yet). One upsert for all, then each account that reached its next
+/// level is settled as [`accrue`] settles it.
+pub async fn accrue_many(conn: &mut AnyConnection, rules: &Rules, earned: &[(i64, i64)]) -> Result<(), sqlx::Error> {
+    let earned: Vec<[i64; 2]> = earned.iter().filter(|(_, milli)| *milli > 0).map(|&(u, m)| [u, m]).collect();
+    if earned.is_empty() {
+        return Ok(());
+    }
+    let sql = if crate::ledger::is_postgres(conn) {
+        accrue_many_sql!(
+            "SELECT CAST(value ->> 0 AS BIGINT), CAST(value ->> 1 AS BIGINT), CAST(value ->> 1 AS BIGINT), 0, 0, 1, $2, $2, \
+             CAST(value ->> 1 AS BIGINT) FROM jsonb_array_elements(CAST($1 AS JSONB))"
+        )
+    } else {
+        // `WHERE true`: SQLite's upsert after a SELECT … FROM needs a WHERE to parse.
+        accrue_many_sql!(
+            "SELECT value ->> 0, value ->> 1, value ->> 1, 0, 0, 1, $2, $2, value ->> 1 FROM json_each($1) WHERE true"
+        )
+    };
+    let rows: Vec<(i64, i64, i64)> = sqlx::query_as(sql)
+        .bind(serde_json::to_string(&earned).unwrap_or_default())
+        .bind(now_ms())
+        .fetch_all(&mut *conn)
+        .await?;
+    for (user_id, lifetime, next) in rows {
+        if lifetime >= next {
+            advance(conn, rules, user_id).await?;
+        }
+    }
+    Ok(())
+}
+
 /// Takes back what a rolled-back bet earned (`milli`, read from its wallet row), once per
 /// rollback (`key`). Under `levels_drop` the level follows lifetime points down.
 pub async fn reverse(

@@ -121,6 +121,14 @@ impl HouseError {
     }
 }
 
+/// The refusal's code and message (the group committer logs a merged round's failure with it).
+impl std::fmt::Display for HouseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (status, code, message) = self.parts();
+        write!(f, "{code} ({}): {message}", status.as_u16())
+    }
+}
+
 impl IntoResponse for HouseError {
     fn into_response(self) -> Response {
         let (status, code, message) = self.parts();

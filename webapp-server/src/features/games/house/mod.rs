@@ -3,6 +3,7 @@
 //! transaction: the seed's nonce advances, the bet is taken, the outcome derived, the win paid
 //! and the round recorded together.
 
+mod batch;
 pub mod classic;
 pub mod dice;
 mod error;

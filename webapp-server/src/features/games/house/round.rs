@@ -5,11 +5,11 @@ use super::*;
 
 #[derive(Deserialize)]
 pub struct RoundRequest {
-    token: String,
+    pub(super) token: String,
     /// Decimal amount in the session's currency.
-    bet: String,
+    pub(super) bet: String,
     #[serde(flatten)]
-    params: Value,
+    pub(super) params: Value,
 }
 
 /// `POST /games/house/{sysname}/round`.
@@ -57,7 +57,7 @@ impl Play {
         })
     }
 
-    fn floats(&self) -> usize {
+    pub(super) fn floats(&self) -> usize {
         match self {
             Play::Dice(_) | Play::Roulette(_) => 1,
             Play::Classic => classic::FLOATS,
@@ -68,7 +68,7 @@ impl Play {
     }
 
     /// The uncapped win in minor units and what happened (a mines round only starts here).
-    fn resolve(&self, floats: &[f64], bet: i64, currency: Currency) -> (i128, Value) {
+    pub(super) fn resolve(&self, floats: &[f64], bet: i64, currency: Currency) -> (i128, Value) {
         let times = |m: i64| i128::from(bet) * i128::from(m) / 10_000;
         match self {
             Play::Dice(p) => {
@@ -113,6 +113,24 @@ pub(super) fn is_free_spin(request: &RoundRequest) -> bool {
 }
 
 pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest) -> Result<Value, HouseError> {
+    let request = std::sync::Arc::new(request);
+    // SQLite has one lane, so no player is needed to choose it (nor a row lock: its transactions
+    // hold the write lock): a paid one-step round goes to the
+    // merged path at once, which reads the session in the lane's transaction and refuses a bad
+    // request without writing anything (`batch`); one that does not fit there comes back here.
+    let mut merged_tried = false;
+    if state.db().backend() == crate::db::Backend::Sqlite && sysname != "mines" && !is_free_spin(&request) {
+        merged_tried = true;
+        let queued = batch::QueuedRound {
+            state: state.clone(),
+            sysname: sysname.to_owned(),
+            request: std::sync::Arc::clone(&request),
+            user_id: 0,
+        };
+        if let Some(answer) = state.db().submit(0, queued).await? {
+            return Ok(answer);
+        }
+    }
     // The session and a paid bet are checked before the round is queued, so a bad request never
     // costs a batch a rollback; the round checks them again in its transaction.
     let session = session_before(state, &request.token, sysname).await?;
@@ -138,7 +156,20 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
             return Err(HouseError::NotEnoughMoney);
         }
     }
-    let (owned, sysname, request) = (state.clone(), sysname.to_owned(), std::sync::Arc::new(request));
+    // A paid one-step round whose balance the session's read holds is queued as data and merged
+    // with its neighbours on its player's lane (`batch`); one that no longer fits there comes back.
+    if !merged_tried && batch::QueuedRound::fits(&session, sysname, &request) {
+        let queued = batch::QueuedRound {
+            state: state.clone(),
+            sysname: sysname.to_owned(),
+            request: std::sync::Arc::clone(&request),
+            user_id: session.user_id,
+        };
+        if let Some(answer) = state.db().submit(session.user_id, queued).await? {
+            return Ok(answer);
+        }
+    }
+    let (owned, sysname) = (state.clone(), sysname.to_owned());
     on_lane(state, session.user_id, move |conn| {
         let (state, sysname, request) = (owned.clone(), sysname.clone(), std::sync::Arc::clone(&request));
         Box::pin(async move { play_in(conn, &state, &sysname, &request).await })
@@ -190,17 +221,21 @@ pub(super) async fn play_in(
     if i128::from(win) < raw_win {
         outcome["capped"] = json!(true);
     }
-    let round_id = uuid::Uuid::new_v4().to_string();
+    // Time-ordered (UUIDv7): the round's keys (`game_rounds`, `wallet_transactions`, the
+    // ledger's idempotency keys) then go in at the end of their indexes, a few pages per batch,
+    // where random ids dirtied a page of each index per round.
+    let round_id = uuid::Uuid::now_v7().to_string();
     let staked = if pack.is_some() { Money::zero(currency) } else { bet };
     let rules = Rules::of(state);
-    // A paid one-step round whose balance the session's read holds: bet, win, round and draw
-    // together in four statements (`wallet::house_round_in`); any other round below.
+    // A paid one-step round whose balance the session's read holds (and that did not fit the
+    // merged path): bet, win, round and draw together in four statements
+    // (`wallet::house_round_in`); any other round below.
     if pack.is_none() && !matches!(game, Play::Mines(_)) {
         let bet_request = wallet_request(&round_id, &session, &request.token, staked);
         let win_request = settle_request(&round_id, &session, &request.token, Money::from_minor(win, currency));
         let (params, recorded) = (request.params.to_string(), outcome.to_string());
         let drawn = wallet::Drawn { seed_id: seed.id, nonce, params: &params, outcome: &recorded };
-        let played = wallet::house_round_in(&mut *tx, "house", &bet_request, &win_request, &session, &rules, &drawn)
+        let played = wallet::house_round_in(&mut *tx, &bet_request, &win_request, &session, &rules, &drawn)
             .await
             .map_err(|e| bet_refusal(e, currency))?;
         if let Some(played) = played {
@@ -258,7 +293,7 @@ pub(super) async fn play_in(
 
 /// A round's answer.
 #[allow(clippy::too_many_arguments)]
-fn answer(
+pub(super) fn answer(
     round_id: &str,
     outcome: Value,
     bet: Money,
@@ -282,7 +317,7 @@ fn answer(
 }
 
 /// A bet's refusal as the house tells it.
-fn bet_refusal(e: wallet::WalletError, currency: Currency) -> HouseError {
+pub(super) fn bet_refusal(e: wallet::WalletError, currency: Currency) -> HouseError {
     match e {
         wallet::WalletError::MaxBet(max) => HouseError::BonusMaxBet(Money::from_minor(max, currency)),
         wallet::WalletError::PlayLimit(reached) => HouseError::PlayLimit {

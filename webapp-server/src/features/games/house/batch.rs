@@ -1,0 +1,293 @@
+//! House rounds merged on the group committer's lane (issue 23, "the wallet's real path").
+//!
+//! A paid one-step round (dice, slots, roulette, plinko) whose balance the session's read holds
+//! (demo, or no wagering bonus), covered by no tournament or jackpot and of a player without
+//! loss or wager limits is queued as data ([`QueuedRound`], a [`Batchable`] kind), not as a
+//! function: the lane runs a run of such neighbours together in a handful of statements whatever
+//! their number — a read of every round's session, seed and loyalty rate (the players' `users`
+//! rows locked first on PostgreSQL), the draws in memory, one [`ledger::post_many`] call for
+//! every bet and win, one statement set for the rounds, their draws, wallet records and seeds'
+//! nonces ([`wallet::record_house_rounds`]) and one for the loyalty points
+//! ([`loyalty::accrue_many`]). Before, each round was five statements of its own, each a hop to
+//! SQLite's driver thread or a round trip to PostgreSQL.
+//!
+//! The checks are the general path's ([`super::round::play_in`] with [`wallet::house_round_in`]),
+//! in the same order with the same answers; a refused round writes nothing, so the run goes on
+//! without it (what [`Batchable::run_many`] requires). A player who appears twice in a run plays
+//! from the balance and nonce the first round left, tracked in memory: every movement of a
+//! player's money runs on their lane, so nothing else moves them meanwhile. A round whose read
+//! shows it no longer fits (a bonus started wagering, a tournament began, limits were set, no
+//! seed pair yet) writes nothing and answers `None`: the caller then plays it on the general path.
+
+use super::round::{Play, RoundRequest, answer, bet_refusal, is_free_spin, paid_bet};
+use super::seeds::Seed;
+use super::*;
+use crate::db::group::Batchable;
+use crate::features::loyalty;
+use crate::features::tournaments::competition;
+use crate::features::winners;
+use crate::ledger::{self, Entry, LedgerError};
+use std::collections::HashMap;
+use std::sync::Arc;
+use wallet::HouseRead;
+
+/// A round queued on its player's lane ([`crate::db::Db::submit`]); its result is the round's
+/// answer, a refusal, or `None` when it must take the general path.
+pub(super) struct QueuedRound {
+    pub(super) state: AppState,
+    pub(super) sysname: String,
+    pub(super) request: Arc<RoundRequest>,
+    /// The session's player as read before queuing (a session's player never changes), whose
+    /// `users` row the run locks on PostgreSQL; 0 on SQLite, whose one lane needs no player and
+    /// whose transaction holds the write lock.
+    pub(super) user_id: i64,
+}
+
+impl QueuedRound {
+    /// Whether a round of `session` may be queued as a [`QueuedRound`] (read before queuing;
+    /// checked again in the lane's transaction).
+    pub(super) fn fits(session: &wallet::GameSession, sysname: &str, request: &RoundRequest) -> bool {
+        let real = session.mode == "real";
+        sysname != "mines"
+            && !is_free_spin(request)
+            && session.held_balance().is_some()
+            && !(real && (session.competing > 0 || session.play_limits != 0))
+    }
+}
+
+impl Batchable for QueuedRound {
+    type Output = Option<Value>;
+    type Error = HouseError;
+
+    fn run_one<'a>(&'a self, conn: &'a mut AnyConnection) -> BoxFuture<'a, Result<Option<Value>, HouseError>> {
+        Box::pin(async move {
+            let mut results = play_many(conn, &[self]).await?;
+            results.pop().unwrap_or(Err(HouseError::Internal))
+        })
+    }
+
+    fn run_many<'a>(
+        conn: &'a mut AnyConnection,
+        items: &'a [&'a QueuedRound],
+    ) -> BoxFuture<'a, Result<Vec<Result<Option<Value>, HouseError>>, HouseError>> {
+        Box::pin(play_many(conn, items))
+    }
+}
+
+/// What a player's earlier rounds in the run left.
+struct Tally {
+    held: i64,
+    nonce: i64,
+}
+
+/// A round that passed its checks, waiting for the run's writes.
+struct Accepted {
+    /// The round's session read (an index into the run's reads).
+    read: usize,
+    user_id: i64,
+    real: bool,
+    currency: Currency,
+    bet: i64,
+    win: i64,
+    points: i64,
+    bet_key: String,
+    win_key: String,
+    row: wallet::HouseRoundRow,
+}
+
+/// Every round of `items` (one lane's run): one result per item, in order. An `Err` of the whole
+/// call means the database failed; the committer then rolls the batch back and sets the first
+/// item aside.
+async fn play_many(
+    conn: &mut AnyConnection,
+    items: &[&QueuedRound],
+) -> Result<Vec<Result<Option<Value>, HouseError>>, HouseError> {
+    let Some(first) = items.first() else { return Ok(Vec::new()) };
+    let rules = Rules::of(&first.state);
+    let mut users: Vec<i64> = items.iter().map(|i| i.user_id).filter(|&u| u != 0).collect();
+    users.sort_unstable();
+    users.dedup();
+    let hashes: Vec<String> = items.iter().map(|i| wallet::token_hash(&i.request.token)).collect();
+    let reads = wallet::read_house_rounds(conn, &users, &hashes).await?;
+    let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
+    let now = now_ms();
+    let mut tallies: HashMap<i64, Tally> = HashMap::new();
+    let mut results: Vec<Result<Option<Value>, HouseError>> = Vec::with_capacity(items.len());
+    let mut accepted: Vec<Accepted> = Vec::with_capacity(items.len());
+    for (item, hash) in items.iter().zip(&hashes) {
+        let read = by_token.get(hash.as_str()).copied();
+        match draw(item, read.and_then(|i| reads.get(i)), now, &mut tallies) {
+            Ok(Drawn::Played(round, answer)) => {
+                accepted.push(Accepted { read: read.unwrap_or_default(), ..*round });
+                results.push(Ok(Some(answer)));
+            }
+            Ok(Drawn::Reroute) => results.push(Ok(None)),
+            Err(refusal) => results.push(Err(refusal)),
+        }
+    }
+    if accepted.is_empty() {
+        return Ok(results);
+    }
+    // The money: every bet and win in one call, each checked as the general path checks it. The
+    // funds were checked above under the lane's order, so a refusal here is a failure of the call.
+    let mut entries: Vec<Entry<'_>> = Vec::with_capacity(2 * accepted.len());
+    for round in &accepted {
+        let Some(HouseRead { session, .. }) = reads.get(round.read) else { continue };
+        entries.extend(wallet::round_entries(
+            session,
+            round.currency,
+            &round.bet_key,
+            round.bet,
+            &round.win_key,
+            round.win,
+        ));
+    }
+    for posted in ledger::post_many(conn, &entries).await? {
+        match posted {
+            Ok(_) => {}
+            Err(LedgerError::Db(e)) => return Err(HouseError::internal(e)),
+            Err(refused) => {
+                return Err(HouseError::internal(format!("a merged house round's movement was refused: {refused}")));
+            }
+        }
+    }
+    let rows: Vec<&wallet::HouseRoundRow> = accepted.iter().map(|r| &r.row).collect();
+    wallet::record_house_rounds(conn, &rows).await?;
+    // Loyalty: the points of each player's real-money rounds in one upsert.
+    let mut earned: Vec<(i64, i64)> = Vec::new();
+    for round in accepted.iter().filter(|r| r.points > 0) {
+        match earned.iter_mut().find(|(user, _)| *user == round.user_id) {
+            Some(entry) => entry.1 += round.points,
+            None => earned.push((round.user_id, round.points)),
+        }
+    }
+    loyalty::accrue_many(conn, &rules, &earned).await?;
+    // A big win is listed on /winners (rare: it needs the round's row id).
+    for round in accepted.iter().filter(|r| r.real && winners::is_big(r.bet, r.win, rules.big_win)) {
+        let Some(HouseRead { session, .. }) = reads.get(round.read) else { continue };
+        let round_id = wallet::house_round_id(conn, &round.row.round).await?;
+        let won = competition::Win {
+            key: &round.win_key,
+            round_id,
+            amount: round.win,
+            round_bet: round.bet,
+            round_win: round.win,
+        };
+        winners::on_win(conn, session, round.currency, &won, rules.big_win).await?;
+    }
+    Ok(results)
+}
+
+enum Drawn {
+    Played(Box<Accepted>, Value),
+    Reroute,
+}
+
+/// One round's checks and draw, from its session's read and what the run's earlier rounds of the
+/// same player left: the general path's checks in its order.
+fn draw(
+    item: &QueuedRound,
+    read: Option<&HouseRead>,
+    now: i64,
+    tallies: &mut HashMap<i64, Tally>,
+) -> Result<Drawn, HouseError> {
+    let request = &item.request;
+    // `live_session_locked`'s checks.
+    let Some(read) = read.filter(|r| r.session.sysname == item.sysname && r.session.provider == "house") else {
+        return Err(HouseError::InvalidToken);
+    };
+    let session = &read.session;
+    if session.expires_at < now {
+        return Err(HouseError::TokenExpired);
+    }
+    let currency = Currency::parse(&session.currency).ok_or_else(|| HouseError::internal("bad currency"))?;
+    // Only what fits the merged path; anything else (also a player's first round, which makes
+    // the seed pair) takes the general one.
+    let (Some(seed_id), Some(server_seed), Some(server_seed_hash), Some(client_seed), Some(nonce)) = (
+        read.seed_id,
+        read.server_seed.as_ref(),
+        read.server_seed_hash.as_ref(),
+        read.client_seed.as_ref(),
+        read.nonce,
+    ) else {
+        return Ok(Drawn::Reroute);
+    };
+    if !QueuedRound::fits(session, &item.sysname, request) {
+        return Ok(Drawn::Reroute);
+    }
+    // The refusals in the order `round::play` checks them before queuing: a time-out or
+    // self-exclusion, then the bet, then the funds.
+    let real = session.mode == "real";
+    if real && let Some(exclusion) = session.exclusion() {
+        return Err(HouseError::Excluded { until: exclusion.until });
+    }
+    let (bet, game) = paid_bet(&item.sysname, request, currency)?;
+    if matches!(game, Play::Mines(_)) {
+        return Ok(Drawn::Reroute);
+    }
+    let limits = limits(&item.sysname).ok_or(HouseError::UnknownGame)?;
+    // Time-ordered (UUIDv7): the round's keys (`game_rounds`, `wallet_transactions`, the
+    // ledger's idempotency keys) then go in at the end of their indexes, a few pages per batch,
+    // where random ids dirtied a page of each index per round.
+    let round_id = uuid::Uuid::now_v7().to_string();
+    let bet_request = wallet_request(&round_id, session, &request.token, bet);
+    // The win's request is only known after the draw; its checks here are on the bet's fields.
+    let check_win = settle_request(&round_id, session, &request.token, Money::zero(currency));
+    // `house_round_in`'s checks: the session as the wallet sees it, then responsible gaming (a
+    // player with limits took the general path above).
+    wallet::check_house_round(session, "house", &bet_request, &check_win).map_err(|e| bet_refusal(e, currency))?;
+    let tally = tallies.entry(session.user_id).or_insert(Tally { held: session.held, nonce });
+    if tally.held < bet.minor() {
+        return Err(bet_refusal(wallet::WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"), currency));
+    }
+    let nonce = tally.nonce + 1;
+    let floats = fair::floats(server_seed, client_seed, nonce, game.floats());
+    let (raw_win, mut outcome) = game.resolve(&floats, bet.minor(), currency);
+    let win = limits.cap(bet.minor(), raw_win, currency);
+    if i128::from(win) < raw_win {
+        outcome["capped"] = json!(true);
+    }
+    let after_bet = tally.held - bet.minor();
+    let after_win = after_bet + win;
+    tally.held = after_win;
+    tally.nonce = nonce;
+    let points = match (real, read.loyalty_rate) {
+        (true, Some(rate)) if read.loyalty_off == 0 && read.loyalty_active != Some(0) => {
+            loyalty::earned(bet.minor(), rate, currency)
+        }
+        _ => 0,
+    };
+    let win_request = settle_request(&round_id, session, &request.token, Money::from_minor(win, currency));
+    let row = wallet::HouseRoundRow::new(
+        session,
+        &bet_request,
+        &win_request,
+        (after_bet, after_win),
+        points,
+        now,
+        (seed_id, nonce),
+        (request.params.to_string(), outcome.to_string()),
+    );
+    let seed = Seed {
+        id: seed_id,
+        server_seed: server_seed.clone(),
+        server_seed_hash: server_seed_hash.clone(),
+        client_seed: client_seed.clone(),
+        nonce,
+    };
+    outcome["nonce"] = json!(nonce);
+    let answer = answer(&round_id, outcome, bet, win, after_win, currency, &seed, nonce);
+    let accepted = Accepted {
+        read: 0,
+        user_id: session.user_id,
+        real,
+        currency,
+        bet: bet.minor(),
+        win,
+        points,
+        bet_key: format!("wallet:house:{}", bet_request.transaction_uuid),
+        win_key: format!("wallet:house:{}", win_request.transaction_uuid),
+        row,
+    };
+    Ok(Drawn::Played(Box::new(accepted), answer))
+}
