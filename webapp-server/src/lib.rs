@@ -49,7 +49,7 @@ use std::sync::Arc;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::{CompressionLayer, Predicate as _};
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 use web::WebAssets;
 
@@ -308,14 +308,13 @@ pub fn app(app: App) -> Router {
     let hsts = platform.config().env == config::Env::Prod;
     let policy =
         HeaderValue::from_str(&csp(platform.config(), None)).unwrap_or(HeaderValue::from_static("default-src 'self'"));
-    // The client's hashed assets get the security headers and nothing else (`web::asset_routes`).
-    let asset_policy = policy.clone();
-    let assets = web::asset_routes(&app.inner.web).layer(axum::middleware::map_response(move |response: Response| {
-        security_headers(response, hsts, asset_policy.clone())
-    }));
+    let security: Arc<[(HeaderName, HeaderValue)]> = security_header_list(hsts, policy).into();
+    // The client's hashed assets: answers prepared once with the security headers in them, and
+    // none of the per-request middleware below (`web::asset_routes`).
+    let assets = web::asset_routes(&app.inner.web, &security);
     let dynamic = router.with_state(app).layer(
         ServiceBuilder::new()
-            .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+            .layer(SetRequestIdLayer::new(request_id.clone(), RandomRequestId))
             .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
                 let id = request.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
                 tracing::info_span!("http", method = %request.method(), path = %request.uri().path(), request_id = %id)
@@ -332,28 +331,54 @@ pub fn app(app: App) -> Router {
                 ),
             ))
             .layer(axum::middleware::map_response(move |response: Response| {
-                security_headers(response, hsts, policy.clone())
+                security_headers(response, Arc::clone(&security))
             })),
     );
     dynamic.merge(assets)
 }
 
-/// Security headers on every answer (a handler may set its own first).
-async fn security_headers(mut response: Response, hsts: bool, policy: HeaderValue) -> Response {
-    let headers = response.headers_mut();
-    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert(policy);
-    let mut set = |name: HeaderName, value: &'static str| {
-        headers.entry(name).or_insert(HeaderValue::from_static(value));
-    };
-    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-    set(header::REFERRER_POLICY, "strict-origin-when-cross-origin");
-    set(HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=()");
-    // Social sign-in opens a popup that must talk back to its opener.
-    set(HeaderName::from_static("cross-origin-opener-policy"), "same-origin-allow-popups");
+/// The security headers of every answer, in order: the site's CSP (`policy`), then the fixed ones
+/// (HSTS in production only).
+fn security_header_list(hsts: bool, policy: HeaderValue) -> Vec<(HeaderName, HeaderValue)> {
+    let mut list = vec![
+        (header::CONTENT_SECURITY_POLICY, policy),
+        (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+        (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
+        (
+            HeaderName::from_static("permissions-policy"),
+            HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
+        ),
+        // Social sign-in opens a popup that must talk back to its opener.
+        (HeaderName::from_static("cross-origin-opener-policy"), HeaderValue::from_static("same-origin-allow-popups")),
+    ];
     if hsts {
-        set(header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
+        list.push((header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000; includeSubDomains")));
+    }
+    list
+}
+
+/// Security headers on every answer (a handler may set its own first).
+async fn security_headers(mut response: Response, security: Arc<[(HeaderName, HeaderValue)]>) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in security.iter() {
+        headers.entry(name).or_insert_with(|| value.clone());
     }
     response
+}
+
+/// A random (version 4) UUID per request without an `X-Request-Id`, as `tower_http`'s
+/// `MakeRequestUuid` makes, but drawn from the thread's generator: `Uuid::new_v4` asks the kernel
+/// for every one (a `getrandom` call per request, issue 23's profile). Ids correlate logs; they
+/// guard nothing.
+#[derive(Clone, Copy)]
+struct RandomRequestId;
+
+impl MakeRequestId for RandomRequestId {
+    fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
+        let id = uuid::Builder::from_random_bytes(rand::random()).into_uuid();
+        let mut text = [0_u8; uuid::fmt::Hyphenated::LENGTH];
+        HeaderValue::from_bytes(id.hyphenated().encode_lower(&mut text).as_bytes()).ok().map(RequestId::new)
+    }
 }
 
 /// Whatever panicked, the client gets the ordinary 500 envelope and nothing internal.

@@ -28,6 +28,7 @@ use crate::AppState;
 use crate::config::Config;
 use crate::features::content::Cache;
 use crate::features::content::seo::{self, Head};
+use crate::features::content::store::Snapshot;
 use crate::hot::Versioned;
 use axum::Router;
 use axum::extract::{Path, Request, State};
@@ -412,20 +413,48 @@ pub struct Site {
     pub games: Arc<crate::features::games::index::Index>,
 }
 
-/// A content-defined redirect for this request, if one applies.
-async fn redirect(site: &Site, uri: &Uri) -> Option<Response> {
-    let snapshot = site.content.snapshot(site.platform.db()).await.ok()?;
-    let target = seo::redirect_for(&snapshot, uri.path(), uri.query())?;
-    let mut response = (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, target)]).into_response();
+/// A content-defined redirect for this request, if one applies. The answer is kept per (content
+/// version, path, query) in [`ShellCache`]: matching every redirect rule's pattern is per-request
+/// work a repeat request need not do (issue 23).
+fn redirect(site: &Site, snapshot: &Snapshot, uri: &Uri) -> Option<Response> {
+    let (path, query) = (uri.path(), uri.query());
+    let key = redirect_key(path, query);
+    let shells = &site.web.shells;
+    let target = match shells.redirects.get(snapshot.version, &key) {
+        Some(target) => target,
+        None => {
+            let target = seo::redirect_for(snapshot, path, query).map(Arc::<str>::from);
+            shells.redirects.put(snapshot.version, key, target.clone());
+            target
+        }
+    }?;
+    let mut response = (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, &*target)]).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(SHORT));
     Some(response)
 }
 
-async fn spa(State(site): State<Site>, uri: Uri, headers: HeaderMap) -> Response {
-    if let Some(response) = redirect(&site, &uri).await {
+/// The path and the query (`?` cannot be part of a path, so `None` and `Some("")` stay apart).
+fn redirect_key(path: &str, query: Option<&str>) -> String {
+    match query {
+        None => path.to_owned(),
+        Some(query) => format!("{path}?{query}"),
+    }
+}
+
+/// `/` and `/index.html`: a redirect or the page.
+async fn spa(State(site): State<Arc<Site>>, uri: Uri, headers: HeaderMap) -> Response {
+    answer_page(&site, &uri, &headers).await
+}
+
+/// A content redirect if one applies, else the page ([`page`]), from one content snapshot.
+async fn answer_page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
+    let snapshot = site.content.snapshot(site.platform.db()).await;
+    if let Ok(snapshot) = &snapshot
+        && let Some(response) = redirect(site, snapshot, uri)
+    {
         return response;
     }
-    page(&site, &uri, &headers).await
+    page(site, snapshot, uri, headers).await
 }
 
 /// `index.html` for the request's path, with its head and status.
@@ -434,7 +463,7 @@ async fn spa(State(site): State<Site>, uri: Uri, headers: HeaderMap) -> Response
 /// with a placeholder where each answer's fresh nonce goes, so a repeat request costs a lookup and
 /// a concatenation. Pages answering 404 are not kept (any path can be asked for), nor a filtered
 /// lobby, whose head differs from the unfiltered one's at the same path (no lead tile).
-async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
+async fn page(site: &Site, snapshot: Result<Arc<Snapshot>, sqlx::Error>, uri: &Uri, headers: &HeaderMap) -> Response {
     let state = &site.platform;
     let path = uri.path();
     let path = path.strip_suffix("index.html").unwrap_or(path);
@@ -443,7 +472,7 @@ async fn page(site: &Site, uri: &Uri, headers: &HeaderMap) -> Response {
     // Heads depend on the content and, for the games pages' lead tile, on the catalogue: pages are
     // kept per (content version, catalogue version).
     let games = site.games.snapshot(state.db()).await.ok();
-    let (status, body) = match site.content.snapshot(state.db()).await {
+    let (status, body) = match snapshot {
         Ok(snapshot) => {
             let host = host(headers);
             let filtered_lobby =
@@ -560,6 +589,9 @@ pub struct ShellCache {
     csp: Spliced,
     /// By [`shell_key`], per (content version, catalogue version).
     pages: Versioned<Arc<ShellPage>, (i64, i64)>,
+    /// The content redirect of a path and query (none: `None`), by [`redirect_key`], per content
+    /// version.
+    redirects: Versioned<Option<Arc<str>>>,
 }
 
 /// The host (the head may depend on it: per-domain SEO) and the path, which holds no newline.
@@ -574,7 +606,7 @@ impl ShellCache {
     fn new(config: &Config) -> ShellCache {
         let placeholder = format!("croupier-nonce-{}", hex::encode(rand::random::<[u8; 16]>()));
         let csp = Spliced::new(&crate::csp(config, Some(&placeholder)), &placeholder);
-        ShellCache { placeholder, csp, pages: Versioned::new(SHELL_PAGES) }
+        ShellCache { placeholder, csp, pages: Versioned::new(SHELL_PAGES), redirects: Versioned::new(SHELL_PAGES) }
     }
 
     fn get(&self, version: (i64, i64), host: Option<&str>, path: &str) -> Option<Arc<ShellPage>> {
@@ -593,14 +625,14 @@ fn text_response(content_type: &'static str, body: String) -> Response {
     response
 }
 
-async fn robots_txt(State(site): State<Site>) -> Response {
+async fn robots_txt(State(site): State<Arc<Site>>) -> Response {
     match site.content.snapshot(site.platform.db()).await {
         Ok(snapshot) => text_response("text/plain; charset=utf-8", seo::robots_txt(&snapshot, site.platform.config())),
         Err(e) => crate::api::ApiError::from(e).into_response(),
     }
 }
 
-async fn sitemap_xml(State(site): State<Site>) -> Response {
+async fn sitemap_xml(State(site): State<Arc<Site>>) -> Response {
     match site.content.snapshot(site.platform.db()).await {
         Ok(snapshot) => {
             text_response("application/xml; charset=utf-8", seo::sitemap_xml(&snapshot, site.platform.config()))
@@ -615,13 +647,13 @@ fn no_cache(mut response: Response) -> Response {
 }
 
 /// `/builds/latest.json`: the build the server serves now.
-async fn build_latest(State(site): State<Site>) -> Response {
+async fn build_latest(State(site): State<Arc<Site>>) -> Response {
     let web = &site.web;
     no_cache(Json(json!({ "id": web.build_id, "timestamp": web.built_at })).into_response())
 }
 
 /// `/builds/meta/{id}.json`: the metadata of the current build; any other id is gone (404).
-async fn build_meta(State(site): State<Site>, Path(file): Path<String>) -> Response {
+async fn build_meta(State(site): State<Arc<Site>>, Path(file): Path<String>) -> Response {
     let web = &site.web;
     if file.strip_suffix(".json") != Some(web.build_id.as_str()) {
         return no_cache((StatusCode::NOT_FOUND, Json(json!({ "error": "unknown build" }))).into_response());
@@ -640,7 +672,7 @@ async fn build_meta(State(site): State<Site>, Path(file): Path<String>) -> Respo
 /// request so a console built after the server started is served. No player SEO head; kept out
 /// of search engines (`X-Robots-Tag: noindex`); never cached (it names the hashed assets); the
 /// site's CSP from the top's security headers. Without a build: 404 saying so.
-async fn backoffice(State(site): State<Site>) -> Response {
+async fn backoffice(State(site): State<Arc<Site>>) -> Response {
     let path = site.web.dir.join("backoffice.html");
     let mut response = match tokio::fs::read_to_string(&path).await {
         Ok(html) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response(),
@@ -659,26 +691,35 @@ async fn backoffice(State(site): State<Site>) -> Response {
 
 /// A path below `/backoffice`: the console, except under `/backoffice/api`, whose unknown paths
 /// answer the API's 404 envelope.
-async fn backoffice_path(State(site): State<Site>, Path(path): Path<String>) -> Response {
+async fn backoffice_path(State(site): State<Arc<Site>>, Path(path): Path<String>) -> Response {
     if path == "api" || path.starts_with("api/") {
         return crate::features::backoffice::not_found().await;
     }
     backoffice(State(site)).await
 }
 
-/// `/assets/{*path}`: the hashed assets from memory ([`assets`]). Kept out of [`routes`] so the
-/// top can serve them without the per-request middleware of dynamic answers (request id, trace
-/// span, panic guard, on-the-fly compression): they are static bytes, like nginx would serve them.
-pub fn asset_routes(web: &WebAssets) -> Router {
-    Router::new().route("/assets/{*path}", get(assets::serve).with_state(Arc::clone(&web.assets)))
+/// `/assets/{*path}`: the hashed assets from memory ([`assets::Service`]), every answer prepared
+/// once with the site's `security` headers in it. Kept out of [`routes`] so the top serves them
+/// without the per-request middleware of dynamic answers (request id, trace span, panic guard,
+/// on-the-fly compression, the security-header layer): they are static bytes, like nginx would
+/// serve them.
+pub fn asset_routes(web: &WebAssets, security: &[(HeaderName, HeaderValue)]) -> Router {
+    Router::new().route_service("/assets/{*path}", assets::Service::new(&web.assets, security))
 }
 
+/// The site's routes. Their state is one `Arc<Site>` (one reference count per request, where a
+/// `Site` is four); the file service behind the fallback is shared too and cloned only for a
+/// path that looks like a file, not for every page (issue 23).
 pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
+    let site = Arc::new(site);
     let dir = &site.web.dir;
-    let files = ServeDir::new(dir).append_index_html_on_directories(false).fallback(get(spa).with_state(site.clone()));
-    let files = tower::ServiceBuilder::new()
-        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(SHORT)))
-        .service(files);
+    let files =
+        ServeDir::new(dir).append_index_html_on_directories(false).fallback(get(spa).with_state(Arc::clone(&site)));
+    let files = Arc::new(
+        tower::ServiceBuilder::new()
+            .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(SHORT)))
+            .service(files),
+    );
     Router::new()
         .route("/", get(spa))
         .route("/index.html", get(spa))
@@ -689,21 +730,21 @@ pub fn routes<S: Clone + Send + Sync + 'static>(site: Site) -> Router<S> {
         .route("/backoffice", get(backoffice))
         .route("/backoffice/", get(backoffice))
         .route("/backoffice/{*path}", get(backoffice_path))
-        .fallback(move |State(site): State<Site>, request: Request| {
-            let mut files = files.clone();
+        .fallback(move |State(site): State<Arc<Site>>, request: Request| {
+            let files = Arc::clone(&files);
             async move {
-                let uri = request.uri().clone();
-                if let Some(response) = redirect(&site, &uri).await {
+                // Client routes have no extension in their last segment: skip the file lookup.
+                if !looks_like_file(request.uri().path()) {
+                    return answer_page(&site, request.uri(), request.headers()).await;
+                }
+                if let Ok(snapshot) = site.content.snapshot(site.platform.db()).await
+                    && let Some(response) = redirect(&site, &snapshot, request.uri())
+                {
                     return response;
                 }
-                // Client routes have no extension in their last segment: skip the file lookup.
-                if looks_like_file(uri.path()) {
-                    match tower::Service::call(&mut files, request).await {
-                        Ok(response) => response.into_response(),
-                        Err(never) => match never {},
-                    }
-                } else {
-                    page(&site, &uri, request.headers()).await
+                match tower::Service::call(&mut (*files).clone(), request).await {
+                    Ok(response) => response.into_response(),
+                    Err(never) => match never {},
                 }
             }
         })

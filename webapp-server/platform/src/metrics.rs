@@ -37,7 +37,11 @@ impl Metrics {
     /// Records one API call. `method` is a registered name or `unknown`, never raw input, so the
     /// number of series stays bounded.
     pub fn observe_api(&self, method: &str, status: u16, elapsed: Duration) {
-        self.api_requests.with_label_values(&[method, &status.to_string()]).inc();
+        // A known code's text is static (no string built per call).
+        match http::StatusCode::from_u16(status) {
+            Ok(code) => self.api_requests.with_label_values(&[method, code.as_str()]).inc(),
+            Err(_) => self.api_requests.with_label_values(&[method, &status.to_string()]).inc(),
+        }
         self.api_latency.with_label_values(&[method]).observe(elapsed.as_secs_f64());
     }
 

@@ -52,6 +52,9 @@ struct Options {
     only_odds: bool,
     /// `--only bets`: just the bets-placed row (`bets.place` from 200 players) (issue 20).
     only_bets: bool,
+    /// `--only pages`: just the first table's page rows (SPA shell, SEO head, content API) and
+    /// the signed-in table (`account.getInfo`), each with its ceiling, to iterate on them (issue 23).
+    only_pages: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -67,6 +70,7 @@ fn options() -> anyhow::Result<Options> {
         only_competition: false,
         only_odds: false,
         only_bets: false,
+        only_pages: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -83,9 +87,10 @@ fn options() -> anyhow::Result<Options> {
             "--only" if value == "competition" => o.only_competition = true,
             "--only" if value == "odds" => o.only_odds = true,
             "--only" if value == "bets" => o.only_bets = true,
+            "--only" if value == "pages" => o.only_pages = true,
             _ => {
                 bail!(
-                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds|bets)"
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds|bets|pages)"
                 )
             }
         }
@@ -357,6 +362,18 @@ async fn main() -> anyhow::Result<()> {
         print_wallet(&wallet);
         return Ok(());
     }
+    if o.only_pages {
+        let mut rows = Vec::new();
+        for (name, path) in ENDPOINTS.iter().filter(|(name, _)| row_goal(name).is_some() || name.starts_with("ceiling"))
+        {
+            rows.push(load(server.port, name, path, &o).await?);
+        }
+        let signed_in = signed_in_rows(&server, &o).await?;
+        print_header(&o);
+        print_rows(&rows);
+        print_signed_in(&signed_in);
+        return Ok(());
+    }
     let idle_rss = rss_kib(server.child.id());
     let assets = asset_rows(&server, &o).await?;
     if o.only_assets {
@@ -394,33 +411,9 @@ async fn main() -> anyhow::Result<()> {
     let competition = competition_rows(&o).await?;
     let odds = odds_rows(&o).await?;
     let bets = bets_row(&o).await?;
+    print_header(&o);
+    print_rows(&rows);
     let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
-    println!();
-    println!(
-        "croupier-bench: {} keep-alive connections, {} s per row, server and load generator on {} cores",
-        o.connections,
-        o.duration.as_secs(),
-        std::thread::available_parallelism().map_or(0, |n| n.get())
-    );
-    println!();
-    println!("| endpoint | req/s | p50 ms | p99 ms | % of ceiling | errors | body bytes | goal (issue 23) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---|");
-    for r in &rows {
-        let share = 100.0 * r.rps / ceiling;
-        let goal = match row_goal(r.name) {
-            Some(goal) => format!("≥ {goal:.0} % of the ceiling: {}", met(share >= goal)),
-            None => "—".to_owned(),
-        };
-        println!(
-            "| {} | {:.0} | {} | {} | {share:.0}% | {} | {} | {goal} |",
-            r.name,
-            r.rps,
-            ms(r.p50),
-            ms(r.p99),
-            r.errors,
-            r.bytes
-        );
-    }
     print_signed_in(&signed_in);
     print_assets(&assets, o.connections);
     print_ledger(&o, &ledger_rows);
@@ -1010,6 +1003,42 @@ fn print_assets(a: &AssetRows, connections: usize) {
             ms(row.p50),
             ms(row.p99),
             row.bytes
+        );
+    }
+}
+
+#[allow(clippy::print_stdout)]
+fn print_header(o: &Options) {
+    println!();
+    println!(
+        "croupier-bench: {} keep-alive connections, {} s per row, server and load generator on {} cores",
+        o.connections,
+        o.duration.as_secs(),
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!();
+}
+
+/// The first table: each row's share of the first row (the ceiling) and its goal.
+#[allow(clippy::print_stdout)]
+fn print_rows(rows: &[Row]) {
+    let ceiling = rows.first().map_or(1.0, |r| r.rps.max(1.0));
+    println!("| endpoint | req/s | p50 ms | p99 ms | % of ceiling | errors | body bytes | goal (issue 23) |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---|");
+    for r in rows {
+        let share = 100.0 * r.rps / ceiling;
+        let goal = match row_goal(r.name) {
+            Some(goal) => format!("≥ {goal:.0} % of the ceiling: {}", met(share >= goal)),
+            None => "—".to_owned(),
+        };
+        println!(
+            "| {} | {:.0} | {} | {} | {share:.0}% | {} | {} | {goal} |",
+            r.name,
+            r.rps,
+            ms(r.p50),
+            ms(r.p99),
+            r.errors,
+            r.bytes
         );
     }
 }

@@ -133,6 +133,51 @@ impl JsonSchema for One {
     }
 }
 
+/// An answer serialised once and kept (a cache's entry), written as it is: its JSON is the
+/// serialisation of a `T`, whose schema it has in the OpenAPI document. A repeat request answers
+/// it without building and serialising the value again (issue 23: `account.getInfo`).
+pub struct Serialised<T> {
+    json: Arc<RawValue>,
+    _of: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Serialised<T> {
+    pub fn new(value: &T) -> Result<Serialised<T>, ApiError> {
+        let json: Box<RawValue> = serde_json::value::to_raw_value(value).map_err(ApiError::internal)?;
+        Ok(Serialised { json: Arc::from(json), _of: std::marker::PhantomData })
+    }
+}
+
+impl<T> Clone for Serialised<T> {
+    fn clone(&self) -> Serialised<T> {
+        Serialised { json: Arc::clone(&self.json), _of: std::marker::PhantomData }
+    }
+}
+
+impl<T> Serialize for Serialised<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(s)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Serialised<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
+
 /// A method: its answer's `data`, already serialised (written into the envelope as it is).
 type Handler = dyn Fn(Ctx, Params) -> BoxFuture<'static, Result<Box<RawValue>, ApiError>> + Send + Sync;
 

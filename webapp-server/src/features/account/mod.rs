@@ -9,7 +9,7 @@ pub mod settings;
 pub mod store;
 pub mod telegram;
 
-use crate::api::{ApiError, AuthUser, Ctx, NoInput, Registry};
+use crate::api::{ApiError, AuthUser, Ctx, NoInput, Registry, Serialised};
 use croupier_shared::{Currency, ErrorType, Money};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -85,8 +85,21 @@ pub struct AccountInfo {
     pub kyc_status: String,
 }
 
-async fn get_info(ctx: Ctx, _: NoInput) -> Result<AccountInfo, ApiError> {
-    account_info(&ctx, ctx.session.as_ref().map(|s| s.user_id)).await
+/// `account.getInfo`. A signed-in player's answer is also kept serialised ([`crate::hot`], under
+/// the same touches as the [`AccountInfo`] it is made of): a repeat call clones no strings and
+/// serialises nothing (issue 23).
+async fn get_info(ctx: Ctx, _: NoInput) -> Result<Serialised<AccountInfo>, ApiError> {
+    let Some(user_id) = ctx.session.as_ref().map(|s| s.user_id) else {
+        return Serialised::new(&account_info(&ctx, None).await?);
+    };
+    if let Some(json) = ctx.state.hot().value::<Serialised<AccountInfo>>(user_id) {
+        return Ok(Serialised::clone(&json));
+    }
+    // Taken before the read, as for any entry: a touch after it outdates what is kept.
+    let stamp = crate::hot::stamp();
+    let json = Serialised::new(&account_info(&ctx, Some(user_id)).await?)?;
+    ctx.state.hot().put_value(user_id, std::sync::Arc::new(json.clone()), stamp);
+    Ok(json)
 }
 
 /// The account-info answer for `user_id`, or the guest's.
