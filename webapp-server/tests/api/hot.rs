@@ -7,7 +7,7 @@ use crate::content::{TOKEN, cms_get, cms_send};
 use crate::games::{Aggregator, agg_game, agg_providers, funded};
 use crate::helpers::{Backend, TestApp, backends, expect_error, postgres_configured, read_json};
 use crate::protection::ADMIN;
-use croupier_server::features::account::AccountInfo;
+use croupier_server::features::account::Summary;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -55,7 +55,7 @@ async fn warm(app: &TestApp, cookie: &str) -> Value {
     let first = info(&app.url(""), cookie).await;
     let uid = first["uid"].as_i64().unwrap();
     assert!(uid > 0);
-    assert!(app.state.platform().hot().value::<AccountInfo>(uid).is_some(), "the summary is cached");
+    assert!(app.state.platform().hot().value::<Summary>(uid).is_some(), "the summary is cached");
     let again = info(&app.url(""), cookie).await;
     assert_eq!(first, again, "a repeat read answers the same");
     again

@@ -85,21 +85,35 @@ pub struct AccountInfo {
     pub kyc_status: String,
 }
 
-/// `account.getInfo`. A signed-in player's answer is also kept serialised ([`crate::hot`], under
-/// the same touches as the [`AccountInfo`] it is made of): a repeat call clones no strings and
-/// serialises nothing (issue 23).
+/// `account.getInfo`. A signed-in player's answer is served already serialised from the hot
+/// cache ([`Summary`]): a repeat call clones no strings and serialises nothing (issue 23).
 async fn get_info(ctx: Ctx, _: NoInput) -> Result<Serialised<AccountInfo>, ApiError> {
-    let Some(user_id) = ctx.session.as_ref().map(|s| s.user_id) else {
-        return Serialised::new(&account_info(&ctx, None).await?);
-    };
-    if let Some(json) = ctx.state.hot().value::<Serialised<AccountInfo>>(user_id) {
-        return Ok(Serialised::clone(&json));
+    match ctx.session.as_ref().map(|s| s.user_id) {
+        Some(user_id) => Ok(summary(&ctx, user_id).await?.json.clone()),
+        None => Serialised::new(&account_info(&ctx, None).await?),
+    }
+}
+
+/// A player's account info as kept in this replica's memory ([`crate::hot`]) until anything about
+/// the player changes (balances, their row, contacts, sessions): one entry holding the answer
+/// and its serialised form, made together, so the two cannot disagree.
+pub struct Summary {
+    pub info: AccountInfo,
+    pub json: Serialised<AccountInfo>,
+}
+
+/// The player's [`Summary`], from the hot cache or read.
+async fn summary(ctx: &Ctx, user_id: i64) -> Result<std::sync::Arc<Summary>, ApiError> {
+    if let Some(summary) = ctx.state.hot().value::<Summary>(user_id) {
+        return Ok(summary);
     }
     // Taken before the read, as for any entry: a touch after it outdates what is kept.
     let stamp = crate::hot::stamp();
-    let json = Serialised::new(&account_info(&ctx, Some(user_id)).await?)?;
-    ctx.state.hot().put_value(user_id, std::sync::Arc::new(json.clone()), stamp);
-    Ok(json)
+    let info = read_account_info(ctx, user_id).await?;
+    let json = Serialised::new(&info)?;
+    let summary = std::sync::Arc::new(Summary { info, json });
+    ctx.state.hot().put_value(user_id, std::sync::Arc::clone(&summary), stamp);
+    Ok(summary)
 }
 
 /// The account-info answer for `user_id`, or the guest's.
@@ -130,12 +144,12 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
             kyc_status: "none".to_owned(),
         });
     };
-    // Repeat requests are served from this replica's memory until anything about the player
-    // changes (crate::hot: balances, their row, contacts, sessions).
-    if let Some(info) = ctx.state.hot().value::<AccountInfo>(user_id) {
-        return Ok(AccountInfo::clone(&info));
-    }
-    let stamp = crate::hot::stamp();
+    Ok(summary(ctx, user_id).await?.info.clone())
+}
+
+/// The signed-in player's account info as the database has it.
+async fn read_account_info(ctx: &Ctx, user_id: i64) -> Result<AccountInfo, ApiError> {
+    let config = ctx.state.config();
     let db = ctx.state.db();
     let user = store::load(db, user_id).await?;
     let contacts = store::contacts(db, user_id).await?;
@@ -143,7 +157,7 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
     let currency = user.currency.as_deref().and_then(Currency::parse).unwrap_or(config.default_currency);
     let [main, bonus, betting_bonus, fun] = crate::ledger::player_balances(db, user_id, currency).await?;
     let money = |minor| MoneyView::from(Money::from_minor(minor, currency));
-    let info = AccountInfo {
+    Ok(AccountInfo {
         uid: user.id,
         id: user.id,
         reg_time: user.reg_time / 1000,
@@ -168,9 +182,7 @@ pub async fn account_info(ctx: &Ctx, user_id: Option<i64>) -> Result<AccountInfo
             crate::db::now_ms(),
         ),
         kyc_status: user.kyc_status,
-    };
-    ctx.state.hot().put_value(user_id, std::sync::Arc::new(info.clone()), stamp);
-    Ok(info)
+    })
 }
 
 /// The signed-in player's id and account currency; a player who has not chosen one yet (a social

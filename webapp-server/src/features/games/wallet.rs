@@ -740,12 +740,6 @@ pub struct Drawn<'a> {
     pub outcome: &'a str,
 }
 
-/// What [`house_round_in`] did: the balance after its win.
-#[derive(Debug)]
-pub struct Played {
-    pub balance: i64,
-}
-
 /// A whole house round whose bet and win are known together (a one-step round: its ids are new
 /// and its session was read in this transaction), in four statements instead of [`bet_in`]'s and
 /// [`win_in`]'s nine: both movements in one [`ledger::post_many`] call (the bet checked for funds
@@ -753,7 +747,8 @@ pub struct Played {
 /// loyalty points of a real bet, and the round, its draw, both wallet records and the seed's nonce
 /// in one [`record_house_rounds`]. Only for a round whose balance the session's read holds (demo,
 /// or no wagering bonus: [`GameSession::held_balance`]) and, in real money, covered by no
-/// tournament or jackpot: `None` otherwise, and the caller runs [`bet_in`] and [`win_in`]. The
+/// tournament or jackpot: `None` otherwise, and the caller runs [`bet_in`] and [`win_in`]; else
+/// the balance after the win. The
 /// same checks as theirs (session, exclusion, play limits) and the same rows, answers and ledger
 /// entries. Most such rounds are merged with their neighbours on the lane instead
 /// (`house::batch`); this one is for the rounds that cannot be (a player with play limits, or
@@ -765,13 +760,14 @@ pub async fn house_round_in(
     session: &GameSession,
     rules: &Rules,
     drawn: &Drawn<'_>,
-) -> Result<Option<Played>, WalletError> {
+) -> Result<Option<i64>, WalletError> {
     let real = session.mode == "real";
     let Some(held) = session.held_balance() else { return Ok(None) };
     if real && session.competing > 0 {
         return Ok(None);
     }
-    check_house_round(session, "house", bet, win)?;
+    check_house_bet(session, "house", bet)?;
+    check_house_win(bet, win)?;
     let currency = currency_of(session)?;
     if real {
         play_allowed(conn, session, currency, bet.amount).await?;
@@ -820,25 +816,23 @@ pub async fn house_round_in(
         };
         winners::on_win(conn, session, currency, &won, rules.big_win).await?;
     }
-    Ok(Some(Played { balance: after_win }))
+    Ok(Some(after_win))
 }
 
-/// [`house_round_in`]'s and the merged path's (`house::batch`) checks of a house round's two
-/// calls against the session read in the lane's transaction.
-pub fn check_house_round(
-    session: &GameSession,
-    provider: &str,
-    bet: &WalletRequest,
-    win: &WalletRequest,
-) -> Result<(), WalletError> {
+/// [`house_round_in`]'s and the merged path's (`house::batch`) checks of a house round's bet
+/// against the session read in the lane's transaction; its win is checked with
+/// [`check_house_win`] once the draw has made it.
+pub fn check_house_bet(session: &GameSession, provider: &str, bet: &WalletRequest) -> Result<(), WalletError> {
     check_session(session, provider, bet, false)?;
-    if bet.amount < 0
-        || win.amount < 0
-        || bet.transaction_uuid.is_empty()
-        || win.transaction_uuid.is_empty()
-        || bet.round.is_empty()
-        || bet.round != win.round
-    {
+    if bet.amount < 0 || bet.transaction_uuid.is_empty() || bet.round.is_empty() {
+        return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
+    }
+    Ok(())
+}
+
+/// The win's half of a house round's checks: a payment of the same round.
+pub fn check_house_win(bet: &WalletRequest, win: &WalletRequest) -> Result<(), WalletError> {
+    if win.amount < 0 || win.transaction_uuid.is_empty() || bet.round != win.round {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
     Ok(())

@@ -101,6 +101,23 @@ pub async fn settings(conn: &mut AnyConnection) -> Result<Settings, sqlx::Error>
 // ---------------------------------------------------------------------------------------------
 // The hot path: a bet earns points, its rollback takes them back.
 
+/// The loyalty upsert of [`accrue`] and [`accrue_many`]: a new account (made on the first bet)
+/// or the points added to an active one (an excluded account is left alone), after the caller's
+/// `SELECT` of (player, milli-points) rows, answering `$returning`.
+macro_rules! accrue_sql {
+    ($select:literal, $returning:literal) => {
+        concat!(
+            "INSERT INTO loyalty_accounts (user_id, points, lifetime, level, next_level_at, active, created_at, updated_at, last_earned) ",
+            $select,
+            " ON CONFLICT (user_id) DO UPDATE \
+             SET points = loyalty_accounts.points + excluded.points, lifetime = loyalty_accounts.lifetime + excluded.lifetime, \
+             updated_at = excluded.updated_at, last_earned = excluded.last_earned WHERE loyalty_accounts.active = 1 \
+             RETURNING ",
+            $returning
+        )
+    };
+}
+
 /// Credits the points a real-money stake of `stake` (the part paid from main) earns on `game_id`,
 /// in the bet's transaction. Answers the milli-points credited (0: no rate, programme off or the
 /// account excluded), which the caller writes on the bet's wallet row.
@@ -120,19 +137,15 @@ pub async fn accrue(
     // scale), computed as in [`earned`] without overflowing — and the account's update (made on
     // the first bet, left alone when excluded). `last_earned` answers what was credited.
     let scale = currency.scale().max(1);
-    let row: Option<(i64, i64, i64)> = sqlx::query_as(
-        "INSERT INTO loyalty_accounts (user_id, points, lifetime, level, next_level_at, active, created_at, updated_at, last_earned) \
-         SELECT $1, e.milli, e.milli, 0, 0, 1, $2, $2, e.milli FROM ( \
+    let row: Option<(i64, i64, i64)> = sqlx::query_as(accrue_sql!(
+        "SELECT $1, e.milli, e.milli, 0, 0, 1, $2, $2, e.milli FROM ( \
            SELECT ($3 / $4) * r.milli_per_unit + (($3 % $4) * r.milli_per_unit) / $4 AS milli \
            FROM games g JOIN loyalty_rates r ON r.game_type IN (g.game_type, '*') \
            WHERE g.id = $5 AND r.currency = $6 AND NOT EXISTS (SELECT 1 FROM loyalty_settings s WHERE s.id = 1 AND s.active = 0) \
            ORDER BY CASE WHEN r.game_type = '*' THEN 1 ELSE 0 END LIMIT 1 \
-         ) e WHERE e.milli > 0 \
-         ON CONFLICT (user_id) DO UPDATE \
-         SET points = loyalty_accounts.points + excluded.points, lifetime = loyalty_accounts.lifetime + excluded.lifetime, \
-         updated_at = excluded.updated_at, last_earned = excluded.last_earned WHERE loyalty_accounts.active = 1 \
-         RETURNING lifetime, next_level_at, last_earned",
-    )
+         ) e WHERE e.milli > 0",
+        "lifetime, next_level_at, last_earned"
+    ))
     .bind(user_id)
     .bind(now_ms())
     .bind(stake)
@@ -148,21 +161,6 @@ pub async fn accrue(
     Ok(milli)
 }
 
-/// [`accrue_many`]'s upsert after its dialect's `SELECT` of the JSON array `$1` of
-/// `[player, milli-points]` pairs.
-macro_rules! accrue_many_sql {
-    ($select:literal) => {
-        concat!(
-            "INSERT INTO loyalty_accounts (user_id, points, lifetime, level, next_level_at, active, created_at, updated_at, last_earned) ",
-            $select,
-            " ON CONFLICT (user_id) DO UPDATE \
-             SET points = loyalty_accounts.points + excluded.points, lifetime = loyalty_accounts.lifetime + excluded.lifetime, \
-             updated_at = excluded.updated_at, last_earned = excluded.last_earned WHERE loyalty_accounts.active = 1 \
-             RETURNING user_id, lifetime, next_level_at"
-        )
-    };
-}
-
 /// [`accrue`] for many players at once (the merged house rounds, `games::house::batch`): `earned`
 /// holds each player once with the milli-points their real-money stakes earned, computed by the
 /// caller with [`earned`] at the rate it read in the lane's transaction (the programme on, the
@@ -174,14 +172,16 @@ pub async fn accrue_many(conn: &mut AnyConnection, rules: &Rules, earned: &[(i64
         return Ok(());
     }
     let sql = if crate::ledger::is_postgres(conn) {
-        accrue_many_sql!(
+        accrue_sql!(
             "SELECT CAST(value ->> 0 AS BIGINT), CAST(value ->> 1 AS BIGINT), CAST(value ->> 1 AS BIGINT), 0, 0, 1, $2, $2, \
-             CAST(value ->> 1 AS BIGINT) FROM jsonb_array_elements(CAST($1 AS JSONB))"
+             CAST(value ->> 1 AS BIGINT) FROM jsonb_array_elements(CAST($1 AS JSONB))",
+            "user_id, lifetime, next_level_at"
         )
     } else {
         // `WHERE true`: SQLite's upsert after a SELECT … FROM needs a WHERE to parse.
-        accrue_many_sql!(
-            "SELECT value ->> 0, value ->> 1, value ->> 1, 0, 0, 1, $2, $2, value ->> 1 FROM json_each($1) WHERE true"
+        accrue_sql!(
+            "SELECT value ->> 0, value ->> 1, value ->> 1, 0, 0, 1, $2, $2, value ->> 1 FROM json_each($1) WHERE true",
+            "user_id, lifetime, next_level_at"
         )
     };
     let rows: Vec<(i64, i64, i64)> = sqlx::query_as(sql)

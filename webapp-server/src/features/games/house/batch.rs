@@ -231,11 +231,9 @@ fn draw(
     // where random ids dirtied a page of each index per round.
     let round_id = uuid::Uuid::now_v7().to_string();
     let bet_request = wallet_request(&round_id, session, &request.token, bet);
-    // The win's request is only known after the draw; its checks here are on the bet's fields.
-    let check_win = settle_request(&round_id, session, &request.token, Money::zero(currency));
-    // `house_round_in`'s checks: the session as the wallet sees it, then responsible gaming (a
-    // player with limits took the general path above).
-    wallet::check_house_round(session, "house", &bet_request, &check_win).map_err(|e| bet_refusal(e, currency))?;
+    // `house_round_in`'s checks: the session as the wallet sees it (a player with limits took the
+    // general path above); the win's once the draw has made it.
+    wallet::check_house_bet(session, "house", &bet_request).map_err(|e| bet_refusal(e, currency))?;
     let tally = tallies.entry(session.user_id).or_insert(Tally { held: session.held, nonce });
     if tally.held < bet.minor() {
         return Err(bet_refusal(wallet::WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"), currency));
@@ -247,6 +245,8 @@ fn draw(
     if i128::from(win) < raw_win {
         outcome["capped"] = json!(true);
     }
+    let win_request = settle_request(&round_id, session, &request.token, Money::from_minor(win, currency));
+    wallet::check_house_win(&bet_request, &win_request).map_err(|e| bet_refusal(e, currency))?;
     let after_bet = tally.held - bet.minor();
     let after_win = after_bet + win;
     tally.held = after_win;
@@ -257,7 +257,6 @@ fn draw(
         }
         _ => 0,
     };
-    let win_request = settle_request(&round_id, session, &request.token, Money::from_minor(win, currency));
     let row = wallet::HouseRoundRow::new(
         session,
         &bet_request,

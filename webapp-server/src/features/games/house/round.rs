@@ -115,21 +115,13 @@ pub(super) fn is_free_spin(request: &RoundRequest) -> bool {
 pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest) -> Result<Value, HouseError> {
     let request = std::sync::Arc::new(request);
     // SQLite has one lane, so no player is needed to choose it (nor a row lock: its transactions
-    // hold the write lock): a paid one-step round goes to the
-    // merged path at once, which reads the session in the lane's transaction and refuses a bad
-    // request without writing anything (`batch`); one that does not fit there comes back here.
-    let mut merged_tried = false;
-    if state.db().backend() == crate::db::Backend::Sqlite && sysname != "mines" && !is_free_spin(&request) {
-        merged_tried = true;
-        let queued = batch::QueuedRound {
-            state: state.clone(),
-            sysname: sysname.to_owned(),
-            request: std::sync::Arc::clone(&request),
-            user_id: 0,
-        };
-        if let Some(answer) = state.db().submit(0, queued).await? {
-            return Ok(answer);
-        }
+    // hold the write lock): a paid one-step round goes to the merged path at once, which reads
+    // the session in the lane's transaction and refuses a bad request without writing anything
+    // (`batch`); one that does not fit there comes back here.
+    let merged_tried =
+        state.db().backend() == crate::db::Backend::Sqlite && sysname != "mines" && !is_free_spin(&request);
+    if merged_tried && let Some(answer) = merged(state, sysname, &request, None).await? {
+        return Ok(answer);
     }
     // The session and a paid bet are checked before the round is queued, so a bad request never
     // costs a batch a rollback; the round checks them again in its transaction.
@@ -158,16 +150,11 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     }
     // A paid one-step round whose balance the session's read holds is queued as data and merged
     // with its neighbours on its player's lane (`batch`); one that no longer fits there comes back.
-    if !merged_tried && batch::QueuedRound::fits(&session, sysname, &request) {
-        let queued = batch::QueuedRound {
-            state: state.clone(),
-            sysname: sysname.to_owned(),
-            request: std::sync::Arc::clone(&request),
-            user_id: session.user_id,
-        };
-        if let Some(answer) = state.db().submit(session.user_id, queued).await? {
-            return Ok(answer);
-        }
+    if !merged_tried
+        && batch::QueuedRound::fits(&session, sysname, &request)
+        && let Some(answer) = merged(state, sysname, &request, Some(session.user_id)).await?
+    {
+        return Ok(answer);
     }
     let (owned, sysname) = (state.clone(), sysname.to_owned());
     on_lane(state, session.user_id, move |conn| {
@@ -175,6 +162,23 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
         Box::pin(async move { play_in(conn, &state, &sysname, &request).await })
     })
     .await
+}
+
+/// The round queued on the merged path (`batch`): on its player's lane when the session was read
+/// before (`player`), else on SQLite's one lane. `None`: it did not fit there after all.
+async fn merged(
+    state: &AppState,
+    sysname: &str,
+    request: &std::sync::Arc<RoundRequest>,
+    player: Option<i64>,
+) -> Result<Option<Value>, HouseError> {
+    let queued = batch::QueuedRound {
+        state: state.clone(),
+        sysname: sysname.to_owned(),
+        request: std::sync::Arc::clone(request),
+        user_id: player.unwrap_or(0),
+    };
+    state.db().submit(player.unwrap_or(0), queued).await
 }
 
 /// One round, in the group committer's transaction.
@@ -238,9 +242,9 @@ pub(super) async fn play_in(
         let played = wallet::house_round_in(&mut *tx, &bet_request, &win_request, &session, &rules, &drawn)
             .await
             .map_err(|e| bet_refusal(e, currency))?;
-        if let Some(played) = played {
+        if let Some(balance) = played {
             outcome["nonce"] = json!(nonce);
-            return Ok(answer(&round_id, outcome, bet, win, played.balance, currency, &seed, nonce));
+            return Ok(answer(&round_id, outcome, bet, win, balance, currency, &seed, nonce));
         }
     }
     // The round's id is new and its session was read in this transaction: the wallet skips the
