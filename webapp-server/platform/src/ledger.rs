@@ -305,6 +305,115 @@ pub async fn post_many(
     if is_postgres(conn) { post_postgres(conn, entries).await } else { post_sqlite(conn, entries).await }
 }
 
+/// [`post_many`] for entries made for this call, whose keys are new (time-ordered ids minted by
+/// the caller: the merged house rounds, `games::house::batch`) and whose player accounts the
+/// caller has checked for funds under the lane's order. On SQLite every entry goes in with five
+/// set-based statements in one round trip whatever their number (`post_many` writes five per
+/// entry); on PostgreSQL it is [`post_many`], already one call. The guarantees still hold, as
+/// a failure of the whole call that the caller's transaction then rolls back: a key that exists
+/// already fails the insert (its unique index; [`LedgerError::KeyReused`] on both databases,
+/// even for the same postings), an unbalanced entry is refused before anything is
+/// sent, and a player account left below zero fails the call ([`LedgerError::InsufficientFunds`]).
+pub async fn post_fresh(conn: &mut AnyConnection, entries: &[Entry<'_>]) -> Result<(), LedgerError> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if entries.iter().any(|e| !e.balanced()) {
+        return Err(LedgerError::Unbalanced);
+    }
+    if is_postgres(conn) {
+        for posted in post_many(conn, entries).await? {
+            match posted? {
+                Posted::Applied { .. } => {}
+                // A fresh key was posted before: the caller's promise is broken, as on SQLite.
+                Posted::Replayed { .. } => return Err(LedgerError::KeyReused),
+            }
+        }
+        return Ok(());
+    }
+    for entry in entries {
+        for posting in &entry.postings {
+            if let Account::Player { user_id, .. } = posting.account {
+                crate::hot::touch(user_id);
+            }
+        }
+    }
+    let now = now_ms();
+    let (mut transactions, mut legs, mut movers) = (Vec::new(), Vec::new(), Vec::new());
+    // Each account's net change over the whole call: (row user, kind, currency, is player, change).
+    let mut accounts: Vec<(i64, &'static str, &'static str, bool, i64)> = Vec::new();
+    for entry in entries {
+        let plan = Plan::of(entry);
+        let currency = entry.currency.code();
+        transactions.push(serde_json::json!([entry.key, entry.kind, entry.user_id, entry.reference, plan.fingerprint]));
+        for &(account, amount) in &plan.legs {
+            let (user_id, kind, _, _) = plan.accounts[account];
+            legs.push(serde_json::json!([entry.key, user_id, kind, currency, amount]));
+        }
+        for &(user_id, kind, is_player, change) in &plan.accounts {
+            match accounts.iter_mut().find(|a| a.0 == user_id && a.1 == kind && a.2 == currency) {
+                Some(account) => account.4 += change,
+                None => accounts.push((user_id, kind, currency, is_player, change)),
+            }
+        }
+        if let Some(user_id) = plan.first_money_user
+            && !movers.contains(&user_id)
+        {
+            movers.push(user_id);
+        }
+    }
+    // Lock order as in `post_many`: players first, house shards last.
+    accounts.sort_by_key(|a| (!a.3, a.0, a.1, a.2));
+    let accounts: Vec<serde_json::Value> = accounts
+        .iter()
+        .map(|&(user_id, kind, currency, is_player, change)| {
+            serde_json::json!([user_id, kind, currency, i64::from(is_player), change])
+        })
+        .collect();
+    let text = |v: &[serde_json::Value]| serde_json::to_string(v).unwrap_or_default();
+    // `fetch_all`: the driver answers a batch's rows through its stream (`fetch_one` would stop
+    // at the first statement, which answers none).
+    let answered: Vec<i64> = sqlx::query_scalar(POST_FRESH_SQLITE)
+        .bind(text(&transactions))
+        .bind(text(&accounts))
+        .bind(now)
+        .bind(text(&legs))
+        .bind(serde_json::to_string(&movers).unwrap_or_default())
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(|e| match e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => LedgerError::KeyReused,
+            other => LedgerError::Db(other),
+        })?;
+    let Some(&overdrawn) = answered.last() else {
+        return Err(LedgerError::Db(sqlx::Error::RowNotFound));
+    };
+    if overdrawn > 0 {
+        return Err(LedgerError::InsufficientFunds);
+    }
+    Ok(())
+}
+
+/// [`post_fresh`] on SQLite: `$1` the transactions (`[key, kind, player, reference, fingerprint]`),
+/// `$2` each account's net change (`[row user, kind, currency, is player, change]`), `$3` the
+/// time, `$4` the postings (`[key, row user, kind, currency, amount]`), `$5` the players whose
+/// first real-money movement this may be. The JSON is parsed once per statement into SQLite's
+/// binary form (`jsonb_each`); every row is found by its unique key with a scalar lookup. The
+/// last statement answers how many of the player accounts it moved are below zero.
+const POST_FRESH_SQLITE: &str = "INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
+     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, $3 FROM jsonb_each(jsonb($1)) ORDER BY key;\n\
+     INSERT INTO ledger_accounts (user_id, kind, currency, is_player, balance, updated_at) \
+     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, $3 FROM jsonb_each(jsonb($2)) WHERE true \
+     ON CONFLICT (user_id, kind, currency) DO UPDATE SET \
+     balance = ledger_accounts.balance + excluded.balance, updated_at = excluded.updated_at;\n\
+     INSERT INTO ledger_postings (transaction_id, account_id, amount) \
+     SELECT (SELECT t.id FROM ledger_transactions t WHERE t.idempotency_key = j.value ->> 0), \
+     (SELECT a.id FROM ledger_accounts a WHERE a.user_id = j.value ->> 1 AND a.kind = j.value ->> 2 AND a.currency = j.value ->> 3), \
+     j.value ->> 4 FROM jsonb_each(jsonb($4)) j ORDER BY j.key;\n\
+     UPDATE users SET first_money_movement_at = $3 WHERE first_money_movement_at IS NULL AND id IN (SELECT value FROM json_each($5));\n\
+     SELECT COUNT(*) FROM jsonb_each(jsonb($2)) j WHERE j.value ->> 3 = 1 AND (SELECT a.balance FROM ledger_accounts a \
+     WHERE a.user_id = j.value ->> 0 AND a.kind = j.value ->> 1 AND a.currency = j.value ->> 2) < 0";
+
 /// Posts `entry`, a movement of money that is the whole change (no other row changes with it),
 /// through the group committer on its player's lane: [`post`]'s result. On PostgreSQL a lane posts
 /// the movements queued together in one round trip ([`post_many`]).

@@ -405,6 +405,115 @@ db_test!(async fn post_many_matches_posting_one_by_one(app) {
     assert!(report.violations.is_empty(), "{:?}", report.violations);
 });
 
+// `post_fresh` (the merged house rounds' set-based post) writes what `post_many` writes for
+// fresh keys the caller checked: 120 random bets, wins and deposits of four players (bets never
+// overdraw in the script) give the same balances, the same transactions and the same postings
+// per transaction. A batch that would overdraw a player, or that reuses a key, fails as a whole
+// and its rolled-back transaction leaves nothing.
+db_test!(async fn post_fresh_writes_what_post_many_writes_and_fails_as_a_whole(app) {
+    let db = app.state.db();
+    let clearing = Account::House(HouseAccount::PaymentClearing);
+    let house = Account::House(HouseAccount::GameSettlement);
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut funds = [0_i64; 4];
+    // (player number, from, to as 0 deposit / 1 bet / 2 win, amount)
+    let mut script: Vec<(i64, u64, i64)> = Vec::new();
+    for _ in 0..120 {
+        let player = rng.below(4) as i64;
+        let what = rng.below(3);
+        let amount = 1 + rng.below(300) as i64;
+        let slot = &mut funds[player as usize];
+        match what {
+            1 if *slot < amount => continue,
+            1 => *slot -= amount,
+            _ => *slot += amount,
+        }
+        script.push((player, what, amount));
+    }
+    let entries = |prefix: &str, base: i64| -> Vec<(String, &'static str, i64, Account, Account, i64)> {
+        script
+            .iter()
+            .enumerate()
+            .map(|(n, &(player, what, amount))| {
+                let user = Account::main(base + player);
+                let (kind, from, to) = match what {
+                    0 => ("deposit", clearing, user),
+                    1 => ("bet", user, house),
+                    _ => ("win", house, user),
+                };
+                (format!("{prefix}-{n}"), kind, base + player, from, to, amount)
+            })
+            .collect()
+    };
+    let (many, fresh) = (entries("many", 8_100), entries("fresh", 8_200));
+    fn as_entries<'a>(list: &'a [(String, &'static str, i64, Account, Account, i64)]) -> Vec<Entry<'a>> {
+        list.iter()
+            .map(|(key, kind, user, from, to, amount)| Entry::transfer(key, kind, usd(), *from, *to, *amount).by(Some(*user)))
+            .collect()
+    }
+    let mut tx = db.begin().await.unwrap();
+    for posted in ledger::post_many(&mut tx, &as_entries(&many)).await.unwrap() {
+        assert!(matches!(posted, Ok(Posted::Applied { .. })), "{posted:?}");
+    }
+    ledger::post_fresh(&mut tx, &as_entries(&fresh)).await.unwrap();
+    tx.commit().await.unwrap();
+    for player in 0..4 {
+        let (a, b) = (main_balance(db, 8_100 + player).await, main_balance(db, 8_200 + player).await);
+        assert_eq!(a, b, "player {player}");
+        assert_eq!(b, funds[player as usize], "player {player}");
+    }
+    // Each transaction as written: kind, player (less the base), fingerprint, and its postings.
+    let written = |prefix: &'static str, base: i64| async move {
+        let rows: Vec<(String, String, i64, String, i64, i64)> = sqlx::query_as(
+            "SELECT t.idempotency_key, t.kind, t.user_id, t.fingerprint, CAST(COUNT(p.id) AS BIGINT), CAST(SUM(ABS(p.amount)) AS BIGINT) \
+             FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id \
+             WHERE t.idempotency_key LIKE $1 GROUP BY t.id, t.idempotency_key, t.kind, t.user_id, t.fingerprint ORDER BY t.id",
+        )
+        .bind(format!("{prefix}-%"))
+        .fetch_all(db.pool())
+        .await
+        .unwrap();
+        rows.into_iter()
+            .map(|(key, kind, user, fingerprint, legs, moved)| {
+                let fingerprint = fingerprint.replace(&format!("{user}/"), "P/");
+                (key.trim_start_matches(prefix).to_owned(), kind, user - base, fingerprint, legs, moved)
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (written("many", 8_100).await, written("fresh", 8_200).await);
+    assert_eq!(a.len(), script.len());
+    assert_eq!(a, b);
+
+    // Overdrawing: the whole call fails.
+    let before = main_balance(db, 8_200).await;
+    let over = [
+        Entry::transfer("fresh-over-ok", "bet", usd(), Account::main(8_201), house, 1).by(Some(8_201)),
+        Entry::transfer("fresh-over", "bet", usd(), Account::main(8_200), house, before + 1).by(Some(8_200)),
+    ];
+    let mut tx = db.begin().await.unwrap();
+    assert!(matches!(ledger::post_fresh(&mut tx, &over).await, Err(LedgerError::InsufficientFunds)));
+    drop(tx);
+    // A key posted before: the insert fails.
+    let again = [Entry::transfer("fresh-0", "deposit", usd(), clearing, Account::main(8_203), 5).by(Some(8_203))];
+    let mut tx = db.begin().await.unwrap();
+    assert!(matches!(ledger::post_fresh(&mut tx, &again).await, Err(LedgerError::KeyReused)));
+    drop(tx);
+    // The same postings under that key: still refused (the keys are promised new).
+    let same = [Entry::transfer("fresh-0", fresh[0].1, usd(), fresh[0].3, fresh[0].4, fresh[0].5).by(Some(fresh[0].2))];
+    let mut tx = db.begin().await.unwrap();
+    assert!(matches!(ledger::post_fresh(&mut tx, &same).await, Err(LedgerError::KeyReused)));
+    drop(tx);
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_transactions WHERE idempotency_key LIKE 'fresh-%'")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!(count, i64::try_from(script.len()).unwrap(), "the failed calls wrote nothing");
+    assert_eq!(main_balance(db, 8_200).await, before);
+    assert_eq!(main_balance(db, 8_201).await, funds[1]);
+    let report = ledger::check(db).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+});
+
 /// The money rules exist twice, for speed: Rust that builds SQLite statement batches and the
 /// PL/pgSQL `ledger_post` function. This drives both with the same 600 random entries — one to
 /// four legs over players' four balances and the house accounts, three currencies, overdraws,

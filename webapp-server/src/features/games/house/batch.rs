@@ -5,7 +5,7 @@
 //! loss or wager limits is queued as data ([`QueuedRound`], a [`Batchable`] kind), not as a
 //! function: the lane runs a run of such neighbours together in a handful of statements whatever
 //! their number — a read of every round's session, seed and loyalty rate (the players' `users`
-//! rows locked first on PostgreSQL), the draws in memory, one [`ledger::post_many`] call for
+//! rows locked first on PostgreSQL), the draws in memory, one [`ledger::post_fresh`] call for
 //! every bet and win, one statement set for the rounds, their draws, wallet records and seeds'
 //! nonces ([`wallet::record_house_rounds`]) and one for the loyalty points
 //! ([`loyalty::accrue_many`]). Before, each round was five statements of its own, each a hop to
@@ -142,13 +142,13 @@ async fn play_many(
             round.win,
         ));
     }
-    for posted in ledger::post_many(conn, &entries).await? {
-        match posted {
-            Ok(_) => {}
-            Err(LedgerError::Db(e)) => return Err(HouseError::internal(e)),
-            Err(refused) => {
-                return Err(HouseError::internal(format!("a merged house round's movement was refused: {refused}")));
-            }
+    // Their keys are the rounds' new time-ordered ids: the set-based post, whose refusal (none is
+    // expected) fails the whole run.
+    match ledger::post_fresh(conn, &entries).await {
+        Ok(()) => {}
+        Err(LedgerError::Db(e)) => return Err(HouseError::internal(e)),
+        Err(refused) => {
+            return Err(HouseError::internal(format!("a merged house round's movement was refused: {refused}")));
         }
     }
     let rows: Vec<&wallet::HouseRoundRow> = accepted.iter().map(|r| &r.row).collect();
