@@ -40,8 +40,16 @@ use std::any::{Any, TypeId};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
-/// Most jobs in one transaction.
+/// Most jobs in one transaction on a PostgreSQL lane (several lanes share the load).
 pub const MAX_BATCH: usize = 64;
+
+/// Most jobs in one transaction on SQLite's one lane. Every batch writes the pages it changed to
+/// the write-ahead log, and many of those are one per player (their balance, seed, loyalty and
+/// index pages), whatever the batch's size: a batch that holds every waiting player's round
+/// writes each such page once for all of them. 256 against 64: 4,275 and 3,977 house rounds/s
+/// against 4,054 and 3,632, p99 92–109 ms against 102–107 ms (`make bench`'s wallet rows, 200
+/// players, alternated runs, 2026-11-27).
+pub const SQLITE_MAX_BATCH: usize = 256;
 
 /// How many failing jobs a batch sets aside before running every remaining job alone.
 pub const MAX_RETRIES: usize = 3;
@@ -225,12 +233,13 @@ pub struct Committer {
 }
 
 impl Committer {
-    /// Starts a lane's committer task: its batches run on connections of `writer` (SQLite's
-    /// one-connection writer pool, or PostgreSQL's pool) in transactions opened with `begin`.
+    /// Starts a lane's committer task: its batches of at most `max_batch` jobs run on connections
+    /// of `writer` (SQLite's one-connection writer pool, or PostgreSQL's pool) in transactions
+    /// opened with `begin`.
     /// A run of queued [`Committer::submit`]s of one kind in a batch runs in one call.
-    pub fn start(writer: AnyPool, begin: &'static str) -> Committer {
-        let (queue, jobs) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(commit_loop(Lane { writer, begin }, jobs));
+    pub fn start(writer: AnyPool, begin: &'static str, max_batch: usize) -> Committer {
+        let (queue, jobs) = mpsc::channel(4 * max_batch);
+        tokio::spawn(commit_loop(Lane { writer, begin, max_batch }, jobs));
         Committer { queue }
     }
 
@@ -259,13 +268,14 @@ impl Committer {
 struct Lane {
     writer: AnyPool,
     begin: &'static str,
+    max_batch: usize,
 }
 
 async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
-    let mut batch: Vec<Box<dyn Queued>> = Vec::with_capacity(MAX_BATCH);
+    let mut batch: Vec<Box<dyn Queued>> = Vec::with_capacity(lane.max_batch);
     while let Some(first) = jobs.recv().await {
         batch.push(first);
-        while batch.len() < MAX_BATCH {
+        while batch.len() < lane.max_batch {
             match jobs.try_recv() {
                 Ok(job) => batch.push(job),
                 Err(_) => break,

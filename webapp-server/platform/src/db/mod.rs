@@ -84,12 +84,12 @@ impl Db {
                     })
                     .connect_with(options)
                     .await?;
-                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE");
+                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH);
                 (writer, vec![lane])
             }
             Backend::Postgres => {
                 let lanes = (0..group::postgres_lanes(max_connections))
-                    .map(|_| group::Committer::start(pool.clone(), "BEGIN"))
+                    .map(|_| group::Committer::start(pool.clone(), "BEGIN", group::MAX_BATCH))
                     .collect();
                 (pool.clone(), lanes)
             }
