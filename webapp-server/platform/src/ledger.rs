@@ -293,8 +293,13 @@ pub async fn post_many(
     conn: &mut AnyConnection,
     entries: &[Entry<'_>],
 ) -> Result<Vec<Result<Posted, LedgerError>>, sqlx::Error> {
-    // Balances are about to change: the hot path's caches of these players stop serving them
-    // (before the commit; `hot::SETTLE` covers the time to it).
+    touch_players(entries);
+    if is_postgres(conn) { post_postgres(conn, entries).await } else { post_sqlite(conn, entries).await }
+}
+
+/// Balances are about to change: the hot path's caches of the players `entries` move stop
+/// serving them (before the commit; `hot::SETTLE` covers the time to it).
+fn touch_players(entries: &[Entry<'_>]) {
     for entry in entries {
         for posting in &entry.postings {
             if let Account::Player { user_id, .. } = posting.account {
@@ -302,7 +307,6 @@ pub async fn post_many(
             }
         }
     }
-    if is_postgres(conn) { post_postgres(conn, entries).await } else { post_sqlite(conn, entries).await }
 }
 
 /// [`post_many`] for entries made for this call, whose keys are new (time-ordered ids minted by
@@ -331,17 +335,14 @@ pub async fn post_fresh(conn: &mut AnyConnection, entries: &[Entry<'_>]) -> Resu
         }
         return Ok(());
     }
-    for entry in entries {
-        for posting in &entry.postings {
-            if let Account::Player { user_id, .. } = posting.account {
-                crate::hot::touch(user_id);
-            }
-        }
-    }
+    touch_players(entries);
     let now = now_ms();
-    let (mut transactions, mut legs, mut movers) = (Vec::new(), Vec::new(), Vec::new());
-    // Each account's net change over the whole call: (row user, kind, currency, is player, change).
-    let mut accounts: Vec<(i64, &'static str, &'static str, bool, i64)> = Vec::new();
+    let (mut transactions, mut legs) = (Vec::new(), Vec::new());
+    let mut movers = std::collections::BTreeSet::new();
+    // Each account's net change over the whole call, keyed in `post_many`'s lock order (players
+    // first, house shards last): (not a player, row user, kind, currency).
+    let mut accounts: std::collections::BTreeMap<(bool, i64, &'static str, &'static str), i64> =
+        std::collections::BTreeMap::new();
     for entry in entries {
         let plan = Plan::of(entry);
         let currency = entry.currency.code();
@@ -351,23 +352,14 @@ pub async fn post_fresh(conn: &mut AnyConnection, entries: &[Entry<'_>]) -> Resu
             legs.push(serde_json::json!([entry.key, user_id, kind, currency, amount]));
         }
         for &(user_id, kind, is_player, change) in &plan.accounts {
-            match accounts.iter_mut().find(|a| a.0 == user_id && a.1 == kind && a.2 == currency) {
-                Some(account) => account.4 += change,
-                None => accounts.push((user_id, kind, currency, is_player, change)),
-            }
+            *accounts.entry((!is_player, user_id, kind, currency)).or_default() += change;
         }
-        if let Some(user_id) = plan.first_money_user
-            && !movers.contains(&user_id)
-        {
-            movers.push(user_id);
-        }
+        movers.extend(plan.first_money_user);
     }
-    // Lock order as in `post_many`: players first, house shards last.
-    accounts.sort_by_key(|a| (!a.3, a.0, a.1, a.2));
     let accounts: Vec<serde_json::Value> = accounts
-        .iter()
-        .map(|&(user_id, kind, currency, is_player, change)| {
-            serde_json::json!([user_id, kind, currency, i64::from(is_player), change])
+        .into_iter()
+        .map(|((house, user_id, kind, currency), change)| {
+            serde_json::json!([user_id, kind, currency, i64::from(!house), change])
         })
         .collect();
     let text = |v: &[serde_json::Value]| serde_json::to_string(v).unwrap_or_default();

@@ -748,8 +748,7 @@ pub struct Drawn<'a> {
 /// in one [`record_house_rounds`]. Only for a round whose balance the session's read holds (demo,
 /// or no wagering bonus: [`GameSession::held_balance`]) and, in real money, covered by no
 /// tournament or jackpot: `None` otherwise, and the caller runs [`bet_in`] and [`win_in`]; else
-/// the balance after the win. The
-/// same checks as theirs (session, exclusion, play limits) and the same rows, answers and ledger
+/// the balance after the win. The same checks as theirs (session, exclusion, play limits) and the same rows, answers and ledger
 /// entries. Most such rounds are merged with their neighbours on the lane instead
 /// (`house::batch`); this one is for the rounds that cannot be (a player with play limits, or
 /// whose seed pair is made by this round).
@@ -766,7 +765,7 @@ pub async fn house_round_in(
     if real && session.competing > 0 {
         return Ok(None);
     }
-    check_house_bet(session, "house", bet)?;
+    check_house_bet(session, bet)?;
     check_house_win(bet, win)?;
     let currency = currency_of(session)?;
     if real {
@@ -822,8 +821,8 @@ pub async fn house_round_in(
 /// [`house_round_in`]'s and the merged path's (`house::batch`) checks of a house round's bet
 /// against the session read in the lane's transaction; its win is checked with
 /// [`check_house_win`] once the draw has made it.
-pub fn check_house_bet(session: &GameSession, provider: &str, bet: &WalletRequest) -> Result<(), WalletError> {
-    check_session(session, provider, bet, false)?;
+pub fn check_house_bet(session: &GameSession, bet: &WalletRequest) -> Result<(), WalletError> {
+    check_session(session, "house", bet, false)?;
     if bet.amount < 0 || bet.transaction_uuid.is_empty() || bet.round.is_empty() {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }

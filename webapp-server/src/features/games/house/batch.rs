@@ -233,7 +233,7 @@ fn draw(
     let bet_request = wallet_request(&round_id, session, &request.token, bet);
     // `house_round_in`'s checks: the session as the wallet sees it (a player with limits took the
     // general path above); the win's once the draw has made it.
-    wallet::check_house_bet(session, "house", &bet_request).map_err(|e| bet_refusal(e, currency))?;
+    wallet::check_house_bet(session, &bet_request).map_err(|e| bet_refusal(e, currency))?;
     let tally = tallies.entry(session.user_id).or_insert(Tally { held: session.held, nonce });
     if tally.held < bet.minor() {
         return Err(bet_refusal(wallet::WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"), currency));
