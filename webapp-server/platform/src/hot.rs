@@ -132,6 +132,11 @@ pub struct Hot {
     sessions: RwLock<HashMap<String, CachedSession>>,
     /// One value per player and type (the account summary).
     values: RwLock<HashMap<(i64, std::any::TypeId), Value>>,
+    /// Game sessions' players by the launch token's SHA-256: which lane a wallet call or a house
+    /// round goes to on PostgreSQL, without a read first. A session's player never changes and
+    /// tokens are never reused, so an entry cannot go wrong: the lane's transaction reads the
+    /// session itself (an ended or expired one is refused there).
+    game_players: RwLock<HashMap<String, i64>>,
 }
 
 fn sweep<K, V>(map: &mut HashMap<K, V>, live: impl Fn(&V) -> bool) {
@@ -170,6 +175,20 @@ impl Hot {
 
     pub fn forget_session(&self, id: &str) {
         self.sessions.write().unwrap_or_else(|p| p.into_inner()).remove(id);
+    }
+
+    /// The player of the game session whose token hashes to `token_hash`, if known here.
+    pub fn game_player(&self, token_hash: &str) -> Option<i64> {
+        self.game_players.read().unwrap_or_else(|p| p.into_inner()).get(token_hash).copied()
+    }
+
+    /// Remembers the player of a game session (see [`Hot::game_player`]).
+    pub fn put_game_player(&self, token_hash: &str, user_id: i64) {
+        let mut players = self.game_players.write().unwrap_or_else(|p| p.into_inner());
+        if players.len() >= CAPACITY {
+            players.clear();
+        }
+        players.insert(token_hash.to_owned(), user_id);
     }
 
     /// The player's cached `T`, if still current.

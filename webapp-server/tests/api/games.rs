@@ -389,3 +389,185 @@ async fn an_external_aggregator_plays_through_the_signed_idempotent_wallet() {
         app.finish().await;
     }
 }
+
+/// An aggregator's bets and wins are merged on the group committer's lane (`wallet::batch`): many
+/// players' calls, concurrent, in one run. Each answer must be what the call would get alone —
+/// replays and duplicates within a run, funds spent by a player's earlier calls in the run, a
+/// player's real and demo balances kept apart, closed and unknown rounds — and the rows, the
+/// ledger and the loyalty points must add up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn merged_aggregator_calls_answer_as_each_call_alone() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
+            continue;
+        }
+        let providers = agg_providers();
+        let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_PROVIDERS", providers.as_str())], |_| {}).await;
+        agg_game(&app, "agg-merged", "slot").await;
+        let pool = app.state.db().pool().clone();
+        let mut players = Vec::new();
+        for n in 0..4 {
+            let client = funded(&app, &format!("merged{n}@example.com"), 1_000).await;
+            let real = Aggregator::launched(&app, &client, "agg-merged").await.token;
+            let (status, demo) = launch(&app, &client, "agg-merged", "demo").await;
+            assert_eq!(status, StatusCode::OK, "{demo}");
+            players.push((real, demo["token"].as_str().unwrap().to_owned()));
+        }
+        let agg = |token: &str| Aggregator { app: &app, token: token.to_owned() };
+        sqlx::query("DELETE FROM loyalty_rates").execute(&pool).await.unwrap();
+        sqlx::query("INSERT INTO loyalty_rates (game_type, currency, milli_per_unit) VALUES ('*', 'USD', 1000)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let bet = |id: &str, round: &str, amount: i64| json!({"transaction_uuid": id, "round": round, "amount": amount, "currency": "USD"});
+
+        // Ten concurrent bets of 300 per player, real (from 1,000: exactly three pass) and demo
+        // (from the fun balance of 100,000: all pass) at once.
+        let mut calls = Vec::new();
+        for (p, (real, demo)) in players.iter().enumerate() {
+            for i in 0..10 {
+                for (token, mode) in [(real, "real"), (demo, "demo")] {
+                    let (agg, body) = (agg(token), bet(&format!("{mode}-{p}-{i}"), &format!("{mode}-{p}-r{i}"), 300));
+                    calls.push(async move { (p, mode, agg.call("bet", body).await) });
+                }
+            }
+        }
+        let answers = futures::future::join_all(calls).await;
+        for (p, _) in players.iter().enumerate() {
+            for mode in ["real", "demo"] {
+                let mine: Vec<&Value> =
+                    answers.iter().filter(|(q, m, _)| *q == p && *m == mode).map(|(_, _, a)| a).collect();
+                let passed: Vec<i64> =
+                    mine.iter().filter(|a| a["status"] == "RS_OK").map(|a| a["balance"].as_i64().unwrap()).collect();
+                let mut sorted = passed.clone();
+                sorted.sort_unstable();
+                let expected: Vec<i64> = match mode {
+                    "real" => vec![100, 400, 700],
+                    _ => (0..10).map(|i| 97_000 + 300 * i).collect(),
+                };
+                assert_eq!(sorted, expected, "player {p} {mode}: {mine:?}");
+                assert!(
+                    mine.iter()
+                        .filter(|a| a["status"] != "RS_OK")
+                        .all(|a| a["status"] == "RS_ERROR_NOT_ENOUGH_MONEY" && a["balance"] == 100),
+                    "player {p} {mode}: {mine:?}"
+                );
+            }
+        }
+
+        // The same bet sent five times at once moves money once and answers the same five
+        // times; the same id with another amount at once is a duplicate.
+        let (real0, _) = &players[0];
+        let played: String =
+            sqlx::query_scalar("SELECT round FROM game_rounds WHERE round LIKE 'real-0-%' ORDER BY round LIMIT 1")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        let won = agg(real0).call("win", json!({"transaction_uuid": "w-0", "round": played, "amount": 2_000, "currency": "USD", "round_closed": true})).await;
+        assert_eq!(won["balance"], 2_100, "{won}");
+        let before = 2_100;
+        let player0 = agg(real0);
+        let same = (0..5).map(|_| player0.call("bet", bet("same-1", "same-r", 50)));
+        let other = player0.call("bet", bet("same-2", "same-r2", 50));
+        let clash = player0.call("bet", bet("same-2", "same-r2", 60));
+        let (same, (other, clash)) =
+            tokio::join!(futures::future::join_all(same), async { tokio::join!(other, clash) });
+        assert!(same.iter().all(|a| a["status"] == "RS_OK" && a["balance"] == same[0]["balance"]), "{same:?}");
+        let statuses = [other["status"].as_str().unwrap(), clash["status"].as_str().unwrap()];
+        assert!(statuses.contains(&"RS_OK") && statuses.contains(&"RS_ERROR_DUPLICATE_TRANSACTION"), "{statuses:?}");
+        let after = agg(real0).call("balance", json!({})).await["balance"].as_i64().unwrap();
+        let moved = if other["status"] == "RS_OK" { 100 } else { 110 };
+        assert_eq!(after, before - moved, "each bet moved once");
+
+        // A round: bets into it, its win closes it, a bet after that is refused, an unknown round
+        // has no win, a zero bet is a bet; then a big win is listed among the winners.
+        let (real1, demo1) = &players[1];
+        let round = [
+            ("bet", json!({"transaction_uuid": "c-1", "round": "c-r", "amount": 0, "currency": "USD"})),
+            (
+                "win",
+                json!({"transaction_uuid": "c-2", "round": "c-r", "amount": 50, "currency": "USD", "round_closed": true}),
+            ),
+            ("bet", json!({"transaction_uuid": "c-3", "round": "c-r", "amount": 10, "currency": "USD"})),
+            ("win", json!({"transaction_uuid": "c-4", "round": "c-nope", "amount": 10, "currency": "USD"})),
+        ];
+        let mut answers = Vec::new();
+        for (action, body) in round {
+            answers.push(agg(real1).call(action, body).await["status"].as_str().unwrap().to_owned());
+        }
+        assert_eq!(answers, ["RS_OK", "RS_OK", "RS_ERROR_UNKNOWN", "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"]);
+        let (bet_total, win_total, status): (i64, i64, String) =
+            sqlx::query_as("SELECT bet, win, status FROM game_rounds WHERE provider = 'fakeagg' AND round = 'c-r'")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        assert_eq!((bet_total, win_total, status.as_str()), (0, 50, "closed"));
+        let big = agg(real1).call("bet", bet("big-1", "big-r", 10)).await;
+        assert_eq!(big["status"], "RS_OK", "{big}");
+        let won = agg(real1).call("win", json!({"transaction_uuid": "big-2", "round": "big-r", "amount": 500, "currency": "USD", "round_closed": true})).await;
+        assert_eq!(won["balance"].as_i64(), big["balance"].as_i64().map(|b| b + 500), "{won}");
+        let listed: i64 = sqlx::query_scalar(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM winners_feed WHERE kind = 'game' AND amount = 500",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert_eq!(listed, 1, "a big real-money win is listed");
+        let demo_won = agg(demo1)
+            .call("win", json!({"transaction_uuid": "big-3", "round": "demo-1-r0", "amount": 5_000, "currency": "USD"}))
+            .await;
+        assert!(
+            demo_won["status"] == "RS_OK" || demo_won["status"] == "RS_ERROR_TRANSACTION_DOES_NOT_EXIST",
+            "{demo_won}"
+        );
+
+        // A time-out refuses real bets (not demo ones) on the merged path too.
+        let (real2, demo2) = &players[2];
+        let user2: i64 = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")
+            .bind(croupier_server::features::games::wallet::token_hash(real2))
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE users SET blocked_until = $1, blocked_kind = 'timeout' WHERE id = $2")
+            .bind(i64::MAX / 2)
+            .bind(user2)
+            .execute(&pool)
+            .await
+            .unwrap();
+        assert_eq!(agg(real2).call("bet", bet("x-1", "x-r", 10)).await["status"], "RS_ERROR_USER_DISABLED");
+        let demo_bet = agg(demo2).call("bet", bet("x-2", "x-r2", 10)).await;
+        assert_eq!(demo_bet["status"], "RS_OK", "{demo_bet}");
+
+        // Every accepted call has its record, every record its movement; the points credited are
+        // the records' points; the ledger balances.
+        let (records, points): (i64, i64) = sqlx::query_as(
+            "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(points), 0) AS BIGINT) FROM wallet_transactions WHERE provider = 'fakeagg'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        let moved: i64 = sqlx::query_scalar(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE idempotency_key LIKE 'wallet:fakeagg:%'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        let zero: i64 = sqlx::query_scalar(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM wallet_transactions WHERE provider = 'fakeagg' AND amount = 0",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert_eq!(moved, records - zero, "one movement per record with an amount");
+        let credited: i64 =
+            sqlx::query_scalar("SELECT CAST(COALESCE(SUM(lifetime), 0) AS BIGINT) FROM loyalty_accounts")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        assert_eq!(credited, points, "the loyalty points credited are the records'");
+        assert!(points > 0, "real bets earn points");
+        let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+        assert!(report.violations.is_empty(), "{:?}", report.violations);
+        app.finish().await;
+    }
+}

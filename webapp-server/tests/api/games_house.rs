@@ -464,3 +464,50 @@ db_test!(async fn concurrent_rounds_merged_on_the_lane_keep_balances_nonces_and_
     let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
     assert!(report.violations.is_empty(), "{:?}", report.violations);
 });
+
+db_test!(async fn a_players_demo_and_real_rounds_merged_together_keep_their_own_balances(app) {
+    // One player with a real and a demo session of dice, rounds of both in flight at once: a run
+    // that merges them (`house::batch`) plays each from its own balance — main or fun — while
+    // the nonces of the player's one seed pair follow each other across both.
+    let client = funded(app, "both@example.com", 50_000).await;
+    let real = token_for(app, &client, "dice", "play").await;
+    let demo = token_for(app, &client, "dice", "demo").await;
+    let round = |token: &str| json!({"token": token, "bet": "1.00", "target": "50.00", "condition": "under"});
+    let mut start = std::collections::HashMap::new();
+    for (mode, token) in [("real", &real), ("demo", &demo)] {
+        let (status, first) = post(app, "/games/house/dice/round", round(token)).await;
+        assert_eq!(status, StatusCode::OK, "{first}");
+        start.insert(mode, minor(&first["balance"]));
+    }
+    let mut tasks = Vec::new();
+    for (mode, token) in [("real", &real), ("demo", &demo), ("real", &real), ("demo", &demo)] {
+        let (url, body) = (app.url("/games/house/dice/round"), round(token));
+        tasks.push(tokio::spawn(async move {
+            let client = reqwest::Client::new();
+            let mut answers = Vec::new();
+            for _ in 0..6 {
+                let r = client.post(&url).json(&body).send().await.unwrap();
+                assert_eq!(r.status(), StatusCode::OK);
+                answers.push((mode, r.json::<Value>().await.unwrap()));
+            }
+            answers
+        }));
+    }
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.extend(task.await.unwrap());
+    }
+    answers.sort_by_key(|(_, r)| r["nonce"].as_i64().unwrap());
+    let mut balances = start.clone();
+    for (i, (mode, r)) in answers.iter().enumerate() {
+        assert_eq!(r["nonce"].as_i64().unwrap(), 3 + i as i64, "{r}");
+        let balance = balances.get_mut(mode).unwrap();
+        *balance = *balance - 100 + minor(&r["win"]);
+        assert_eq!(minor(&r["balance"]), *balance, "round {i} ({mode}): {r}");
+    }
+    let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
+    assert_eq!(minor(&me["data"]["balance_main"]["amount"]), balances["real"]);
+    assert_eq!(minor(&me["data"]["balance_fun"]["amount"]), balances["demo"]);
+    let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+});

@@ -175,8 +175,9 @@ async fn start(
     }
     let token = base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, rand::random::<[u8; 32]>());
     let now = now_ms();
+    let hash = token_hash(&token);
     sqlx::query("INSERT INTO game_sessions (token_hash, user_id, game_id, currency, mode, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-        .bind(token_hash(&token))
+        .bind(&hash)
         .bind(user_id)
         .bind(game.id)
         .bind(currency.code())
@@ -185,6 +186,8 @@ async fn start(
         .bind(now + SESSION_TTL_MS)
         .execute(state.db().pool())
         .await?;
+    // The wallet's calls and the house rounds of this session find their lane without a read.
+    state.hot().put_game_player(&hash, user_id);
     Ok((
         Launch {
             url: game_url(state, &game, &token, mode, currency, user.locale.as_str()),

@@ -148,10 +148,10 @@ macro_rules! session_query {
     ($extra:literal, $tail:literal) => {
         session_query!(@ $extra, "", " WHERE s.token_hash = $1", $tail)
     };
-    (@ $extra:literal, $joins:literal, $where:literal) => {
+    (@ $extra:expr, $joins:literal, $where:literal) => {
         session_query!(@ $extra, $joins, $where, "")
     };
-    (@ $extra:literal, $joins:literal, $where:literal, $tail:literal) => {
+    (@ $extra:expr, $joins:literal, $where:literal, $tail:literal) => {
         concat!(
             "SELECT s.user_id, s.game_id, g.sysname, g.provider, s.currency, s.mode, s.expires_at, u.status, \
              u.blocked_until, u.blocked_kind, u.play_limits, \
@@ -304,6 +304,15 @@ impl WalletError {
             WalletError::MaxBet(_) | WalletError::PlayLimit(_) => "RS_ERROR_LIMIT_REACHED",
             WalletError::Excluded(_) => "RS_ERROR_USER_DISABLED",
             WalletError::Db(_) => "RS_ERROR_UNKNOWN",
+        }
+    }
+}
+
+impl std::fmt::Display for WalletError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WalletError::Db(e) => write!(f, "database: {e}"),
+            refused => f.write_str(refused.status()),
         }
     }
 }
@@ -848,27 +857,38 @@ pub fn round_entries<'a>(
     win_key: &'a str,
     win: i64,
 ) -> Vec<Entry<'a>> {
-    let real = session.mode == "real";
     let mut entries = Vec::with_capacity(2);
-    if bet > 0 {
-        entries.push(if real {
-            let mut postings = Stake::all_main(bet).postings(session.user_id);
-            postings.push(Posting { account: settlement(session), amount: bet });
-            Entry { key: bet_key, kind: "bet", user_id: Some(session.user_id), reference: None, currency, postings }
-        } else {
-            move_money(bet_key, "bet", session, Money::from_minor(bet, currency), false)
-        });
-    }
-    if win > 0 {
-        entries.push(if real {
-            let postings =
-                Payout { main: win, ..Payout::default() }.postings(session.user_id, settlement(session), win);
-            Entry { key: win_key, kind: "win", user_id: Some(session.user_id), reference: None, currency, postings }
-        } else {
-            move_money(win_key, "win", session, Money::from_minor(win, currency), true)
-        });
-    }
+    entries.extend(bet_entry(session, currency, bet_key, bet));
+    entries.extend(win_entry(session, currency, win_key, win));
     entries
+}
+
+/// A bet of `amount` all from the balance the session plays from (main, or fun in demo mode), as
+/// [`bet_in`] posts it for a session with no wagering bonus; none for a zero bet.
+fn bet_entry<'a>(session: &GameSession, currency: Currency, key: &'a str, amount: i64) -> Option<Entry<'a>> {
+    (amount > 0).then(|| {
+        if session.mode == "real" {
+            let mut postings = Stake::all_main(amount).postings(session.user_id);
+            postings.push(Posting { account: settlement(session), amount });
+            Entry { key, kind: "bet", user_id: Some(session.user_id), reference: None, currency, postings }
+        } else {
+            move_money(key, "bet", session, Money::from_minor(amount, currency), false)
+        }
+    })
+}
+
+/// A win of `amount` all to the balance the session plays from, as [`win_in`] posts it for a
+/// round no bonus staked; none for a zero win.
+fn win_entry<'a>(session: &GameSession, currency: Currency, key: &'a str, amount: i64) -> Option<Entry<'a>> {
+    (amount > 0).then(|| {
+        if session.mode == "real" {
+            let postings =
+                Payout { main: amount, ..Payout::default() }.postings(session.user_id, settlement(session), amount);
+            Entry { key, kind: "win", user_id: Some(session.user_id), reference: None, currency, postings }
+        } else {
+            move_money(key, "win", session, Money::from_minor(amount, currency), true)
+        }
+    })
 }
 
 /// A whole house round's rows — the round, its draw, its two wallet records and its seed's
@@ -1005,6 +1025,13 @@ pub struct HouseRead {
     pub server_seed_hash: Option<String>,
     pub client_seed: Option<String>,
     pub nonce: Option<i64>,
+    #[sqlx(flatten)]
+    pub loyalty: LoyaltyTerms,
+}
+
+/// A session's loyalty terms, read with it ([`loyalty_terms!`]).
+#[derive(sqlx::FromRow)]
+pub struct LoyaltyTerms {
     /// Milli-points per major unit for the session's game and currency (none: no rate).
     pub loyalty_rate: Option<i64>,
     /// 1 when the loyalty programme is switched off.
@@ -1013,15 +1040,36 @@ pub struct HouseRead {
     pub loyalty_active: Option<i64>,
 }
 
+impl LoyaltyTerms {
+    /// The milli-points a real-money stake of `stake` earns, as [`loyalty::accrue`] would credit
+    /// them: none with no rate, the programme off or the account excluded.
+    pub fn points(&self, stake: i64, currency: Currency) -> i64 {
+        match self.loyalty_rate {
+            Some(rate) if self.loyalty_off == 0 && self.loyalty_active != Some(0) => {
+                loyalty::earned(stake, rate, currency)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// The loyalty terms of a session's game read with it, as columns `loyalty_rate`, `loyalty_off`
+/// and `loyalty_active` (see [`HouseRead`]): the merged paths credit points without a read of
+/// their own.
+macro_rules! loyalty_terms {
+    () => {
+        ", (SELECT r.milli_per_unit FROM loyalty_rates r WHERE r.game_type IN (g.game_type, '*') AND r.currency = s.currency \
+           ORDER BY CASE WHEN r.game_type = '*' THEN 1 ELSE 0 END LIMIT 1) AS loyalty_rate, \
+         CAST((SELECT COUNT(*) FROM loyalty_settings ls WHERE ls.id = 1 AND ls.active = 0) AS BIGINT) AS loyalty_off, \
+         (SELECT la.active FROM loyalty_accounts la WHERE la.user_id = s.user_id) AS loyalty_active"
+    };
+}
+
 /// [`read_house_rounds`]'s read, with its dialect's way of naming many tokens in `$1`.
 macro_rules! house_read {
     ($tokens:literal) => {
         session_query!(
-            @ ", s.token_hash, f.id AS seed_id, f.server_seed, f.server_seed_hash, f.client_seed, f.nonce, \
-             (SELECT r.milli_per_unit FROM loyalty_rates r WHERE r.game_type IN (g.game_type, '*') AND r.currency = s.currency \
-               ORDER BY CASE WHEN r.game_type = '*' THEN 1 ELSE 0 END LIMIT 1) AS loyalty_rate, \
-             CAST((SELECT COUNT(*) FROM loyalty_settings ls WHERE ls.id = 1 AND ls.active = 0) AS BIGINT) AS loyalty_off, \
-             (SELECT la.active FROM loyalty_accounts la WHERE la.user_id = s.user_id) AS loyalty_active",
+            @ concat!(", s.token_hash, f.id AS seed_id, f.server_seed, f.server_seed_hash, f.client_seed, f.nonce", loyalty_terms!()),
             " LEFT JOIN fairness_seeds f ON f.id = (SELECT fs.id FROM fairness_seeds fs WHERE fs.user_id = s.user_id AND fs.active = 1 ORDER BY fs.id DESC LIMIT 1)",
             $tokens
         )
@@ -1053,6 +1101,8 @@ pub async fn read_house_rounds(
         sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
     }
 }
+
+mod batch;
 
 /// Reverses a bet (accepted with an expired token; refused once the round has a win): what it
 /// took from bonuses goes back to them and the wagering it counted is taken back.
@@ -1173,6 +1223,27 @@ pub fn signed(secret: &[u8], timestamp: &str, given: &str, path: &str, body: &[u
     fresh && croupier_platform::crypto::same_bytes(given.as_bytes(), expected.as_bytes())
 }
 
+/// The player of the game session of `token`: this replica's memory of it ([`Hot::game_player`]:
+/// a session's player never changes), else one indexed read, remembered. Chooses a wallet call's
+/// or a house round's lane on PostgreSQL; whatever runs there reads the session itself.
+///
+/// [`Hot::game_player`]: croupier_platform::hot::Hot::game_player
+pub async fn game_player(state: &AppState, token: &str) -> Result<Option<i64>, sqlx::Error> {
+    let hash = token_hash(token);
+    if let Some(player) = state.hot().game_player(&hash) {
+        return Ok(Some(player));
+    }
+    let mut conn = state.db().pool().acquire().await?;
+    let player: Option<i64> = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")
+        .bind(&hash)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if let Some(player) = player {
+        state.hot().put_game_player(&hash, player);
+    }
+    Ok(player)
+}
+
 /// `POST /provider/wallet/{provider}/{action}`.
 pub async fn handle(
     State(state): State<AppState>,
@@ -1245,17 +1316,21 @@ async fn run(
     // Bets, wins and rollbacks of every round go through the group committer: many players'
     // calls share one transaction (see `db::group`). With several lanes (PostgreSQL) the call
     // goes on its player's lane; an unknown token fails inside the job whichever lane runs it.
-    let player = if state.db().lanes() > 1 {
-        // Only the player: a session's player never changes (the job reads the session itself).
-        let mut conn = state.db().pool().acquire().await?;
-        let player: Option<i64> = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")
-            .bind(token_hash(&request.token))
-            .fetch_optional(&mut *conn)
-            .await?;
-        player.unwrap_or(0)
-    } else {
-        0
-    };
+    let player = if state.db().lanes() > 1 { game_player(state, &request.token).await?.unwrap_or(0) } else { 0 };
+    // A bet or a win is queued as data and merged with its neighbours on the lane (`batch`); one
+    // that does not fit there comes back and runs as a job of the general path.
+    if action != "rollback" {
+        let call = batch::QueuedCall {
+            rules,
+            provider: provider.to_owned(),
+            win: action == "win",
+            request: request.clone(),
+            user_id: player,
+        };
+        if let Some(answer) = state.db().submit(player, call).await? {
+            return Ok(answer);
+        }
+    }
     let call = Arc::new((provider.to_owned(), action.to_owned(), request.clone()));
     state
         .db()

@@ -161,13 +161,19 @@ pub async fn accrue(
     Ok(milli)
 }
 
-/// [`accrue`] for many players at once (the merged house rounds, `games::house::batch`): `earned`
-/// holds each player once with the milli-points their real-money stakes earned, computed by the
-/// caller with [`earned`] at the rate it read in the lane's transaction (the programme on, the
-/// account active or not made yet). One upsert for all, then each account that reached its next
-/// level is settled as [`accrue`] settles it.
+/// [`accrue`] for many stakes at once (the merged house rounds, `games::house::batch`, and an
+/// aggregator's merged bets, `games::wallet`): `earned` holds (player, milli-points) per stake,
+/// computed by the caller with [`earned`] at the rate it read in the lane's transaction (the
+/// programme on, the account active or not made yet); a player's stakes are summed here. One
+/// upsert for all, then each account that reached its next level is settled as [`accrue`]
+/// settles it.
 pub async fn accrue_many(conn: &mut AnyConnection, rules: &Rules, earned: &[(i64, i64)]) -> Result<(), sqlx::Error> {
-    let earned: Vec<[i64; 2]> = earned.iter().filter(|(_, milli)| *milli > 0).map(|&(u, m)| [u, m]).collect();
+    let mut by_player: std::collections::BTreeMap<i64, i64> = std::collections::BTreeMap::new();
+    for &(user_id, milli) in earned.iter().filter(|(_, milli)| *milli > 0) {
+        let sum = by_player.entry(user_id).or_default();
+        *sum = sum.saturating_add(milli);
+    }
+    let earned: Vec<[i64; 2]> = by_player.into_iter().map(|(u, m)| [u, m]).collect();
     if earned.is_empty() {
         return Ok(());
     }

@@ -74,10 +74,13 @@ impl Batchable for QueuedRound {
     }
 }
 
-/// What a player's earlier rounds in the run left.
-struct Tally {
-    held: i64,
-    nonce: i64,
+/// What the run's earlier rounds left: the balances sessions play from — by (player, demo,
+/// currency), so a player's demo and real rounds, or two currencies, never share one — and each
+/// player's seed pair's last nonce (one active pair per player, whatever the mode).
+#[derive(Default)]
+struct Tallies {
+    held: HashMap<(i64, bool, Currency), i64>,
+    nonces: HashMap<i64, i64>,
 }
 
 /// A round that passed its checks, waiting for the run's writes.
@@ -111,7 +114,7 @@ async fn play_many(
     let reads = wallet::read_house_rounds(conn, &users, &hashes).await?;
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let now = now_ms();
-    let mut tallies: HashMap<i64, Tally> = HashMap::new();
+    let mut tallies = Tallies::default();
     let mut results: Vec<Result<Option<Value>, HouseError>> = Vec::with_capacity(items.len());
     let mut accepted: Vec<Accepted> = Vec::with_capacity(items.len());
     for (item, hash) in items.iter().zip(&hashes) {
@@ -153,14 +156,8 @@ async fn play_many(
     }
     let rows: Vec<&wallet::HouseRoundRow> = accepted.iter().map(|r| &r.row).collect();
     wallet::record_house_rounds(conn, &rows).await?;
-    // Loyalty: the points of each player's real-money rounds in one upsert.
-    let mut earned: Vec<(i64, i64)> = Vec::new();
-    for round in accepted.iter().filter(|r| r.points > 0) {
-        match earned.iter_mut().find(|(user, _)| *user == round.user_id) {
-            Some(entry) => entry.1 += round.points,
-            None => earned.push((round.user_id, round.points)),
-        }
-    }
+    // Loyalty: the points of every real-money round in one upsert.
+    let earned: Vec<(i64, i64)> = accepted.iter().map(|r| (r.user_id, r.points)).collect();
     loyalty::accrue_many(conn, &rules, &earned).await?;
     // A big win is listed on /winners (rare: it needs the round's row id).
     for round in accepted.iter().filter(|r| r.real && winners::is_big(r.bet, r.win, rules.big_win)) {
@@ -185,12 +182,7 @@ enum Drawn {
 
 /// One round's checks and draw, from its session's read and what the run's earlier rounds of the
 /// same player left: the general path's checks in its order.
-fn draw(
-    item: &QueuedRound,
-    read: Option<&HouseRead>,
-    now: i64,
-    tallies: &mut HashMap<i64, Tally>,
-) -> Result<Drawn, HouseError> {
+fn draw(item: &QueuedRound, read: Option<&HouseRead>, now: i64, tallies: &mut Tallies) -> Result<Drawn, HouseError> {
     let request = &item.request;
     // `live_session_locked`'s checks.
     let Some(read) = read.filter(|r| r.session.sysname == item.sysname && r.session.provider == "house") else {
@@ -212,7 +204,8 @@ fn draw(
     ) else {
         return Ok(Drawn::Reroute);
     };
-    if !QueuedRound::fits(session, &item.sysname, request) {
+    // On PostgreSQL only on the lane of the player whose row the run locked.
+    if !QueuedRound::fits(session, &item.sysname, request) || (item.user_id != 0 && item.user_id != session.user_id) {
         return Ok(Drawn::Reroute);
     }
     // The refusals in the order `round::play` checks them before queuing: a time-out or
@@ -234,11 +227,12 @@ fn draw(
     // `house_round_in`'s checks: the session as the wallet sees it (a player with limits took the
     // general path above); the win's once the draw has made it.
     wallet::check_house_bet(session, &bet_request).map_err(|e| bet_refusal(e, currency))?;
-    let tally = tallies.entry(session.user_id).or_insert(Tally { held: session.held, nonce });
-    if tally.held < bet.minor() {
+    let real_or_fun = (session.user_id, !real, currency);
+    let held = *tallies.held.entry(real_or_fun).or_insert(session.held);
+    if held < bet.minor() {
         return Err(bet_refusal(wallet::WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"), currency));
     }
-    let nonce = tally.nonce + 1;
+    let nonce = tallies.nonces.get(&session.user_id).copied().unwrap_or(nonce) + 1;
     let floats = fair::floats(server_seed, client_seed, nonce, game.floats());
     let (raw_win, mut outcome) = game.resolve(&floats, bet.minor(), currency);
     let win = limits.cap(bet.minor(), raw_win, currency);
@@ -247,16 +241,11 @@ fn draw(
     }
     let win_request = settle_request(&round_id, session, &request.token, Money::from_minor(win, currency));
     wallet::check_house_win(&bet_request, &win_request).map_err(|e| bet_refusal(e, currency))?;
-    let after_bet = tally.held - bet.minor();
+    let after_bet = held - bet.minor();
     let after_win = after_bet + win;
-    tally.held = after_win;
-    tally.nonce = nonce;
-    let points = match (real, read.loyalty_rate) {
-        (true, Some(rate)) if read.loyalty_off == 0 && read.loyalty_active != Some(0) => {
-            loyalty::earned(bet.minor(), rate, currency)
-        }
-        _ => 0,
-    };
+    tallies.held.insert(real_or_fun, after_win);
+    tallies.nonces.insert(session.user_id, nonce);
+    let points = if real { read.loyalty.points(bet.minor(), currency) } else { 0 };
     let row = wallet::HouseRoundRow::new(
         session,
         &bet_request,

@@ -193,7 +193,9 @@ pub(super) async fn session_before(
     sysname: &str,
 ) -> Result<wallet::GameSession, HouseError> {
     let mut conn = state.db().pool().acquire().await.map_err(HouseError::internal)?;
-    live_session(&mut conn, token, sysname).await
+    let session = live_session(&mut conn, token, sysname).await?;
+    state.hot().put_game_player(&wallet::token_hash(token), session.user_id);
+    Ok(session)
 }
 
 /// Runs one round's or step's change through the group committer on `player`'s lane (see

@@ -115,12 +115,17 @@ pub(super) fn is_free_spin(request: &RoundRequest) -> bool {
 pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest) -> Result<Value, HouseError> {
     let request = std::sync::Arc::new(request);
     // SQLite has one lane, so no player is needed to choose it (nor a row lock: its transactions
-    // hold the write lock): a paid one-step round goes to the merged path at once, which reads
-    // the session in the lane's transaction and refuses a bad request without writing anything
-    // (`batch`); one that does not fit there comes back here.
-    let merged_tried =
-        state.db().backend() == crate::db::Backend::Sqlite && sysname != "mines" && !is_free_spin(&request);
-    if merged_tried && let Some(answer) = merged(state, sysname, &request, None).await? {
+    // hold the write lock); on PostgreSQL the lane is the player's, known without a read once
+    // this replica has seen the session (`wallet::game_player`). Then a paid one-step round goes
+    // to the merged path at once, which reads the session in the lane's transaction and refuses
+    // a bad request without writing anything (`batch`); one that does not fit there comes back
+    // here.
+    let lane = match state.db().backend() {
+        crate::db::Backend::Sqlite => Some(None),
+        _ => state.hot().game_player(&wallet::token_hash(&request.token)).map(Some),
+    };
+    let merged_tried = sysname != "mines" && !is_free_spin(&request) && lane.is_some();
+    if merged_tried && let Some(answer) = merged(state, sysname, &request, lane.flatten()).await? {
         return Ok(answer);
     }
     // The session and a paid bet are checked before the round is queued, so a bad request never
