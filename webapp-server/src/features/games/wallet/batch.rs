@@ -110,9 +110,10 @@ macro_rules! call_read {
 }
 
 /// [`read_calls`]'s read of the earlier answers and the rounds, one row per element of `$1`
-/// (`[provider, transaction id, round]`), with its dialect's way of listing them.
+/// (`[provider, transaction id, round]`), with its dialect's way of listing them (`j`) and of
+/// looking each up by its unique key (`w`, `r`).
 macro_rules! seen_read {
-    ($elements:literal, $index:literal) => {
+    ($index:literal, $from:literal) => {
         concat!(
             "SELECT ",
             $index,
@@ -120,12 +121,30 @@ macro_rules! seen_read {
              r.id AS round_id, r.status AS round_status, r.bet AS round_bet, r.win AS round_win, \
              CAST((SELECT COUNT(*) FROM bonus_stakes b WHERE b.round_id = r.id AND b.provider = r.provider \
                AND b.rolled_back = 0 AND b.staked > 0) AS BIGINT) AS bonus_stakes FROM ",
-            $elements,
-            " LEFT JOIN wallet_transactions w ON w.provider = j.value ->> 0 AND w.transaction_uuid = j.value ->> 1 \
-             LEFT JOIN game_rounds r ON r.provider = j.value ->> 0 AND r.round = j.value ->> 2"
+            $from
         )
     };
 }
+
+/// [`seen_read`] on SQLite: its joins run from the list, by the unique indexes.
+const SEEN_SQLITE: &str = seen_read!(
+    "CAST(j.key AS BIGINT)",
+    "json_each($1) j \
+     LEFT JOIN wallet_transactions w ON w.provider = j.value ->> 0 AND w.transaction_uuid = j.value ->> 1 \
+     LEFT JOIN game_rounds r ON r.provider = j.value ->> 0 AND r.round = j.value ->> 2"
+);
+
+/// [`seen_read`] on PostgreSQL: each lookup a lateral subquery with `LIMIT 1`, which the planner
+/// cannot turn into a join — as plain joins it hashed all of `wallet_transactions` per run
+/// (`pg_stat_activity` during `make bench`: 493 pairs/s).
+const SEEN_POSTGRES: &str = seen_read!(
+    "CAST(j.n - 1 AS BIGINT)",
+    "jsonb_array_elements(CAST($1 AS JSONB)) WITH ORDINALITY AS j(value, n) \
+     LEFT JOIN LATERAL (SELECT x.fingerprint, x.response FROM wallet_transactions x \
+       WHERE x.provider = j.value ->> 0 AND x.transaction_uuid = j.value ->> 1 LIMIT 1) w ON TRUE \
+     LEFT JOIN LATERAL (SELECT x.id, x.provider, x.status, x.bet, x.win FROM game_rounds x \
+       WHERE x.provider = j.value ->> 0 AND x.round = j.value ->> 2 LIMIT 1) r ON TRUE"
+);
 
 /// Every call's session (by token), earlier answer and round, in two reads; on PostgreSQL the
 /// players' `users` rows (`users`) are locked first, in id order, as [`find_session_locked`]
@@ -158,15 +177,10 @@ async fn read_calls(
     let (sessions, seen) = if postgres {
         const SESSIONS: &str =
             call_read!(" WHERE s.token_hash IN (SELECT jsonb_array_elements_text(CAST($1 AS JSONB)))");
-        const SEEN: &str = seen_read!(
-            "jsonb_array_elements(CAST($1 AS JSONB)) WITH ORDINALITY AS j(value, n)",
-            "CAST(j.n - 1 AS BIGINT)"
-        );
-        (SESSIONS, SEEN)
+        (SESSIONS, SEEN_POSTGRES)
     } else {
         const SESSIONS: &str = call_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))");
-        const SEEN: &str = seen_read!("json_each($1) j", "CAST(j.key AS BIGINT)");
-        (SESSIONS, SEEN)
+        (SESSIONS, SEEN_SQLITE)
     };
     let sessions: Vec<CallRead> = sqlx::query_as(sessions).bind(tokens).bind(now_ms()).fetch_all(&mut *conn).await?;
     let seen: Vec<Seen> = sqlx::query_as(seen).bind(elements).fetch_all(&mut *conn).await?;
