@@ -75,7 +75,7 @@ pub const VARIABLES: &[Variable] = &[
     ),
     var(
         "CROUPIER_DB_MAX_CONNECTIONS",
-        Some("10"),
+        Some("16"),
         false,
         "Size of the database connection pool. On PostgreSQL half of it (a power of two, at most 16) may run the group committer's lanes.",
     ),

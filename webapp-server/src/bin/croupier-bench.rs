@@ -537,9 +537,9 @@ where
     Ok(total as f64 / started.elapsed().as_secs_f64())
 }
 
-/// The ledger rows' pool size: the server's setting when given, else its default (10).
+/// The ledger rows' pool size: the server's setting when given, else its default (16).
 fn ledger_pool() -> u32 {
-    std::env::var("CROUPIER_DB_MAX_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(10)
+    std::env::var("CROUPIER_DB_MAX_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(16)
 }
 
 async fn ledger_bench(backend: &'static str, url: &str, duration: Duration) -> anyhow::Result<LedgerRow> {

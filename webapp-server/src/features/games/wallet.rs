@@ -1076,6 +1076,20 @@ macro_rules! house_read {
     };
 }
 
+/// Locks the `users` rows of `users` (PostgreSQL), in id order, as [`find_session_locked`] locks
+/// one: the merged paths' first statement on a lane. The ids are one array (`= ANY`), so the
+/// lookup is by the primary key whatever the planner thinks of the list's size.
+pub async fn lock_players(conn: &mut AnyConnection, users: &[i64]) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "SELECT id FROM users WHERE id = ANY(ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST($1 AS JSONB)))) \
+         ORDER BY id FOR UPDATE",
+    )
+    .bind(serde_json::to_string(users).unwrap_or_default())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// The sessions of many tokens (`token_hashes`, the [`token_hash`] of each) in one read, with
 /// what a house round needs besides: the player's active seed pair and their loyalty terms. On
 /// PostgreSQL the players' `users` rows (`users`) are locked first, in id order, as
@@ -1087,14 +1101,9 @@ pub async fn read_house_rounds(
 ) -> Result<Vec<HouseRead>, sqlx::Error> {
     let tokens = serde_json::to_string(token_hashes).unwrap_or_default();
     if ledger::is_postgres(conn) {
-        sqlx::query(
-            "SELECT id FROM users WHERE id IN (SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST($1 AS JSONB))) \
-             ORDER BY id FOR UPDATE",
-        )
-        .bind(serde_json::to_string(users).unwrap_or_default())
-        .execute(&mut *conn)
-        .await?;
-        const READ: &str = house_read!(" WHERE s.token_hash IN (SELECT jsonb_array_elements_text(CAST($1 AS JSONB)))");
+        lock_players(conn, users).await?;
+        const READ: &str =
+            house_read!(" WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))");
         sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
     } else {
         const READ: &str = house_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))");

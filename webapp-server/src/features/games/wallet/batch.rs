@@ -166,17 +166,11 @@ async fn read_calls(
     let elements = serde_json::to_string(&elements).unwrap_or_default();
     let postgres = ledger::is_postgres(conn);
     if postgres {
-        sqlx::query(
-            "SELECT id FROM users WHERE id IN (SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST($1 AS JSONB))) \
-             ORDER BY id FOR UPDATE",
-        )
-        .bind(serde_json::to_string(users).unwrap_or_default())
-        .execute(&mut *conn)
-        .await?;
+        lock_players(conn, users).await?;
     }
     let (sessions, seen) = if postgres {
         const SESSIONS: &str =
-            call_read!(" WHERE s.token_hash IN (SELECT jsonb_array_elements_text(CAST($1 AS JSONB)))");
+            call_read!(" WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))");
         (SESSIONS, SEEN_POSTGRES)
     } else {
         const SESSIONS: &str = call_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))");
@@ -494,7 +488,8 @@ const CALLS_SQLITE: &str = "INSERT INTO game_rounds (provider, round, user_id, g
 
 /// The same on PostgreSQL, as one statement of data-modifying CTEs (a record of a round opened
 /// here takes its id from the insert's answer; the foreign keys are checked at the statement's
-/// end).
+/// end). The rounds to update are also named as one array (`= ANY`): joined to the list alone,
+/// the planner may scan every round to hash them.
 const CALLS_POSTGRES: &str = "WITH j AS (SELECT value AS v FROM jsonb_array_elements(CAST($1 AS JSONB))), \
      n AS (INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
      SELECT v ->> 0, v ->> 1, CAST(v ->> 3 AS BIGINT), CAST(v ->> 4 AS BIGINT), v ->> 5, v ->> 6, CAST(v ->> 7 AS BIGINT), \
@@ -503,7 +498,8 @@ const CALLS_POSTGRES: &str = "WITH j AS (SELECT value AS v FROM jsonb_array_elem
      u AS (UPDATE game_rounds g SET bet = g.bet + CAST(j.v ->> 7 AS BIGINT), win = g.win + CAST(j.v ->> 8 AS BIGINT), \
      status = CASE WHEN j.v ->> 9 = '1' THEN 'closed' ELSE g.status END, \
      closed_at = CASE WHEN j.v ->> 9 = '1' THEN CAST(j.v ->> 10 AS BIGINT) ELSE g.closed_at END \
-     FROM j WHERE j.v ->> 2 IS NOT NULL AND g.id = CAST(j.v ->> 2 AS BIGINT) RETURNING g.id), \
+     FROM j WHERE j.v ->> 2 IS NOT NULL AND g.id = CAST(j.v ->> 2 AS BIGINT) \
+     AND g.id = ANY(ARRAY(SELECT CAST(v ->> 2 AS BIGINT) FROM j WHERE v ->> 2 IS NOT NULL)) RETURNING g.id), \
      w AS (INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
      SELECT x ->> 0, x ->> 1, x ->> 2, \
      COALESCE((SELECT g.id FROM game_rounds g WHERE g.provider = x ->> 0 AND g.round = x ->> 3), \
