@@ -48,7 +48,29 @@ struct Touch {
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
-static TOUCHED: LazyLock<RwLock<HashMap<i64, Touch>>> = LazyLock::new(|| RwLock::new(HashMap::new()));
+static TOUCHED: LazyLock<RwLock<Touches>> = LazyLock::new(|| {
+    RwLock::new(Touches { current: HashMap::new(), previous: HashMap::new(), since: Instant::now(), floor: 0 })
+});
+
+/// How long a touch is remembered at least. Past [`TTL`] and [`SETTLE`] a touch decides nothing
+/// (every entry read before it has expired), so this is only a margin for slow reads.
+const REMEMBER: Duration = Duration::from_secs(10);
+
+/// The touches of the last [`REMEMBER`] or two, in two generations: a touch goes into `current`;
+/// once `current` is [`REMEMBER`] old it becomes `previous` and the old `previous` — every touch
+/// in it at least [`REMEMBER`] old — is forgotten at once. Constant work per touch however many
+/// players a burst touches (a cashback period closed for 100,000 players, a campaign's grant);
+/// the capped map this replaces scanned all of them on every touch for a minute after such a
+/// burst, and the ledger's movements fell from about 10,000/s to 228/s (`make bench`'s ledger row
+/// after its cashback row, 2026-11-27).
+struct Touches {
+    current: HashMap<i64, Touch>,
+    previous: HashMap<i64, Touch>,
+    /// When `current` began.
+    since: Instant,
+    /// The newest touch forgotten: a read whose stamp is older may have missed it.
+    floor: u64,
+}
 static OUTGOING: LazyLock<tokio::sync::broadcast::Sender<Change>> =
     LazyLock::new(|| tokio::sync::broadcast::channel(4096).0);
 static CONTENT_EPOCH: AtomicU64 = AtomicU64::new(0);
@@ -88,25 +110,44 @@ pub fn touch(user_id: i64) {
 /// Marks `user_id` changed in this process only (a touch received from another replica).
 pub fn touch_local(user_id: i64) {
     let seq = SEQ.fetch_add(1, Ordering::SeqCst) + 1;
-    let mut touched = TOUCHED.write().unwrap_or_else(|p| p.into_inner());
-    if touched.len() >= CAPACITY {
-        touched.retain(|_, t| t.at.elapsed() < Duration::from_secs(60));
+    TOUCHED.write().unwrap_or_else(|p| p.into_inner()).insert(user_id, seq, Instant::now(), REMEMBER);
+}
+
+impl Touches {
+    /// Records touch `seq` of `user_id` at `now`, first moving on a generation when `current` is
+    /// `remember` old.
+    fn insert(&mut self, user_id: i64, seq: u64, now: Instant, remember: Duration) {
+        if now.saturating_duration_since(self.since) >= remember {
+            let forgotten = self.previous.values().map(|t| t.seq).max().unwrap_or(0);
+            self.floor = self.floor.max(forgotten);
+            self.previous = std::mem::take(&mut self.current);
+            self.since = now;
+        }
+        self.current.insert(user_id, Touch { at: now, seq });
     }
-    touched.insert(user_id, Touch { at: Instant::now(), seq });
+
+    fn last(&self, user_id: i64) -> Option<Touch> {
+        self.current.get(&user_id).or_else(|| self.previous.get(&user_id)).copied()
+    }
 }
 
-fn last_touch(user_id: i64) -> Option<Touch> {
-    TOUCHED.read().unwrap_or_else(|p| p.into_inner()).get(&user_id).copied()
+/// The player's last touch remembered, and the newest touch forgotten.
+fn last_touch(user_id: i64) -> (Option<Touch>, u64) {
+    let touched = TOUCHED.read().unwrap_or_else(|p| p.into_inner());
+    (touched.last(user_id), touched.floor)
 }
 
-/// Whether what was read under `stamp` may be kept: no touch since, none settling.
+/// Whether what was read under `stamp` may be kept: no touch since, none settling, and none
+/// forgotten since (a read older than [`REMEMBER`] is not kept).
 fn keepable(user_id: i64, stamp: u64) -> bool {
-    last_touch(user_id).is_none_or(|t| t.seq <= stamp && t.at.elapsed() >= SETTLE)
+    let (touch, floor) = last_touch(user_id);
+    stamp >= floor && touch.is_none_or(|t| t.seq <= stamp && t.at.elapsed() >= SETTLE)
 }
 
 /// Whether an entry read under `stamp` at `fetched` is still good.
 fn current(user_id: i64, stamp: u64, fetched: Instant) -> bool {
-    fetched.elapsed() < TTL && last_touch(user_id).is_none_or(|t| t.seq <= stamp)
+    let (touch, floor) = last_touch(user_id);
+    fetched.elapsed() < TTL && stamp >= floor && touch.is_none_or(|t| t.seq <= stamp)
 }
 
 /// A live session as last read from the database.
@@ -382,14 +423,39 @@ mod tests {
     }
 
     #[test]
+    fn touches_are_forgotten_a_generation_at_a_time_and_raise_the_floor() {
+        let start = Instant::now();
+        let remember = Duration::from_secs(10);
+        let mut touches = Touches { current: HashMap::new(), previous: HashMap::new(), since: start, floor: 0 };
+        for user in 0..1_000 {
+            touches.insert(user, 100 + user.unsigned_abs(), start, remember);
+        }
+        assert_eq!(touches.last(7).map(|t| t.seq), Some(107));
+        // One generation later the burst is still remembered, beside the new touch.
+        touches.insert(5_000, 2_000, start + remember, remember);
+        assert_eq!((touches.current.len(), touches.previous.len()), (1, 1_000));
+        assert_eq!(touches.last(7).map(|t| t.seq), Some(107));
+        assert_eq!(touches.floor, 0);
+        // A touch again moves to the current generation and wins over the old one.
+        touches.insert(7, 2_001, start + remember, remember);
+        assert_eq!(touches.last(7).map(|t| t.seq), Some(2_001));
+        // Two generations later the burst is forgotten whole, and the floor is its newest touch:
+        // a read stamped before it is kept by nobody.
+        touches.insert(5_001, 3_000, start + 2 * remember, remember);
+        assert!(touches.last(8).is_none());
+        assert_eq!(touches.floor, 1_099);
+        assert_eq!(touches.last(7).map(|t| t.seq), Some(2_001));
+    }
+
+    #[test]
     fn remote_touches_apply_and_own_ones_are_skipped() {
         let user = 9_000_000_003;
         let stamp = super::stamp();
         apply_remote("me", &format!("me {user}"));
-        assert!(last_touch(user).is_none(), "a replica's own message is not applied twice");
+        assert!(last_touch(user).0.is_none(), "a replica's own message is not applied twice");
         apply_remote("me", "other not-a-number");
         apply_remote("me", &format!("other {user}"));
-        assert!(last_touch(user).is_some_and(|t| t.seq > stamp));
+        assert!(last_touch(user).0.is_some_and(|t| t.seq > stamp));
         let epoch = content_epoch();
         apply_remote("me", "other content");
         assert!(content_epoch() > epoch, "another replica's content change moves the epoch");
