@@ -1029,6 +1029,10 @@ pub struct HouseRead {
     pub loyalty: LoyaltyTerms,
 }
 
+/// A balance a session plays from — (player, demo, currency): main, or fun in demo mode. The
+/// merged paths (`house::batch`, `batch`) track what their run's earlier calls left per key.
+pub type Held = (i64, bool, Currency);
+
 /// A session's loyalty terms, read with it ([`loyalty_terms!`]).
 #[derive(sqlx::FromRow)]
 pub struct LoyaltyTerms {

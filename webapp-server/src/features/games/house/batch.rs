@@ -79,7 +79,7 @@ impl Batchable for QueuedRound {
 /// player's seed pair's last nonce (one active pair per player, whatever the mode).
 #[derive(Default)]
 struct Tallies {
-    held: HashMap<(i64, bool, Currency), i64>,
+    held: HashMap<wallet::Held, i64>,
     nonces: HashMap<i64, i64>,
 }
 

@@ -121,11 +121,14 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     // a bad request without writing anything (`batch`); one that does not fit there comes back
     // here.
     let lane = match state.db().backend() {
-        crate::db::Backend::Sqlite => Some(None),
-        _ => state.hot().game_player(&wallet::token_hash(&request.token)).map(Some),
+        crate::db::Backend::Sqlite => Some(0),
+        _ => state.hot().game_player(&wallet::token_hash(&request.token)),
     };
     let merged_tried = sysname != "mines" && !is_free_spin(&request) && lane.is_some();
-    if merged_tried && let Some(answer) = merged(state, sysname, &request, lane.flatten()).await? {
+    if merged_tried
+        && let Some(player) = lane
+        && let Some(answer) = merged(state, sysname, &request, player).await?
+    {
         return Ok(answer);
     }
     // The session and a paid bet are checked before the round is queued, so a bad request never
@@ -157,7 +160,7 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     // with its neighbours on its player's lane (`batch`); one that no longer fits there comes back.
     if !merged_tried
         && batch::QueuedRound::fits(&session, sysname, &request)
-        && let Some(answer) = merged(state, sysname, &request, Some(session.user_id)).await?
+        && let Some(answer) = merged(state, sysname, &request, session.user_id).await?
     {
         return Ok(answer);
     }
@@ -169,21 +172,21 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     .await
 }
 
-/// The round queued on the merged path (`batch`): on its player's lane when the session was read
-/// before (`player`), else on SQLite's one lane. `None`: it did not fit there after all.
+/// The round queued on the merged path (`batch`) on `player`'s lane (0 on SQLite, whose one lane
+/// needs no player). `None`: it did not fit there after all.
 async fn merged(
     state: &AppState,
     sysname: &str,
     request: &std::sync::Arc<RoundRequest>,
-    player: Option<i64>,
+    player: i64,
 ) -> Result<Option<Value>, HouseError> {
     let queued = batch::QueuedRound {
         state: state.clone(),
         sysname: sysname.to_owned(),
         request: std::sync::Arc::clone(request),
-        user_id: player.unwrap_or(0),
+        user_id: player,
     };
-    state.db().submit(player.unwrap_or(0), queued).await
+    state.db().submit(player, queued).await
 }
 
 /// One round, in the group committer's transaction.

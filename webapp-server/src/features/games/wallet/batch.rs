@@ -195,13 +195,10 @@ struct RoundState {
     added_win: i64,
     /// Closed by this run.
     closes: bool,
-    /// The session of the bet that opened it (for a round opened by this run).
+    /// The session read of the bet that opened it (an index into the run's reads), for a round
+    /// opened by this run.
     opened_by: Option<usize>,
 }
-
-/// A balance a session plays from — (player, demo, currency): main, or fun in demo mode — whose
-/// value the run's earlier calls left in [`Run::held`].
-type Held = (i64, bool, Currency);
 
 /// A call that passed its checks, waiting for the run's writes.
 struct Accepted {
@@ -394,7 +391,7 @@ impl Run {
                 return Err(WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"));
             }
             // Accepted: the round is opened by this bet when there is none yet.
-            if let Some(round) = self.round(&round_key, seen, Some(index)) {
+            if let Some(round) = self.round(&round_key, seen, Some(read_index)) {
                 round.added_bet = round.added_bet.saturating_add(request.amount);
                 round.closes |= request.round_closed;
             }
@@ -423,12 +420,12 @@ impl Run {
 
 impl Run {
     /// The run's state of a round: as an earlier call of the run left it, else as read (`seen`),
-    /// else opened by the bet `opener` (none: the round does not exist).
+    /// else opened by a bet of the session read `opener` (none: the round does not exist).
     fn round(&mut self, key: &(String, String), seen: Option<&Seen>, opener: Option<usize>) -> Option<&mut RoundState> {
         if !self.rounds.contains_key(key) {
             let state = match (seen.and_then(|s| s.round_id.map(|id| (id, s))), opener) {
                 (Some((id, seen)), _) => RoundState::read(id, seen),
-                (None, Some(item)) => RoundState::opened(item),
+                (None, Some(read)) => RoundState::opened(read),
                 (None, None) => return None,
             };
             self.rounds.insert(key.clone(), state);
@@ -452,7 +449,7 @@ impl RoundState {
         }
     }
 
-    fn opened(item: usize) -> RoundState {
+    fn opened(read: usize) -> RoundState {
         RoundState {
             id: None,
             open: true,
@@ -462,7 +459,7 @@ impl RoundState {
             added_bet: 0,
             added_win: 0,
             closes: false,
-            opened_by: Some(item),
+            opened_by: Some(read),
         }
     }
 }
@@ -523,11 +520,7 @@ async fn record_calls(
             continue;
         }
         // The player, game, currency and mode of the bet that opened it (unused for an update).
-        let opener = state
-            .opened_by
-            .and_then(|i| run.accepted.iter().find(|c| c.item == i))
-            .and_then(|c| reads.get(c.read))
-            .map(|r| &r.session);
+        let opener = state.opened_by.and_then(|read| reads.get(read)).map(|r| &r.session);
         rounds.push(serde_json::json!([
             provider,
             round,
