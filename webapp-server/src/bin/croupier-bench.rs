@@ -664,7 +664,7 @@ async fn games_bench(server: &Server, o: &Options) -> anyhow::Result<(Vec<Row>, 
     let with_bonus = bench::house_players_with_bonus(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000, 1_000_000).await?;
     let (plain, no_loyalty, added) = loyalty_rounds(&db, server.port, &tokens, o.duration).await?;
     drop(db);
-    let bonus = house_rounds(server.port, with_bonus, o.duration).await?;
+    let bonus = house_rounds(server.port, with_bonus, o.duration, None).await?;
     Ok((runs, plain, bonus, (no_loyalty, added)))
 }
 
@@ -679,14 +679,14 @@ async fn loyalty_rounds(
     tokens: &[String],
     duration: Duration,
 ) -> anyhow::Result<(HouseRow, HouseRow, f64)> {
-    house_rounds(port, tokens.to_vec(), duration).await?;
+    house_rounds(port, tokens.to_vec(), duration, None).await?;
     let (mut on, mut off, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for pair in 0..8 {
         let order = if pair % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut rps = [0.0; 2];
         for active in order {
             sqlx::query("UPDATE loyalty_settings SET active = $1").bind(active).execute(db.pool()).await?;
-            let row = house_rounds(port, tokens.to_vec(), duration).await?;
+            let row = house_rounds(port, tokens.to_vec(), duration, None).await?;
             eprintln!("loyalty {}: {:.0} rounds/s", if active == 1 { "on " } else { "off" }, row.rps);
             rps[usize::try_from(active).unwrap_or(0)] = row.rps;
             if active == 1 { on.push(row) } else { off.push(row) }
@@ -737,18 +737,64 @@ async fn house_row(started: Instant, tasks: Vec<Loop>) -> anyhow::Result<HouseRo
     Ok(HouseRow { rps: all.len() as f64 / elapsed, p50: pick(0.5), p99: pick(0.99), errors })
 }
 
-/// Dice rounds (bet, outcome, win, round record: one transaction each) from one connection per player.
-async fn house_rounds(port: u16, tokens: Vec<String>, duration: Duration) -> anyhow::Result<HouseRow> {
+/// When each player's calls start: back to back (the closed loop that finds the most the server
+/// can take, where every player waits behind the 199 others and the latency is the queue's:
+/// 200 players at R calls per second wait 200 / R seconds on average), or on a schedule that
+/// offers `rate` calls per second in all, spread evenly over the players and over time, each
+/// call's latency counted from when it was due, so a call that had to wait for the one before it
+/// counts that wait (no coordinated omission).
+#[derive(Clone, Copy)]
+struct Pace {
+    started: Instant,
+    duration: Duration,
+    /// Each player's interval between calls, with the player's offset into it: `None` back to back.
+    every: Option<(Duration, Duration)>,
+}
+
+impl Pace {
+    fn new(duration: Duration, rate: Option<f64>, player: usize, players: usize) -> Pace {
+        let every = rate.filter(|r| *r > 0.0).map(|rate| {
+            let interval = Duration::from_secs_f64(players as f64 / rate);
+            (interval, interval.mul_f64(player as f64 / players.max(1) as f64))
+        });
+        Pace { started: Instant::now(), duration, every }
+    }
+
+    /// Waits until call `k` (from 0) is due and answers when that was, or `None` once the run is over.
+    async fn next(&self, k: u32) -> Option<Instant> {
+        let due = match self.every {
+            None => Instant::now(),
+            Some((interval, offset)) => {
+                let due = self.started + offset + interval * k;
+                tokio::time::sleep_until(due.into()).await;
+                due
+            }
+        };
+        (due.duration_since(self.started) < self.duration).then_some(due)
+    }
+}
+
+/// Dice rounds (bet, outcome, win, round record: one transaction each) from one connection per
+/// player, back to back or offered at `rate` rounds per second ([`Pace`]).
+async fn house_rounds(
+    port: u16,
+    tokens: Vec<String>,
+    duration: Duration,
+    rate: Option<f64>,
+) -> anyhow::Result<HouseRow> {
     let started = Instant::now();
+    let players = tokens.len();
     let mut tasks = Vec::new();
-    for token in tokens {
+    for (player, token) in tokens.into_iter().enumerate() {
         tasks.push(tokio::spawn(async move {
             let mut sender = post_connect(port).await?;
             let body =
                 Bytes::from(format!(r#"{{"token":"{token}","bet":"1.00","target":"50.00","condition":"under"}}"#));
             let (mut latencies, mut errors) = (Vec::new(), 0_u64);
-            while started.elapsed() < duration {
-                let t = Instant::now();
+            let pace = Pace::new(duration, rate, player, players);
+            let mut k = 0;
+            while let Some(t) = pace.next(k).await {
+                k += 1;
                 sender.ready().await?;
                 let req = hyper::Request::post("/games/house/dice/round")
                     .header("host", "localhost:8080")
@@ -1141,11 +1187,12 @@ fn print_signed_in(rows: &[Row]) {
 }
 
 /// The wallet's real path on one database (issue 23): house dice rounds and an aggregator's
-/// signed bet + win pairs, [`HOUSE_PLAYERS`] players each.
+/// signed bet + win pairs, [`HOUSE_PLAYERS`] players each; each back to back (the most the server
+/// takes) and then offered at the goal's rate (the latency players see at that rate).
 struct WalletRows {
     backend: &'static str,
-    house: HouseRow,
-    aggregator: HouseRow,
+    house: [HouseRow; 2],
+    aggregator: [HouseRow; 2],
 }
 
 /// Issue 23's goals: rounds (or pairs) per second on SQLite and on PostgreSQL, and the p99.
@@ -1162,10 +1209,17 @@ async fn wallet_rows(server: &Server, backend: &'static str, o: &Options) -> any
     let aggregator = bench::house_players(&db, HOUSE_PLAYERS, &game, usd, 100_000_000).await?;
     drop(db);
     // A short warm-up: the connections, the statement caches and the players' first rows.
-    house_rounds(server.port, house.clone(), Duration::from_secs(1)).await?;
-    aggregator_pairs(server.port, aggregator.clone(), Duration::from_secs(1)).await?;
-    let house = house_rounds(server.port, house, o.duration).await?;
-    let aggregator = aggregator_pairs(server.port, aggregator, o.duration).await?;
+    house_rounds(server.port, house.clone(), Duration::from_secs(1), None).await?;
+    aggregator_pairs(server.port, aggregator.clone(), Duration::from_secs(1), None).await?;
+    let goal = if backend == "SQLite" { WALLET_GOAL_SQLITE } else { WALLET_GOAL_POSTGRES };
+    let house = [
+        house_rounds(server.port, house.clone(), o.duration, None).await?,
+        house_rounds(server.port, house, o.duration, Some(goal)).await?,
+    ];
+    let aggregator = [
+        aggregator_pairs(server.port, aggregator.clone(), o.duration, None).await?,
+        aggregator_pairs(server.port, aggregator, o.duration, Some(goal)).await?,
+    ];
     Ok(WalletRows { backend, house, aggregator })
 }
 
@@ -1207,12 +1261,19 @@ async fn on_scratch_postgres<T>(
 }
 
 /// An aggregator's signed `bet` then `win` (closing the round) per round, from one connection
-/// per player; a pair counts when both answer `RS_OK`.
-async fn aggregator_pairs(port: u16, tokens: Vec<String>, duration: Duration) -> anyhow::Result<HouseRow> {
+/// per player, back to back or offered at `rate` pairs per second ([`Pace`]); a pair counts when
+/// both answer `RS_OK`.
+async fn aggregator_pairs(
+    port: u16,
+    tokens: Vec<String>,
+    duration: Duration,
+    rate: Option<f64>,
+) -> anyhow::Result<HouseRow> {
     use croupier_server::features::games::wallet::signature;
     let started = Instant::now();
+    let players = tokens.len();
     let mut tasks = Vec::new();
-    for token in tokens {
+    for (player, token) in tokens.into_iter().enumerate() {
         tasks.push(tokio::spawn(async move {
             let mut sender = post_connect(port).await?;
             let (mut latencies, mut errors) = (Vec::new(), 0_u64);
@@ -1237,9 +1298,9 @@ async fn aggregator_pairs(port: u16, tokens: Vec<String>, duration: Duration) ->
                 }
                 Ok(ok)
             };
-            let mut n = 0_u64;
-            while started.elapsed() < duration {
-                let t = Instant::now();
+            let pace = Pace::new(duration, rate, player, players);
+            let mut n = 0;
+            while let Some(t) = pace.next(n).await {
                 n += 1;
                 let round = format!("{token}-{n}");
                 let bet = format!(
@@ -1262,26 +1323,34 @@ fn print_wallet(rows: &[WalletRows]) {
     println!();
     println!(
         "The wallet's real path (issue 23): {HOUSE_PLAYERS} concurrent players, one keep-alive connection each; \
-         goal >= {WALLET_GOAL_SQLITE:.0}/s on SQLite, >= {WALLET_GOAL_POSTGRES:.0}/s on PostgreSQL, p99 <= {} ms",
+         goal >= {WALLET_GOAL_SQLITE:.0}/s on SQLite, >= {WALLET_GOAL_POSTGRES:.0}/s on PostgreSQL, p99 <= {} ms. \
+         Each row runs twice: back to back (the most the server takes; there each player waits behind the others, \
+         {HOUSE_PLAYERS} / rate on average), then offered at the goal's rate, spread over the players, each call \
+         timed from when it was due; the goal is the first rate and the second p99 with the goal's rate kept up",
         WALLET_GOAL_P99.as_millis()
     );
     println!();
-    println!("| database | what | per second | p50 ms | p99 ms | errors | goal |");
-    println!("|---|---|---:|---:|---:|---:|---|");
+    println!(
+        "| database | what | back to back /s | p50 ms | p99 ms | at the goal's rate /s | p50 ms | p99 ms | errors | goal |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for w in rows {
         let goal = if w.backend == "SQLite" { WALLET_GOAL_SQLITE } else { WALLET_GOAL_POSTGRES };
-        for (what, row) in [
+        for (what, [most, paced]) in [
             ("house dice round (bet + win + round record)", &w.house),
             ("aggregator signed bet + win pair", &w.aggregator),
         ] {
+            let errors = most.errors + paced.errors;
             println!(
-                "| {} | {what} | {:.0} | {} | {} | {} | {} |",
+                "| {} | {what} | {:.0} | {} | {} | {:.0} | {} | {} | {errors} | {} |",
                 w.backend,
-                row.rps,
-                ms(row.p50),
-                ms(row.p99),
-                row.errors,
-                met(row.rps >= goal && row.p99 <= WALLET_GOAL_P99 && row.errors == 0)
+                most.rps,
+                ms(most.p50),
+                ms(most.p99),
+                paced.rps,
+                ms(paced.p50),
+                ms(paced.p99),
+                met(most.rps >= goal && paced.rps >= 0.98 * goal && paced.p99 <= WALLET_GOAL_P99 && errors == 0)
             );
         }
     }

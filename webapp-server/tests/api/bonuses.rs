@@ -505,3 +505,128 @@ async fn operators_run_campaigns_over_http_and_from_the_command_line() {
         app.finish().await;
     }
 }
+
+db_test!(async fn rounds_wagering_a_bonus_merged_on_the_lane_count_and_settle_like_single_rounds(app) {
+    // Dice counts half its stakes towards wagering; the bonus (20.00, wagered once: a 20.00
+    // target) completes on its player's 40th round of 1.00 (plus the 0.10 first one). Three
+    // players play at once, several rounds in flight each, so the lane merges their rounds
+    // (`house::batch`): A wagers a bonus with main money to spare and completes it mid-run; B was
+    // granted one and has no main money, so its stakes take bonus money (those rounds take the
+    // general path, which records the stakes and pays the wins to the bonus); C has no bonus. Every answer's balance is main plus the bonus
+    // money, one round after the other; the wagering each bet counted is on its record and sums
+    // to the bonus's; the ledger's bonus account matches the bonuses.
+    sqlx::query("INSERT INTO bonus_contributions (scope, name, percent) VALUES ('game', 'dice', 50)")
+        .execute(app.state.db().pool())
+        .await
+        .unwrap();
+    let id = campaign("reload", "deposit", "fixed", 2_000, 1).save(&app.state, None).await.unwrap();
+    let gift = campaign("gift", "manual", "fixed", 2_000, 1).save(&app.state, None).await.unwrap();
+    let mut players = Vec::new();
+    for name in ["a", "b", "c"] {
+        let client = app.browser();
+        let user = app.register(&client, &format!("merged-{name}@example.com")).await["uid"].as_i64().unwrap();
+        match name {
+            "a" => drop(deposit(app, &client, "100", Some(&id.to_string())).await),
+            "b" => drop(deposit(app, &client, "10", None).await),
+            _ => drop(deposit(app, &client, "100", None).await),
+        }
+        let token = token_for(app, &client, "dice").await;
+        if name == "b" {
+            // The deposit opened real play; an operator's correction takes the money back.
+            let main = Account::Player { user_id: user, kind: PlayerAccount::Main };
+            let corrections = Account::House(HouseAccount::Corrections);
+            let taken = ledger::Entry::transfer("test-take-b", "correction", usd(), main, corrections, 1_000);
+            let mut tx = app.state.db().begin().await.unwrap();
+            ledger::post(&mut tx, &taken).await.unwrap();
+            tx.commit().await.unwrap();
+            admin::grant(&app.state, &GrantInput { user_id: user, campaign_id: gift, reason: "test".into() }).await.unwrap();
+        }
+        // The first round makes the seed pair (the general path).
+        let (status, first) = dice(app, &token, "0.10").await;
+        assert_eq!(status, StatusCode::OK, "{first}");
+        players.push((client, user, token, first));
+    }
+    let mut tasks = Vec::new();
+    for (p, (_, _, token, _)) in players.iter().enumerate() {
+        let (flights, rounds) = if p == 1 { (2, 6) } else { (4, 12) };
+        for _ in 0..flights {
+            let (url, token) = (app.url("/games/house/dice/round"), token.clone());
+            tasks.push(tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                let mut answers = Vec::new();
+                for _ in 0..rounds {
+                    let body = json!({"token": token, "bet": "1.00", "target": "50.00", "condition": "over"});
+                    let r = client.post(&url).json(&body).send().await.unwrap();
+                    answers.push((p, r.status(), r.json::<Value>().await.unwrap()));
+                }
+                answers
+            }));
+        }
+    }
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.extend(task.await.unwrap());
+    }
+    let pool = app.state.db().pool();
+    for (p, (client, user, _, first)) in players.iter().enumerate() {
+        let mut played: Vec<&Value> = answers.iter().filter(|a| a.0 == p).map(|a| {
+            assert_eq!(a.1, StatusCode::OK, "player {p}: {}", a.2);
+            &a.2
+        }).collect();
+        assert_eq!(played.len(), if p == 1 { 12 } else { 48 });
+        played.sort_by_key(|r| r["nonce"].as_i64().unwrap());
+        let mut balance = minor(&first["balance"]);
+        for r in &played {
+            balance = balance - 100 + minor(&r["win"]);
+            assert_eq!(minor(&r["balance"]), balance, "player {p}: main plus bonus money, round after round: {r}");
+        }
+        let bonus_money = account(app, *user, PlayerAccount::Bonus).await;
+        assert_eq!(account(app, *user, PlayerAccount::Main).await + bonus_money, balance, "player {p}");
+        // What each bet counted is on its record, and the records sum to the bonus's wagering.
+        let (counted, bets_counting): (i64, i64) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(w.bonus_wagered), 0) AS BIGINT), CAST(COUNT(w.bonus_id) AS BIGINT) FROM wallet_transactions w \
+             JOIN game_rounds r ON r.id = w.round_id WHERE r.user_id = $1 AND w.kind = 'bet'",
+        )
+        .bind(user)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        let bonus: Option<(i64, String, i64)> =
+            sqlx::query_as("SELECT wagered, status, balance FROM player_bonuses WHERE user_id = $1")
+                .bind(user)
+                .fetch_optional(pool)
+                .await
+                .unwrap();
+        match p {
+            0 => {
+                // 0.05 + 40 × 0.50: the 40th round of 1.00 met the target and completed it; the
+                // 8 after it had no bonus to count towards.
+                assert_eq!(bonus, Some((2_005, "completed".to_owned(), 0)), "{bonus:?}");
+                assert_eq!((counted, bets_counting), (2_005, 41));
+                assert_eq!(bonus_money, 0);
+                let done = bonuses(app, client, "completed").await;
+                assert_eq!(done.len(), 1, "{done:?}");
+            }
+            1 => {
+                let (wagered, status, left) = bonus.clone().unwrap();
+                assert_eq!((wagered, status.as_str()), (5 + 12 * 50, "wagering"), "{bonus:?}");
+                assert_eq!((counted, bets_counting), (5 + 12 * 50, 13));
+                assert_eq!(left, bonus_money, "the bonus's balance is the bonus account's");
+                assert_eq!(account(app, *user, PlayerAccount::Main).await, 0, "B's wins went to the bonus that staked them");
+                let staked: i64 = sqlx::query_scalar(
+                    "SELECT CAST(COUNT(*) AS BIGINT) FROM bonus_stakes s JOIN player_bonuses b ON b.id = s.bonus_id WHERE b.user_id = $1",
+                )
+                .bind(user)
+                .fetch_one(pool)
+                .await
+                .unwrap();
+                assert_eq!(staked, 13, "every stake took bonus money and is recorded");
+            }
+            _ => {
+                assert_eq!(bonus, None);
+                assert_eq!((counted, bets_counting), (0, 0));
+            }
+        }
+    }
+    ledger_clean(app).await;
+});

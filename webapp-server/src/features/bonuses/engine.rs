@@ -390,8 +390,9 @@ async fn end_pack(conn: &mut AnyConnection, bonus: &BonusRow) -> Result<(), sqlx
 
 /// A wagering bonus as a bet sees it.
 #[derive(Debug, Clone, sqlx::FromRow)]
-struct Wagering {
+pub struct Wagering {
     id: i64,
+    currency: String,
     balance: i64,
     games: String,
     max_bet: i64,
@@ -409,7 +410,7 @@ impl Wagering {
 
 async fn wagering(conn: &mut AnyConnection, user_id: i64, currency: Currency) -> Result<Vec<Wagering>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, balance, games, max_bet, wager_target, wagered, CAST(100 AS BIGINT) AS percent FROM player_bonuses \
+        "SELECT id, currency, balance, games, max_bet, wager_target, wagered, CAST(100 AS BIGINT) AS percent FROM player_bonuses \
          WHERE user_id = $1 AND currency = $2 AND status = 'wagering' ORDER BY id",
     )
     .bind(user_id)
@@ -418,11 +419,22 @@ async fn wagering(conn: &mut AnyConnection, user_id: i64, currency: Currency) ->
     .await
 }
 
-/// The share of a stake of the game `$3` that counts towards wagering, in percent: the game's
-/// row of `bonus_contributions`, else its type's, else 100.
-const CONTRIBUTION: &str = "COALESCE((SELECT c.percent FROM bonus_contributions c WHERE (c.scope = 'game' AND c.name = $3) \
-     OR (c.scope = 'type' AND c.name = (SELECT g.game_type FROM games g WHERE g.sysname = $3)) \
-     ORDER BY CASE WHEN c.scope = 'game' THEN 0 ELSE 1 END LIMIT 1), 100)";
+/// The share of a stake of the game named by the SQL expression `$game` that counts towards
+/// wagering, in percent: the game's row of `bonus_contributions`, else its type's, else 100.
+macro_rules! contribution {
+    ($game:literal) => {
+        concat!(
+            "COALESCE((SELECT c.percent FROM bonus_contributions c WHERE (c.scope = 'game' AND c.name = ",
+            $game,
+            ") OR (c.scope = 'type' AND c.name = (SELECT g.game_type FROM games g WHERE g.sysname = ",
+            $game,
+            ")) ORDER BY CASE WHEN c.scope = 'game' THEN 0 ELSE 1 END LIMIT 1), 100)"
+        )
+    };
+}
+
+/// [`contribution!`] of the game `$3`.
+const CONTRIBUTION: &str = contribution!("$3");
 
 /// [`wagering`] with the contribution of `sysname` on each row: one statement, and the
 /// contribution is looked up only for a player who has a bonus to count it towards.
@@ -433,7 +445,7 @@ async fn wagering_in(
     sysname: &str,
 ) -> Result<Vec<Wagering>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT id, balance, games, max_bet, wager_target, wagered, CAST({CONTRIBUTION} AS BIGINT) AS percent \
+        "SELECT id, currency, balance, games, max_bet, wager_target, wagered, CAST({CONTRIBUTION} AS BIGINT) AS percent \
          FROM player_bonuses WHERE user_id = $1 AND currency = $2 AND status = 'wagering' ORDER BY id"
     )))
     .bind(user_id)
@@ -493,16 +505,36 @@ pub async fn plan_stake(
     if bonuses.is_empty() {
         return Ok(Stake::all_main(amount));
     }
+    let main = ledger::balance(conn, Account::main(user_id), currency).await?;
+    let percent = bonuses.first().map_or(100, |b| b.percent);
+    plan(&bonuses, percent, rules, currency, sysname, amount, main)
+}
+
+/// [`plan_stake`]'s rule on what was read: `bonuses` the player's wagering bonuses, oldest first
+/// (those of other currencies are passed over), `percent` the game's contribution and `main` the
+/// main balance. With no bonus in `currency` the bet is all main and nothing is read.
+pub fn plan(
+    bonuses: &[Wagering],
+    percent: i64,
+    rules: &Rules,
+    currency: Currency,
+    sysname: &str,
+    amount: i64,
+    main: i64,
+) -> Result<Stake, BonusError> {
+    let bonuses: Vec<&Wagering> = bonuses.iter().filter(|b| b.currency == currency.code()).collect();
+    if bonuses.is_empty() {
+        return Ok(Stake::all_main(amount));
+    }
     if amount <= 0 {
         return Err(BonusError::WrongState);
     }
-    let in_game: Vec<&Wagering> = bonuses.iter().filter(|b| b.is_for(sysname)).collect();
+    let in_game: Vec<&Wagering> = bonuses.iter().copied().filter(|b| b.is_for(sysname)).collect();
     if let Some(max) = in_game.iter().filter(|b| b.max_bet > 0).map(|b| b.max_bet).min()
         && amount > max
     {
         return Err(BonusError::MaxBet(max));
     }
-    let main = ledger::balance(conn, Account::main(user_id), currency).await?;
     let from_main = main.clamp(0, amount);
     let mut rest = amount - from_main;
     let mut from_bonuses = Vec::new();
@@ -519,11 +551,103 @@ pub async fn plan_stake(
         return Err(BonusError::InsufficientFunds);
     }
     let counted = in_game.iter().find(|b| b.wagered < b.wager_target).and_then(|b| {
-        let percent = b.percent.clamp(0, 100);
-        let counted = i64::try_from(i128::from(amount) * i128::from(percent) / 100).unwrap_or(0);
+        let counted = i64::try_from(i128::from(amount) * i128::from(percent.clamp(0, 100)) / 100).unwrap_or(0);
         Some((b.id, counted)).filter(|(_, c)| *c > 0)
     });
     Ok(Stake { main: from_main, from_bonuses, wagered: counted, main_after: Some(main - from_main), bonus_after })
+}
+
+/// The wagering bonuses of `users` in every currency, by player, oldest first, for the merged
+/// house rounds (`games::house::batch`), which plan stakes in memory with [`plan`]. Their
+/// `percent` is not read (100): [`contributions`] answers it per game.
+pub async fn wagering_of(
+    conn: &mut AnyConnection,
+    users: &[i64],
+) -> Result<std::collections::HashMap<i64, Vec<Wagering>>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Of {
+        user_id: i64,
+        #[sqlx(flatten)]
+        bonus: Wagering,
+    }
+    let users = serde_json::to_string(users).unwrap_or_default();
+    let sql = if ledger::is_postgres(conn) {
+        "SELECT user_id, id, currency, balance, games, max_bet, wager_target, wagered, CAST(100 AS BIGINT) AS percent \
+         FROM player_bonuses WHERE user_id = ANY(ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST($1 AS JSONB)))) \
+         AND status = 'wagering' ORDER BY id"
+    } else {
+        "SELECT user_id, id, currency, balance, games, max_bet, wager_target, wagered, CAST(100 AS BIGINT) AS percent \
+         FROM player_bonuses WHERE user_id IN (SELECT value FROM json_each($1)) AND status = 'wagering' ORDER BY id"
+    };
+    let rows: Vec<Of> = sqlx::query_as(sql).bind(users).fetch_all(conn).await?;
+    let mut by_player: std::collections::HashMap<i64, Vec<Wagering>> = std::collections::HashMap::new();
+    for row in rows {
+        by_player.entry(row.user_id).or_default().push(row.bonus);
+    }
+    Ok(by_player)
+}
+
+/// The wagering contribution in percent of each game of `sysnames` ([`contribution!`]).
+pub async fn contributions(
+    conn: &mut AnyConnection,
+    sysnames: &[&str],
+) -> Result<std::collections::HashMap<String, i64>, sqlx::Error> {
+    let names = serde_json::to_string(sysnames).unwrap_or_default();
+    let sql = if ledger::is_postgres(conn) {
+        concat!(
+            "SELECT t.value, CAST(",
+            contribution!("t.value"),
+            " AS BIGINT) FROM jsonb_array_elements_text(CAST($1 AS JSONB)) AS t(value)"
+        )
+    } else {
+        concat!("SELECT t.value, CAST(", contribution!("t.value"), " AS BIGINT) FROM json_each($1) t")
+    };
+    let rows: Vec<(String, i64)> = sqlx::query_as(sql).bind(names).fetch_all(conn).await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// Whether [`settle`] would act on one of the player's wagering `bonuses` (every currency) once
+/// `stake` is recorded: one that has met its target would complete, one with nothing left would
+/// be forfeited. The merged house rounds leave such a round to the general path.
+pub fn settles_after(bonuses: &[Wagering], stake: &Stake) -> bool {
+    bonuses.iter().any(|b| {
+        let taken: i64 = stake.from_bonuses.iter().filter(|(id, _)| *id == b.id).map(|(_, a)| a).sum();
+        let counted: i64 = stake.wagered.filter(|(id, _)| *id == b.id).map_or(0, |(_, c)| c);
+        b.wagered.saturating_add(counted) >= b.wager_target || b.balance.saturating_sub(taken) <= 0
+    })
+}
+
+/// What [`record_stake`] writes, on the bonuses as read: the run of merged house rounds plans a
+/// player's next round from them.
+pub fn apply_stake(bonuses: &mut [Wagering], stake: &Stake) {
+    for b in bonuses.iter_mut() {
+        for (_, taken) in stake.from_bonuses.iter().filter(|(id, _)| *id == b.id) {
+            b.balance = b.balance.saturating_sub(*taken);
+        }
+        if let Some((_, counted)) = stake.wagered.filter(|(id, _)| *id == b.id) {
+            b.wagered = b.wagered.saturating_add(counted);
+        }
+    }
+}
+
+/// The wagering many all-main stakes counted, `(bonus, stake counted)` with one pair per bonus,
+/// in one statement: the merged house rounds' [`record_stake`] (their stakes take nothing from
+/// the bonuses, so no `bonus_stakes` row is written; the bet's `wallet_transactions` row keeps
+/// what it counted).
+pub async fn record_wagered(conn: &mut AnyConnection, counted: &[(i64, i64)]) -> Result<(), sqlx::Error> {
+    if counted.is_empty() {
+        return Ok(());
+    }
+    let pairs = serde_json::to_string(counted).unwrap_or_default();
+    let sql = if ledger::is_postgres(conn) {
+        "UPDATE player_bonuses b SET wagered = b.wagered + CAST(x.value ->> 1 AS BIGINT) \
+         FROM jsonb_array_elements(CAST($1 AS JSONB)) x WHERE b.id = CAST(x.value ->> 0 AS BIGINT)"
+    } else {
+        "UPDATE player_bonuses SET wagered = wagered + x.counted \
+         FROM (SELECT value ->> 0 AS id, value ->> 1 AS counted FROM json_each($1)) x WHERE player_bonuses.id = x.id"
+    };
+    sqlx::query(sql).bind(pairs).execute(conn).await?;
+    Ok(())
 }
 
 /// What a player can bet in `sysname` now: main plus the bonus money spendable there.

@@ -807,7 +807,7 @@ pub async fn house_round_in(
         bet,
         win,
         (after_bet, after_win),
-        points,
+        (points, None),
         now_ms(),
         (drawn.seed_id, drawn.nonce),
         (drawn.params.to_owned(), drawn.outcome.to_owned()),
@@ -903,19 +903,21 @@ pub struct HouseRoundRow {
 }
 
 impl HouseRoundRow {
-    /// `balances`: after the bet and after the win; `draw`: the seed pair's id and the round's
-    /// nonce; `texts`: the round's parameters and outcome as JSON text.
+    /// `balances`: after the bet and after the win; `earned`: the bet's loyalty points and the
+    /// wagering it counted towards a bonus ([`Stake::wagered`]); `draw`: the seed pair's id and
+    /// the round's nonce; `texts`: the round's parameters and outcome as JSON text.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         session: &GameSession,
         bet: &WalletRequest,
         win: &WalletRequest,
         balances: (i64, i64),
-        points: i64,
+        earned: (i64, Option<(i64, i64)>),
         now: i64,
         draw: (i64, i64),
         texts: (String, String),
     ) -> HouseRoundRow {
+        let (points, wagered) = earned;
         let code = session.currency.as_str();
         let bet_answer = answer("RS_OK", bet, Some((balances.0, code)));
         let win_answer = answer("RS_OK", win, Some((balances.1, code)));
@@ -940,6 +942,8 @@ impl HouseRoundRow {
             win.reference_transaction_uuid,
             win.fingerprint("win"),
             serde_json::to_string(&win_answer).unwrap_or_default(),
+            wagered.map(|w| w.0),
+            wagered.map_or(0, |w| w.1),
         ]);
         HouseRoundRow { round: bet.round.clone(), seed: draw, value }
     }
@@ -982,7 +986,8 @@ pub async fn house_round_id(conn: &mut AnyConnection, round: &str) -> Result<i64
 /// would scan every house round for each batch). Element `i` of each round is `$[i]`: 0 round, 1 player,
 /// 2 game, 3 currency, 4 mode, 5 bet, 6 win, 7 time, 8 seed pair, 9 nonce, 10 parameters,
 /// 11 outcome, 12–15 the bet's record (transaction id, fingerprint, answer, loyalty points),
-/// 16–19 the win's (transaction id, the bet's id, fingerprint, answer).
+/// 16–19 the win's (transaction id, the bet's id, fingerprint, answer), 20–21 the bonus the bet's
+/// wagering counted towards (null: none) and how much.
 const HOUSE_ROUNDS_SQLITE: &str = "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
      SELECT 'house', value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 'closed', value ->> 7, value ->> 7 \
      FROM jsonb_each(jsonb($1));\n\
@@ -991,7 +996,7 @@ const HOUSE_ROUNDS_SQLITE: &str = "INSERT INTO game_rounds (provider, round, use
      j.value ->> 8, j.value ->> 9, j.value ->> 10, j.value ->> 11 FROM jsonb_each(jsonb($1)) j;\n\
      INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
      SELECT 'house', j.value ->> 12, 'bet', (SELECT r.id FROM game_rounds r WHERE r.provider = 'house' AND r.round = j.value ->> 0), \
-     NULL, j.value ->> 5, j.value ->> 13, j.value ->> 14, j.value ->> 7, NULL, 0, j.value ->> 15 FROM jsonb_each(jsonb($1)) j \
+     NULL, j.value ->> 5, j.value ->> 13, j.value ->> 14, j.value ->> 7, j.value ->> 20, j.value ->> 21, j.value ->> 15 FROM jsonb_each(jsonb($1)) j \
      UNION ALL SELECT 'house', j.value ->> 16, 'win', (SELECT r.id FROM game_rounds r WHERE r.provider = 'house' AND r.round = j.value ->> 0), \
      j.value ->> 17, j.value ->> 6, j.value ->> 18, j.value ->> 19, j.value ->> 7, NULL, 0, 0 FROM jsonb_each(jsonb($1)) j;\n\
      UPDATE fairness_seeds SET nonce = x.nonce FROM (SELECT value ->> 0 AS id, value ->> 1 AS nonce FROM json_each($2)) x \
@@ -1005,7 +1010,7 @@ const HOUSE_ROUNDS_POSTGRES: &str = "WITH j AS (SELECT value AS v FROM jsonb_arr
      h AS (INSERT INTO house_rounds (round_id, seed_id, nonce, params, outcome) \
      SELECT r.id, CAST(v ->> 8 AS BIGINT), CAST(v ->> 9 AS BIGINT), v ->> 10, v ->> 11 FROM j JOIN r ON r.round = j.v ->> 0), \
      w AS (INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
-     SELECT 'house', v ->> 12, 'bet', r.id, CAST(NULL AS TEXT), CAST(v ->> 5 AS BIGINT), v ->> 13, v ->> 14, CAST(v ->> 7 AS BIGINT), CAST(NULL AS BIGINT), 0, CAST(v ->> 15 AS BIGINT) \
+     SELECT 'house', v ->> 12, 'bet', r.id, CAST(NULL AS TEXT), CAST(v ->> 5 AS BIGINT), v ->> 13, v ->> 14, CAST(v ->> 7 AS BIGINT), CAST(v ->> 20 AS BIGINT), CAST(v ->> 21 AS BIGINT), CAST(v ->> 15 AS BIGINT) \
      FROM j JOIN r ON r.round = j.v ->> 0 \
      UNION ALL SELECT 'house', v ->> 16, 'win', r.id, v ->> 17, CAST(v ->> 6 AS BIGINT), v ->> 18, v ->> 19, CAST(v ->> 7 AS BIGINT), CAST(NULL AS BIGINT), 0, 0 \
      FROM j JOIN r ON r.round = j.v ->> 0), \

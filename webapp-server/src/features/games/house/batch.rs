@@ -1,8 +1,7 @@
 //! House rounds merged on the group committer's lane (issue 23, "the wallet's real path").
 //!
-//! A paid one-step round (dice, slots, roulette, plinko) whose balance the session's read holds
-//! (demo, or no wagering bonus), covered by no tournament or jackpot and of a player without
-//! loss or wager limits is queued as data ([`QueuedRound`], a [`Batchable`] kind), not as a
+//! A paid one-step round (dice, slots, roulette, plinko) covered by no tournament or jackpot and
+//! of a player without loss or wager limits is queued as data ([`QueuedRound`], a [`Batchable`] kind), not as a
 //! function: the lane runs a run of such neighbours together in a handful of statements whatever
 //! their number — a read of every round's session, seed and loyalty rate (the players' `users`
 //! rows locked first on PostgreSQL), the draws in memory, one [`ledger::post_fresh`] call for
@@ -18,11 +17,22 @@
 //! player's money runs on their lane, so nothing else moves them meanwhile. A round whose read
 //! shows it no longer fits (a bonus started wagering, a tournament began, limits were set, no
 //! seed pair yet) writes nothing and answers `None`: the caller then plays it on the general path.
+//!
+//! A player wagering a bonus fits too when the round's stake is all main money (the spending rule
+//! spends main first, so that is the usual case) and settles no bonus: the run reads those
+//! players' wagering bonuses and their games' contributions (two statements, only when there are
+//! such players), plans each stake in memory with the general path's rule ([`bonus::plan`]) from
+//! the bonuses as the run's earlier rounds left them, counts the wagering in one statement
+//! ([`bonus::record_wagered`]) and keeps it on the bet's record as the general path does. A stake
+//! that would take bonus money, a refusal of the plan (the maximum bet) and a round after which a
+//! bonus would complete or be forfeited ([`bonus::settles_after`]) take the general path, which
+//! writes the bonus stakes, splits the win and settles.
 
 use super::round::{Play, RoundRequest, answer, bet_refusal, is_free_spin, paid_bet};
 use super::seeds::Seed;
 use super::*;
 use crate::db::group::Batchable;
+use crate::features::bonuses::engine::{self as bonus, Stake};
 use crate::features::loyalty;
 use crate::features::tournaments::competition;
 use crate::features::winners;
@@ -48,10 +58,7 @@ impl QueuedRound {
     /// checked again in the lane's transaction).
     pub(super) fn fits(session: &wallet::GameSession, sysname: &str, request: &RoundRequest) -> bool {
         let real = session.mode == "real";
-        sysname != "mines"
-            && !is_free_spin(request)
-            && session.held_balance().is_some()
-            && !(real && (session.competing > 0 || session.play_limits != 0))
+        sysname != "mines" && !is_free_spin(request) && !(real && (session.competing > 0 || session.play_limits != 0))
     }
 }
 
@@ -81,6 +88,32 @@ impl Batchable for QueuedRound {
 struct Tallies {
     held: HashMap<wallet::Held, i64>,
     nonces: HashMap<i64, i64>,
+    /// The wagering bonuses of the run's real players who have any, as the run's earlier rounds
+    /// left them ([`bonus::apply_stake`]), and the contribution of each of their games.
+    bonuses: HashMap<i64, Vec<bonus::Wagering>>,
+    contributions: HashMap<String, i64>,
+}
+
+impl Tallies {
+    /// The tallies of a run whose sessions are `reads`: the wagering bonuses of its real players
+    /// who have any, read once (nothing is read for a run without such players).
+    async fn of(conn: &mut AnyConnection, reads: &[HouseRead]) -> Result<Tallies, sqlx::Error> {
+        let wagering = || reads.iter().map(|r| &r.session).filter(|s| s.mode == "real" && s.wagering > 0);
+        let mut users: Vec<i64> = wagering().map(|s| s.user_id).collect();
+        if users.is_empty() {
+            return Ok(Tallies::default());
+        }
+        users.sort_unstable();
+        users.dedup();
+        let mut games: Vec<&str> = wagering().map(|s| s.sysname.as_str()).collect();
+        games.sort_unstable();
+        games.dedup();
+        Ok(Tallies {
+            bonuses: bonus::wagering_of(conn, &users).await?,
+            contributions: bonus::contributions(conn, &games).await?,
+            ..Tallies::default()
+        })
+    }
 }
 
 /// A round that passed its checks, waiting for the run's writes.
@@ -95,6 +128,8 @@ struct Accepted {
     points: i64,
     bet_key: String,
     win_key: String,
+    /// The bonus whose wagering the bet counts towards, and how much.
+    wagered: Option<(i64, i64)>,
     row: wallet::HouseRoundRow,
 }
 
@@ -114,12 +149,12 @@ async fn play_many(
     let reads = wallet::read_house_rounds(conn, &users, &hashes).await?;
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let now = now_ms();
-    let mut tallies = Tallies::default();
+    let mut tallies = Tallies::of(conn, &reads).await?;
     let mut results: Vec<Result<Option<Value>, HouseError>> = Vec::with_capacity(items.len());
     let mut accepted: Vec<Accepted> = Vec::with_capacity(items.len());
     for (item, hash) in items.iter().zip(&hashes) {
         let read = by_token.get(hash.as_str()).copied();
-        match draw(item, read.and_then(|i| reads.get(i)), now, &mut tallies) {
+        match draw(item, read.and_then(|i| reads.get(i)), &rules, now, &mut tallies) {
             Ok(Drawn::Played(round, answer)) => {
                 accepted.push(Accepted { read: read.unwrap_or_default(), ..*round });
                 results.push(Ok(Some(answer)));
@@ -156,6 +191,15 @@ async fn play_many(
     }
     let rows: Vec<&wallet::HouseRoundRow> = accepted.iter().map(|r| &r.row).collect();
     wallet::record_house_rounds(conn, &rows).await?;
+    // The wagering the bets counted, summed per bonus.
+    let mut counted: Vec<(i64, i64)> = Vec::new();
+    for (id, amount) in accepted.iter().filter_map(|r| r.wagered) {
+        match counted.iter_mut().find(|c| c.0 == id) {
+            Some(c) => c.1 += amount,
+            None => counted.push((id, amount)),
+        }
+    }
+    bonus::record_wagered(conn, &counted).await?;
     // Loyalty: the points of every real-money round in one upsert.
     let earned: Vec<(i64, i64)> = accepted.iter().map(|r| (r.user_id, r.points)).collect();
     loyalty::accrue_many(conn, &rules, &earned).await?;
@@ -182,7 +226,13 @@ enum Drawn {
 
 /// One round's checks and draw, from its session's read and what the run's earlier rounds of the
 /// same player left: the general path's checks in its order.
-fn draw(item: &QueuedRound, read: Option<&HouseRead>, now: i64, tallies: &mut Tallies) -> Result<Drawn, HouseError> {
+fn draw(
+    item: &QueuedRound,
+    read: Option<&HouseRead>,
+    rules: &Rules,
+    now: i64,
+    tallies: &mut Tallies,
+) -> Result<Drawn, HouseError> {
     let request = &item.request;
     // `live_session_locked`'s checks.
     let Some(read) = read.filter(|r| r.session.sysname == item.sysname && r.session.provider == "house") else {
@@ -229,6 +279,18 @@ fn draw(item: &QueuedRound, read: Option<&HouseRead>, now: i64, tallies: &mut Ta
     wallet::check_house_bet(session, &bet_request).map_err(|e| bet_refusal(e, currency))?;
     let real_or_fun = (session.user_id, !real, currency);
     let held = *tallies.held.entry(real_or_fun).or_insert(session.held);
+    // A player wagering a bonus: the stake planned by the general path's rule from the bonuses as
+    // the run's earlier rounds left them. Only an all-main stake that settles no bonus fits here.
+    let stake = if real && session.wagering > 0 {
+        let bonuses = tallies.bonuses.get(&session.user_id).map_or(&[][..], Vec::as_slice);
+        let percent = tallies.contributions.get(&item.sysname).copied().unwrap_or(100);
+        match bonus::plan(bonuses, percent, rules, currency, &item.sysname, bet.minor(), held) {
+            Ok(stake) if stake.from_bonuses.is_empty() && !bonus::settles_after(bonuses, &stake) => stake,
+            _ => return Ok(Drawn::Reroute),
+        }
+    } else {
+        Stake::all_main(bet.minor())
+    };
     if held < bet.minor() {
         return Err(bet_refusal(wallet::WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"), currency));
     }
@@ -241,17 +303,22 @@ fn draw(item: &QueuedRound, read: Option<&HouseRead>, now: i64, tallies: &mut Ta
     }
     let win_request = settle_request(&round_id, session, &request.token, Money::from_minor(win, currency));
     wallet::check_house_win(&bet_request, &win_request).map_err(|e| bet_refusal(e, currency))?;
-    let after_bet = held - bet.minor();
-    let after_win = after_bet + win;
-    tallies.held.insert(real_or_fun, after_win);
+    tallies.held.insert(real_or_fun, held - bet.minor() + win);
     tallies.nonces.insert(session.user_id, nonce);
+    if let Some(bonuses) = tallies.bonuses.get_mut(&session.user_id) {
+        bonus::apply_stake(bonuses, &stake);
+    }
+    // The balance a game is told: the bonus money spendable here besides (`wallet::balance_of`),
+    // which an all-main stake leaves as it was.
+    let after_bet = held - bet.minor() + stake.bonus_after;
+    let after_win = after_bet + win;
     let points = if real { read.loyalty.points(bet.minor(), currency) } else { 0 };
     let row = wallet::HouseRoundRow::new(
         session,
         &bet_request,
         &win_request,
         (after_bet, after_win),
-        points,
+        (points, stake.wagered),
         now,
         (seed_id, nonce),
         (request.params.to_string(), outcome.to_string()),
@@ -275,6 +342,7 @@ fn draw(item: &QueuedRound, read: Option<&HouseRead>, now: i64, tallies: &mut Ta
         points,
         bet_key: format!("wallet:house:{}", bet_request.transaction_uuid),
         win_key: format!("wallet:house:{}", win_request.transaction_uuid),
+        wagered: stake.wagered,
         row,
     };
     Ok(Drawn::Played(Box::new(accepted), answer))
