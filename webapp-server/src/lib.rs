@@ -405,6 +405,7 @@ pub async fn serve(
         state.set_local_addr(addr);
     }
     let jobs = jobs::spawn(state.clone());
+    let checkpointer = db.spawn_checkpointer();
     let competition = features::tournaments::close::spawn(state.clone());
     let telegram = features::notify::spawn(&state);
     let relay = hot::spawn_relay(state.coord());
@@ -437,6 +438,9 @@ pub async fn serve(
         }
     };
     jobs.abort();
+    if let Some(checkpointer) = checkpointer {
+        checkpointer.abort();
+    }
     competition.abort();
     odds.abort();
     for task in telegram.into_iter().chain(relay) {

@@ -55,6 +55,9 @@ struct Options {
     /// `--only pages`: just the first table's page rows (SPA shell, SEO head, content API) and
     /// the signed-in table (`account.getInfo`), each with its ceiling, to iterate on them (issue 23).
     only_pages: bool,
+    /// `--only bonus`: just the bonus-overhead comparison (house rounds of players wagering a
+    /// bonus against rounds of players without one).
+    only_bonus: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -71,6 +74,7 @@ fn options() -> anyhow::Result<Options> {
         only_odds: false,
         only_bets: false,
         only_pages: false,
+        only_bonus: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -88,9 +92,10 @@ fn options() -> anyhow::Result<Options> {
             "--only" if value == "odds" => o.only_odds = true,
             "--only" if value == "bets" => o.only_bets = true,
             "--only" if value == "pages" => o.only_pages = true,
+            "--only" if value == "bonus" => o.only_bonus = true,
             _ => {
                 bail!(
-                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds|bets|pages)"
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds|bets|pages|bonus)"
                 )
             }
         }
@@ -353,6 +358,21 @@ async fn main() -> anyhow::Result<()> {
                 .await?;
         let (with, without, added) = loyalty_rounds(&db, server.port, &tokens, o.duration).await?;
         print_loyalty(&with, &without, added, None);
+        return Ok(());
+    }
+    if o.only_bonus {
+        use croupier_server::features::games::bench;
+        let db = croupier_server::db::Db::connect(&server.db_url, 1).await?;
+        let usd = croupier_shared::Currency::parse("USD").context("USD")?;
+        let plain = bench::house_players(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000).await?;
+        let with_bonus =
+            bench::house_players_with_bonus(&db, HOUSE_PLAYERS, "dice", usd, 100_000_000, 1_000_000).await?;
+        drop(db);
+        house_rounds(server.port, plain.clone(), Duration::from_secs(2), None).await?;
+        house_rounds(server.port, with_bonus.clone(), Duration::from_secs(2), None).await?;
+        let house = house_rounds(server.port, plain, o.duration, None).await?;
+        let bonus = house_rounds(server.port, with_bonus, o.duration, None).await?;
+        print_games(&house, &bonus, &[], 1.0, &[]);
         return Ok(());
     }
     if o.only_wallet {

@@ -59,3 +59,37 @@ async fn every_answer_carries_a_request_id_and_keeps_a_given_one() {
     assert_eq!(response.headers()["x-request-id"], "trace-42");
     app.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_write_ahead_log_is_copied_back_beside_the_writer() {
+    // The server's checkpointer copies SQLite's write-ahead log into the database file from a
+    // reader connection a few times a second; the one writer would do it only past 16,000
+    // pages. The database file read without its log (`immutable=1` ignores the -wal file) shows
+    // a new player within a second.
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let path = croupier_server::db::sqlite_path(app.database_url()).expect("a SQLite file");
+    let file_only = format!("sqlite://{}?immutable=1", path.display());
+    let client = app.browser();
+    let user = app.register(&client, "wal@example.com").await["uid"].as_i64().expect("uid");
+    let count = || async {
+        let db = croupier_server::db::Db::connect(&file_only, 1).await.expect("open the file alone");
+        // Before any checkpoint the file alone may not even have the tables yet.
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE id = $1")
+            .bind(user)
+            .fetch_one(db.pool())
+            .await
+            .unwrap_or(0);
+        db.close().await;
+        n
+    };
+    let mut seen = false;
+    for _ in 0..40 {
+        if count().await == 1 {
+            seen = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(seen, "the log was copied back into the database file");
+    app.finish().await;
+}

@@ -41,6 +41,15 @@ impl Backend {
 /// How long a pooled PostgreSQL connection may sit idle before it is pinged on acquire.
 const IDLE_PING_AFTER: Duration = Duration::from_secs(30);
 
+/// SQLite: how often the checkpointer ([`Db::spawn_checkpointer`]) copies the write-ahead log
+/// back into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
+
+/// SQLite: the log's size in pages (4 KiB) past which the writer checkpoints by itself, in the
+/// commit that crossed it: a backstop for a checkpointer that cannot keep up (a reader holding
+/// an old snapshot keeps a passive checkpoint from finishing).
+const WRITER_CHECKPOINT_PAGES: u32 = 16_000;
+
 #[derive(Clone)]
 pub struct Db {
     pool: AnyPool,
@@ -75,10 +84,15 @@ impl Db {
                         Box::pin(async move {
                             Db::sqlite_pragmas(conn).await?;
                             // The one writer runs every money batch: its pages stay in memory
-                            // (the default cache is 2 MiB) and its write-ahead log is checkpointed
-                            // less often, copying a page changed by many batches once.
+                            // (the default cache is 2 MiB). Its write-ahead log is checkpointed by
+                            // a reader connection beside it ([`Db::spawn_checkpointer`]), so
+                            // the writer checkpoints only as a backstop, when the log has grown
+                            // past WRITER_CHECKPOINT_PAGES anyway.
                             conn.execute("PRAGMA cache_size = -32768").await?;
-                            conn.execute("PRAGMA wal_autocheckpoint = 4000").await?;
+                            conn.execute(sqlx::AssertSqlSafe(format!(
+                                "PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES}"
+                            )))
+                            .await?;
                             Ok(())
                         })
                     })
@@ -215,6 +229,37 @@ impl Db {
     /// Connections open and idle, for `/metrics`.
     pub fn pool_stats(&self) -> (u32, usize) {
         (self.pool.size(), self.pool.num_idle())
+    }
+
+    /// SQLite: starts the checkpointer, which every [`CHECKPOINT_EVERY`] copies the write-ahead
+    /// log back into the database file from a reader connection (`wal_checkpoint(PASSIVE)`: it
+    /// takes no lock a writer or a reader waits for, and copies what no reader still needs).
+    /// Before, the one writer did it in whichever commit took the log past 4,000 pages, and every
+    /// group-commit batch queued behind that commit waited for the copy and its fsync: those were
+    /// the wallet's slowest calls. The next write after a checkpoint that copied everything starts
+    /// the log over. It stops when the pool closes. None on PostgreSQL.
+    pub fn spawn_checkpointer(&self) -> Option<tokio::task::JoinHandle<()>> {
+        if self.backend != Backend::Sqlite {
+            return None;
+        }
+        let pool = self.pool.clone();
+        Some(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut told = false;
+            while !pool.is_closed() {
+                tick.tick().await;
+                match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
+                    Ok(_) => told = false,
+                    Err(e) if !pool.is_closed() && !told => {
+                        // Said once per run of failures: the writer's backstop still checkpoints.
+                        tracing::warn!(error = %e, "write-ahead log checkpoint failed");
+                        told = true;
+                    }
+                    Err(_) => {}
+                }
+            }
+        }))
     }
 
     pub async fn close(&self) {
