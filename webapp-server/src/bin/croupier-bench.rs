@@ -771,13 +771,23 @@ struct Pace {
     every: Option<(Duration, Duration)>,
 }
 
+/// How long after a paced run's start its schedule begins: time for every player to connect,
+/// so the schedule (and the rate counted over it) starts with all of them ready.
+const PACE_LEAD: Duration = Duration::from_secs(1);
+
 impl Pace {
-    fn new(duration: Duration, rate: Option<f64>, player: usize, players: usize) -> Pace {
+    /// Player `player`'s calls of a run started at `started` (with `rate`, the schedule's start).
+    fn new(started: Instant, duration: Duration, rate: Option<f64>, player: usize, players: usize) -> Pace {
         let every = rate.filter(|r| *r > 0.0).map(|rate| {
             let interval = Duration::from_secs_f64(players as f64 / rate);
             (interval, interval.mul_f64(player as f64 / players.max(1) as f64))
         });
-        Pace { started: Instant::now(), duration, every }
+        Pace { started, duration, every }
+    }
+
+    /// When a run with `rate` starts counting: at once back to back, after [`PACE_LEAD`] paced.
+    fn start(rate: Option<f64>) -> Instant {
+        Instant::now() + if rate.is_some() { PACE_LEAD } else { Duration::ZERO }
     }
 
     /// Waits until call `k` (from 0) is due and answers when that was, or `None` once the run is over.
@@ -802,7 +812,7 @@ async fn house_rounds(
     duration: Duration,
     rate: Option<f64>,
 ) -> anyhow::Result<HouseRow> {
-    let started = Instant::now();
+    let started = Pace::start(rate);
     let players = tokens.len();
     let mut tasks = Vec::new();
     for (player, token) in tokens.into_iter().enumerate() {
@@ -811,7 +821,7 @@ async fn house_rounds(
             let body =
                 Bytes::from(format!(r#"{{"token":"{token}","bet":"1.00","target":"50.00","condition":"under"}}"#));
             let (mut latencies, mut errors) = (Vec::new(), 0_u64);
-            let pace = Pace::new(duration, rate, player, players);
+            let pace = Pace::new(started, duration, rate, player, players);
             let mut k = 0;
             while let Some(t) = pace.next(k).await {
                 k += 1;
@@ -1290,7 +1300,7 @@ async fn aggregator_pairs(
     rate: Option<f64>,
 ) -> anyhow::Result<HouseRow> {
     use croupier_server::features::games::wallet::signature;
-    let started = Instant::now();
+    let started = Pace::start(rate);
     let players = tokens.len();
     let mut tasks = Vec::new();
     for (player, token) in tokens.into_iter().enumerate() {
@@ -1318,7 +1328,7 @@ async fn aggregator_pairs(
                 }
                 Ok(ok)
             };
-            let pace = Pace::new(duration, rate, player, players);
+            let pace = Pace::new(started, duration, rate, player, players);
             let mut n = 0;
             while let Some(t) = pace.next(n).await {
                 n += 1;
