@@ -804,6 +804,47 @@ impl Pace {
     }
 }
 
+/// One call of a player's loop ([`player_loops`]): the player's call number `k` (from 0) of run
+/// `run` on the player's connection with the player's token; `Ok(true)` when it succeeded.
+type PlayerCall =
+    for<'a> fn(&'a mut PostSender, &'a str, u64, u32) -> futures::future::BoxFuture<'a, anyhow::Result<bool>>;
+
+/// Runs `call` from one connection per player, back to back or offered at `rate` calls per
+/// second ([`Pace`]), for `duration`: the row of the calls that succeeded.
+async fn player_loops(
+    port: u16,
+    tokens: Vec<String>,
+    duration: Duration,
+    rate: Option<f64>,
+    call: PlayerCall,
+) -> anyhow::Result<HouseRow> {
+    // Each run's ids differ from every earlier run's (a reused aggregator transaction id would be
+    // answered as a replay, which costs the server far less than a call).
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let started = Pace::start(rate);
+    let players = tokens.len();
+    let mut tasks = Vec::new();
+    for (player, token) in tokens.into_iter().enumerate() {
+        tasks.push(tokio::spawn(async move {
+            let mut sender = post_connect(port).await?;
+            let (mut latencies, mut errors) = (Vec::new(), 0_u64);
+            let pace = Pace::new(started, duration, rate, player, players);
+            let mut k = 0;
+            while let Some(t) = pace.next(k).await {
+                if call(&mut sender, &token, run, k).await? {
+                    latencies.push(t.elapsed())
+                } else {
+                    errors += 1
+                }
+                k += 1;
+            }
+            anyhow::Ok((latencies, errors))
+        }));
+    }
+    house_row(started, tasks).await
+}
+
 /// Dice rounds (bet, outcome, win, round record: one transaction each) from one connection per
 /// player, back to back or offered at `rate` rounds per second ([`Pace`]).
 async fn house_rounds(
@@ -812,33 +853,21 @@ async fn house_rounds(
     duration: Duration,
     rate: Option<f64>,
 ) -> anyhow::Result<HouseRow> {
-    let started = Pace::start(rate);
-    let players = tokens.len();
-    let mut tasks = Vec::new();
-    for (player, token) in tokens.into_iter().enumerate() {
-        tasks.push(tokio::spawn(async move {
-            let mut sender = post_connect(port).await?;
-            let body =
-                Bytes::from(format!(r#"{{"token":"{token}","bet":"1.00","target":"50.00","condition":"under"}}"#));
-            let (mut latencies, mut errors) = (Vec::new(), 0_u64);
-            let pace = Pace::new(started, duration, rate, player, players);
-            let mut k = 0;
-            while let Some(t) = pace.next(k).await {
-                k += 1;
-                sender.ready().await?;
-                let req = hyper::Request::post("/games/house/dice/round")
-                    .header("host", "localhost:8080")
-                    .header("content-type", "application/json")
-                    .body(http_body_util::Full::new(body.clone()))?;
-                let response = sender.send_request(req).await?;
-                let ok = response.status().as_u16() == 200;
-                response.into_body().collect().await?;
-                if ok { latencies.push(t.elapsed()) } else { errors += 1 }
-            }
-            anyhow::Ok((latencies, errors))
-        }));
-    }
-    house_row(started, tasks).await
+    player_loops(port, tokens, duration, rate, |sender, token, _, _| {
+        Box::pin(async move {
+            let body = format!(r#"{{"token":"{token}","bet":"1.00","target":"50.00","condition":"under"}}"#);
+            sender.ready().await?;
+            let req = hyper::Request::post("/games/house/dice/round")
+                .header("host", "localhost:8080")
+                .header("content-type", "application/json")
+                .body(http_body_util::Full::new(Bytes::from(body)))?;
+            let response = sender.send_request(req).await?;
+            let ok = response.status().as_u16() == 200;
+            response.into_body().collect().await?;
+            Ok(ok)
+        })
+    })
+    .await
 }
 
 #[allow(clippy::print_stdout)]
@@ -1299,53 +1328,44 @@ async fn aggregator_pairs(
     duration: Duration,
     rate: Option<f64>,
 ) -> anyhow::Result<HouseRow> {
+    player_loops(port, tokens, duration, rate, |sender, token, run, k| {
+        Box::pin(async move {
+            let round = format!("{token}-{run}-{k}");
+            let bet = format!(
+                r#"{{"request_uuid":"{round}-b","transaction_uuid":"{round}-b","round":"{round}","round_closed":false,"token":"{token}","currency":"USD","amount":100}}"#
+            );
+            let win = format!(
+                r#"{{"request_uuid":"{round}-w","transaction_uuid":"{round}-w","reference_transaction_uuid":"{round}-b","round":"{round}","round_closed":true,"token":"{token}","currency":"USD","amount":95}}"#
+            );
+            Ok(signed_call(sender, "bet", bet).await? && signed_call(sender, "win", win).await?)
+        })
+    })
+    .await
+}
+
+/// One signed wallet call of the bench's provider: whether it answered `RS_OK` (the first
+/// failure is printed).
+async fn signed_call(sender: &mut PostSender, action: &str, body: String) -> anyhow::Result<bool> {
     use croupier_server::features::games::wallet::signature;
-    let started = Pace::start(rate);
-    let players = tokens.len();
-    let mut tasks = Vec::new();
-    for (player, token) in tokens.into_iter().enumerate() {
-        tasks.push(tokio::spawn(async move {
-            let mut sender = post_connect(port).await?;
-            let (mut latencies, mut errors) = (Vec::new(), 0_u64);
-            let call = async |sender: &mut PostSender, action: &str, body: String| -> anyhow::Result<bool> {
-                let path = format!("/provider/wallet/{BENCH_PROVIDER}/{action}");
-                let timestamp = (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs()).to_string();
-                let signed = signature(BENCH_PROVIDER_SECRET.as_bytes(), &timestamp, "POST", &path, body.as_bytes());
-                sender.ready().await?;
-                let req = hyper::Request::post(path)
-                    .header("host", "localhost:8080")
-                    .header("content-type", "application/json")
-                    .header("x-croupier-timestamp", timestamp)
-                    .header("x-croupier-signature", signed)
-                    .body(http_body_util::Full::new(Bytes::from(body)))?;
-                let response = sender.send_request(req).await?;
-                let status = response.status().as_u16();
-                let body = response.into_body().collect().await?.to_bytes();
-                let ok = status == 200 && body.windows(16).any(|w| w == br#""status":"RS_OK""#);
-                if !ok {
-                    static TOLD: std::sync::Once = std::sync::Once::new();
-                    TOLD.call_once(|| eprintln!("aggregator {action}: {status} {}", String::from_utf8_lossy(&body)));
-                }
-                Ok(ok)
-            };
-            let pace = Pace::new(started, duration, rate, player, players);
-            let mut n = 0;
-            while let Some(t) = pace.next(n).await {
-                n += 1;
-                let round = format!("{token}-{n}");
-                let bet = format!(
-                    r#"{{"request_uuid":"{round}-b","transaction_uuid":"{round}-b","round":"{round}","round_closed":false,"token":"{token}","currency":"USD","amount":100}}"#
-                );
-                let win = format!(
-                    r#"{{"request_uuid":"{round}-w","transaction_uuid":"{round}-w","reference_transaction_uuid":"{round}-b","round":"{round}","round_closed":true,"token":"{token}","currency":"USD","amount":95}}"#
-                );
-                let ok = call(&mut sender, "bet", bet).await? && call(&mut sender, "win", win).await?;
-                if ok { latencies.push(t.elapsed()) } else { errors += 1 }
-            }
-            anyhow::Ok((latencies, errors))
-        }));
+    let path = format!("/provider/wallet/{BENCH_PROVIDER}/{action}");
+    let timestamp = (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs()).to_string();
+    let signed = signature(BENCH_PROVIDER_SECRET.as_bytes(), &timestamp, "POST", &path, body.as_bytes());
+    sender.ready().await?;
+    let req = hyper::Request::post(path)
+        .header("host", "localhost:8080")
+        .header("content-type", "application/json")
+        .header("x-croupier-timestamp", timestamp)
+        .header("x-croupier-signature", signed)
+        .body(http_body_util::Full::new(Bytes::from(body)))?;
+    let response = sender.send_request(req).await?;
+    let status = response.status().as_u16();
+    let body = response.into_body().collect().await?.to_bytes();
+    let ok = status == 200 && body.windows(16).any(|w| w == br#""status":"RS_OK""#);
+    if !ok {
+        static TOLD: std::sync::Once = std::sync::Once::new();
+        TOLD.call_once(|| eprintln!("aggregator {action}: {status} {}", String::from_utf8_lossy(&body)));
     }
-    house_row(started, tasks).await
+    Ok(ok)
 }
 
 #[allow(clippy::print_stdout)]

@@ -3,7 +3,7 @@
 //! operators' grants and cancels, and bad input that changes nothing.
 
 use crate::db_test;
-use crate::games::launch;
+use crate::games::{dice_rounds_in_flight, launch};
 use crate::helpers::{TestApp, expect_error, read_json};
 use croupier_server::features::bonuses::admin::{self, AmountInput, CampaignInput, GrantInput};
 use croupier_server::features::bonuses::jobs;
@@ -546,27 +546,12 @@ db_test!(async fn rounds_wagering_a_bonus_merged_on_the_lane_count_and_settle_li
         assert_eq!(status, StatusCode::OK, "{first}");
         players.push((client, user, token, first));
     }
-    let mut tasks = Vec::new();
-    for (p, (_, _, token, _)) in players.iter().enumerate() {
-        let (flights, rounds) = if p == 1 { (2, 6) } else { (4, 12) };
-        for _ in 0..flights {
-            let (url, token) = (app.url("/games/house/dice/round"), token.clone());
-            tasks.push(tokio::spawn(async move {
-                let client = reqwest::Client::new();
-                let mut answers = Vec::new();
-                for _ in 0..rounds {
-                    let body = json!({"token": token, "bet": "1.00", "target": "50.00", "condition": "over"});
-                    let r = client.post(&url).json(&body).send().await.unwrap();
-                    answers.push((p, r.status(), r.json::<Value>().await.unwrap()));
-                }
-                answers
-            }));
-        }
-    }
-    let mut answers = Vec::new();
-    for task in tasks {
-        answers.extend(task.await.unwrap());
-    }
+    let in_flight: Vec<(String, usize, usize)> = players
+        .iter()
+        .enumerate()
+        .map(|(p, (_, _, token, _))| if p == 1 { (token.clone(), 2, 6) } else { (token.clone(), 4, 12) })
+        .collect();
+    let answers = dice_rounds_in_flight(app, &in_flight, "over").await;
     let pool = app.state.db().pool();
     for (p, (client, user, _, first)) in players.iter().enumerate() {
         let mut played: Vec<&Value> = answers.iter().filter(|a| a.0 == p).map(|a| {

@@ -37,6 +37,38 @@ pub async fn launch(app: &TestApp, client: &reqwest::Client, sysname: &str, mode
     read_json(r).await
 }
 
+/// Dice rounds of 1.00 (target 50.00, `condition` under or over) in flight at once: for each
+/// `(token, flights, rounds)` of `players`, `flights` tasks that each post `rounds` rounds one
+/// after the other. Every answer, with its player's index in `players`.
+pub async fn dice_rounds_in_flight(
+    app: &TestApp,
+    players: &[(String, usize, usize)],
+    condition: &str,
+) -> Vec<(usize, StatusCode, Value)> {
+    let mut tasks = Vec::new();
+    for (p, (token, flights, rounds)) in players.iter().enumerate() {
+        for _ in 0..*flights {
+            let url = app.url("/games/house/dice/round");
+            let body = json!({"token": token, "bet": "1.00", "target": "50.00", "condition": condition});
+            let rounds = *rounds;
+            tasks.push(tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                let mut answers = Vec::new();
+                for _ in 0..rounds {
+                    let r = client.post(&url).json(&body).send().await.unwrap();
+                    answers.push((p, r.status(), r.json::<Value>().await.unwrap()));
+                }
+                answers
+            }));
+        }
+    }
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.extend(task.await.unwrap());
+    }
+    answers
+}
+
 db_test!(async fn the_lobby_lists_searches_and_filters_games(app) {
     let (status, body) = app.api_get("games.get", &[]).await;
     assert_eq!(status, StatusCode::OK);

@@ -3,7 +3,7 @@
 //! wallet code and the ledger, limits, verification from revealed seeds, and their pages.
 
 use crate::db_test;
-use crate::games::{funded, launch};
+use crate::games::{dice_rounds_in_flight, funded, launch};
 use crate::helpers::{TestApp, expect_error, read_json};
 use croupier_shared::{Currency, Money};
 use reqwest::StatusCode;
@@ -385,26 +385,8 @@ db_test!(async fn concurrent_rounds_merged_on_the_lane_keep_balances_nonces_and_
         let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
         players.push((client, token, me["data"]["uid"].as_i64().unwrap(), minor(&first["balance"]), first["nonce"].as_i64().unwrap()));
     }
-    let mut tasks = Vec::new();
-    for (p, (_, token, ..)) in players.iter().enumerate() {
-        for _ in 0..3 {
-            let (url, token) = (app.url("/games/house/dice/round"), token.clone());
-            tasks.push(tokio::spawn(async move {
-                let client = reqwest::Client::new();
-                let mut answers = Vec::new();
-                for _ in 0..5 {
-                    let body = json!({"token": token, "bet": "1.00", "target": "50.00", "condition": "under"});
-                    let r = client.post(&url).json(&body).send().await.unwrap();
-                    answers.push((p, r.status(), r.json::<Value>().await.unwrap()));
-                }
-                answers
-            }));
-        }
-    }
-    let mut answers = Vec::new();
-    for task in tasks {
-        answers.extend(task.await.unwrap());
-    }
+    let in_flight: Vec<(String, usize, usize)> = players.iter().map(|(_, token, ..)| (token.clone(), 3, 5)).collect();
+    let answers = dice_rounds_in_flight(app, &in_flight, "under").await;
     for (p, (client, token, user, start, first_nonce)) in players.iter().enumerate() {
         let mut played: Vec<&Value> = answers.iter().filter(|a| a.0 == p && a.1 == StatusCode::OK).map(|a| &a.2).collect();
         for (_, status, r) in answers.iter().filter(|a| a.0 == p && a.1 != StatusCode::OK) {

@@ -630,15 +630,24 @@ pub fn apply_stake(bonuses: &mut [Wagering], stake: &Stake) {
     }
 }
 
-/// The wagering many all-main stakes counted, `(bonus, stake counted)` with one pair per bonus,
-/// in one statement: the merged house rounds' [`record_stake`] (their stakes take nothing from
-/// the bonuses, so no `bonus_stakes` row is written; the bet's `wallet_transactions` row keeps
-/// what it counted).
-pub async fn record_wagered(conn: &mut AnyConnection, counted: &[(i64, i64)]) -> Result<(), sqlx::Error> {
-    if counted.is_empty() {
+/// The wagering many all-main stakes counted, `(bonus, stake counted)` pairs in any order (a
+/// bonus's are summed here: an `UPDATE … FROM` applies one source row per target row), in one
+/// statement: the merged house rounds' [`record_stake`] (their stakes take nothing from the
+/// bonuses, so no `bonus_stakes` row is written; the bet's `wallet_transactions` row keeps what
+/// it counted).
+pub async fn record_wagered(
+    conn: &mut AnyConnection,
+    counted: impl IntoIterator<Item = (i64, i64)>,
+) -> Result<(), sqlx::Error> {
+    let mut per_bonus: std::collections::BTreeMap<i64, i64> = std::collections::BTreeMap::new();
+    for (bonus_id, amount) in counted {
+        let sum = per_bonus.entry(bonus_id).or_default();
+        *sum = sum.saturating_add(amount);
+    }
+    if per_bonus.is_empty() {
         return Ok(());
     }
-    let pairs = serde_json::to_string(counted).unwrap_or_default();
+    let pairs = serde_json::to_string(&per_bonus.into_iter().collect::<Vec<_>>()).unwrap_or_default();
     let sql = if ledger::is_postgres(conn) {
         "UPDATE player_bonuses b SET wagered = b.wagered + CAST(x.value ->> 1 AS BIGINT) \
          FROM jsonb_array_elements(CAST($1 AS JSONB)) x WHERE b.id = CAST(x.value ->> 0 AS BIGINT)"

@@ -191,15 +191,8 @@ async fn play_many(
     }
     let rows: Vec<&wallet::HouseRoundRow> = accepted.iter().map(|r| &r.row).collect();
     wallet::record_house_rounds(conn, &rows).await?;
-    // The wagering the bets counted, summed per bonus.
-    let mut counted: Vec<(i64, i64)> = Vec::new();
-    for (id, amount) in accepted.iter().filter_map(|r| r.wagered) {
-        match counted.iter_mut().find(|c| c.0 == id) {
-            Some(c) => c.1 += amount,
-            None => counted.push((id, amount)),
-        }
-    }
-    bonus::record_wagered(conn, &counted).await?;
+    // The wagering the bets counted.
+    bonus::record_wagered(conn, accepted.iter().filter_map(|r| r.wagered)).await?;
     // Loyalty: the points of every real-money round in one upsert.
     let earned: Vec<(i64, i64)> = accepted.iter().map(|r| (r.user_id, r.points)).collect();
     loyalty::accrue_many(conn, &rules, &earned).await?;
