@@ -89,6 +89,13 @@ impl Db {
                             // the writer checkpoints only as a backstop, when the log has grown
                             // past WRITER_CHECKPOINT_PAGES anyway.
                             conn.execute("PRAGMA cache_size = -32768").await?;
+                            // A batch's multi-row statements each keep a statement journal (the
+                            // pages they change that earlier statements of the transaction had
+                            // already changed, so a failing statement can be undone alone); past
+                            // 64 KiB SQLite spills it into a temporary file, which was half of
+                            // the writer's `pwrite` calls under the wallet's load (`strace`, 2026-11-27).
+                            // In memory it costs at most a transaction's changed pages.
+                            conn.execute("PRAGMA temp_store = MEMORY").await?;
                             conn.execute(sqlx::AssertSqlSafe(format!(
                                 "PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES}"
                             )))
@@ -98,7 +105,8 @@ impl Db {
                     })
                     .connect_with(options)
                     .await?;
-                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH);
+                let lane =
+                    group::Committer::start_on_own_thread(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH);
                 (writer, vec![lane])
             }
             Backend::Postgres => {
@@ -318,6 +326,43 @@ mod tests {
         assert!(dir.is_dir());
         assert_eq!(sqlite_url("sqlite::memory:").unwrap(), "sqlite://:memory:?mode=rwc");
         assert_eq!(sqlite_url("sqlite://:memory:?mode=memory").unwrap(), "sqlite://:memory:?mode=memory");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// SQLite's one lane runs on its own thread, on the writer connection with its settings
+    /// (temporary data such as statement journals kept in memory), and answers every job.
+    #[tokio::test]
+    async fn sqlite_lane_runs_on_its_own_thread_with_the_writer_settings() {
+        let dir = std::env::temp_dir().join(format!("croupier-lane-{}", std::process::id()));
+        let db = Db::connect(&format!("sqlite://{}/lane.db", dir.display()), 4).await.unwrap();
+        let seen = db
+            .group(
+                0,
+                group::job(|conn| {
+                    Box::pin(async move {
+                        let temp_store: i64 = sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *conn).await?;
+                        Ok::<_, sqlx::Error>((std::thread::current().name().map(str::to_owned), temp_store))
+                    })
+                }),
+            )
+            .await
+            .unwrap();
+        assert_eq!(seen, (Some("db-lane".to_owned()), 2));
+        // Many callers at once all get their own answer.
+        let answers = futures::future::join_all((0..50_i64).map(|i| {
+            db.group(
+                0,
+                group::job(move |conn| {
+                    Box::pin(async move { sqlx::query_scalar::<_, i64>("SELECT $1 * 2").bind(i).fetch_one(conn).await })
+                }),
+            )
+        }))
+        .await;
+        assert_eq!(
+            answers.into_iter().map(Result::unwrap).collect::<Vec<i64>>(),
+            (0..50).map(|i| i * 2).collect::<Vec<_>>()
+        );
+        drop(db);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

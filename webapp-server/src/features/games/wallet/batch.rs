@@ -126,10 +126,11 @@ macro_rules! seen_read {
     };
 }
 
-/// [`seen_read`] on SQLite: its joins run from the list, by the unique indexes.
+/// [`seen_read`] on SQLite: its joins run from the list (parsed once into SQLite's binary JSON, so
+/// reading an element's field does not parse its text again), by the unique indexes.
 const SEEN_SQLITE: &str = seen_read!(
     "CAST(j.key AS BIGINT)",
-    "json_each($1) j \
+    "jsonb_each(jsonb($1)) j \
      LEFT JOIN wallet_transactions w ON w.provider = j.value ->> 0 AND w.transaction_uuid = j.value ->> 1 \
      LEFT JOIN game_rounds r ON r.provider = j.value ->> 0 AND r.round = j.value ->> 2"
 );
@@ -468,20 +469,21 @@ impl RoundState {
 /// currency, mode, bet added, win added, closes (0/1), time]`: a null id opens the round, else
 /// its totals grow), `$2` the wallet records (`[provider, transaction id, kind, round, the
 /// referenced id, amount, fingerprint, answer, time, loyalty points]`), each with its round's
-/// row id by a scalar lookup.
+/// row id by a scalar lookup. Both lists are parsed once per statement into SQLite's binary JSON
+/// (`jsonb_each`), as [`record_house_rounds`]'s are.
 const CALLS_SQLITE: &str = "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at, closed_at) \
      SELECT value ->> 0, value ->> 1, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, \
      CASE WHEN value ->> 9 = 1 THEN 'closed' ELSE 'open' END, value ->> 10, CASE WHEN value ->> 9 = 1 THEN value ->> 10 END \
-     FROM json_each($1) WHERE value ->> 2 IS NULL;\n\
+     FROM jsonb_each(jsonb($1)) WHERE value ->> 2 IS NULL;\n\
      UPDATE game_rounds SET bet = game_rounds.bet + x.bet, win = game_rounds.win + x.win, \
      status = CASE WHEN x.closes = 1 THEN 'closed' ELSE game_rounds.status END, \
      closed_at = CASE WHEN x.closes = 1 THEN x.at ELSE game_rounds.closed_at END \
      FROM (SELECT value ->> 2 AS id, value ->> 7 AS bet, value ->> 8 AS win, value ->> 9 AS closes, value ->> 10 AS at \
-       FROM json_each($1) WHERE value ->> 2 IS NOT NULL) x WHERE game_rounds.id = x.id;\n\
+       FROM jsonb_each(jsonb($1)) WHERE value ->> 2 IS NOT NULL) x WHERE game_rounds.id = x.id;\n\
      INSERT INTO wallet_transactions (provider, transaction_uuid, kind, round_id, reference_uuid, amount, fingerprint, response, created_at, bonus_id, bonus_wagered, points) \
      SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, \
      (SELECT r.id FROM game_rounds r WHERE r.provider = j.value ->> 0 AND r.round = j.value ->> 3), \
-     j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8, NULL, 0, j.value ->> 9 FROM json_each($2) j";
+     j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8, NULL, 0, j.value ->> 9 FROM jsonb_each(jsonb($2)) j";
 
 /// The same on PostgreSQL, as one statement of data-modifying CTEs (a record of a round opened
 /// here takes its id from the insert's answer; the foreign keys are checked at the statement's
