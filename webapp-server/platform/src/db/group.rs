@@ -243,44 +243,6 @@ impl Committer {
         Committer { queue }
     }
 
-    /// [`Committer::start`] with the committer on a thread of its own (a single-threaded runtime),
-    /// for SQLite's one lane, whose one writer every money change waits for. A batch is several
-    /// statements, each a hop from the committer to the connection's thread and back; as a task
-    /// of the server's runtime the committer, woken by each answer, waited in the run queue
-    /// behind the HTTP tasks, and the writer sat idle meanwhile (a fifth of the time under the
-    /// wallet's load). A SQLite connection is a thread of its own, tied to no runtime, so the
-    /// committer may run anywhere; PostgreSQL's lanes stay tasks (their connections' sockets
-    /// belong to the runtime that opened them). The thread ends when the last [`Committer`] is
-    /// dropped. Falls back to a task if the thread cannot be started.
-    pub fn start_on_own_thread(writer: AnyPool, begin: &'static str, max_batch: usize) -> Committer {
-        let (queue, jobs) = mpsc::channel(4 * max_batch);
-        let lane = Lane { writer, begin, max_batch };
-        let (handoff, handed) = std::sync::mpsc::channel::<(Lane, mpsc::Receiver<Box<dyn Queued>>)>();
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
-        let thread = runtime.map_err(|e| e.to_string()).and_then(|runtime| {
-            std::thread::Builder::new()
-                .name("db-lane".into())
-                .spawn(move || {
-                    if let Ok((lane, jobs)) = handed.recv() {
-                        runtime.block_on(commit_loop(lane, jobs));
-                    }
-                })
-                .map_err(|e| e.to_string())
-        });
-        match thread {
-            Ok(_) => {
-                if let Err(std::sync::mpsc::SendError((lane, jobs))) = handoff.send((lane, jobs)) {
-                    tokio::spawn(commit_loop(lane, jobs));
-                }
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "no thread for the database lane; it runs as a task");
-                tokio::spawn(commit_loop(lane, jobs));
-            }
-        }
-        Committer { queue }
-    }
-
     /// Queues an item of a [`Batchable`] kind: its result is its own, whether it ran alone or
     /// with its neighbours.
     pub async fn submit<B: Batchable>(&self, item: B) -> Result<B::Output, B::Error> {

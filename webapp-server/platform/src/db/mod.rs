@@ -105,8 +105,7 @@ impl Db {
                     })
                     .connect_with(options)
                     .await?;
-                let lane =
-                    group::Committer::start_on_own_thread(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH);
+                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH);
                 (writer, vec![lane])
             }
             Backend::Postgres => {
@@ -329,10 +328,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(dir);
     }
 
-    /// SQLite's one lane runs on its own thread, on the writer connection with its settings
-    /// (temporary data such as statement journals kept in memory), and answers every job.
+    /// SQLite's one lane runs on the writer connection with its settings (temporary data such as
+    /// statement journals kept in memory, a large page cache), and answers every job.
     #[tokio::test]
-    async fn sqlite_lane_runs_on_its_own_thread_with_the_writer_settings() {
+    async fn sqlite_lane_runs_on_the_writer_with_its_settings() {
         let dir = std::env::temp_dir().join(format!("croupier-lane-{}", std::process::id()));
         let db = Db::connect(&format!("sqlite://{}/lane.db", dir.display()), 4).await.unwrap();
         let seen = db
@@ -341,13 +340,19 @@ mod tests {
                 group::job(|conn| {
                     Box::pin(async move {
                         let temp_store: i64 = sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *conn).await?;
-                        Ok::<_, sqlx::Error>((std::thread::current().name().map(str::to_owned), temp_store))
+                        let cache: i64 = sqlx::query_scalar("PRAGMA cache_size").fetch_one(&mut *conn).await?;
+                        Ok::<_, sqlx::Error>((temp_store, cache))
                     })
                 }),
             )
             .await
             .unwrap();
-        assert_eq!(seen, (Some("db-lane".to_owned()), 2));
+        assert_eq!(seen, (2, -32768));
+        // A reader keeps SQLite's defaults.
+        let mut reader = db.pool().acquire().await.unwrap();
+        let reader_store: i64 = sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *reader).await.unwrap();
+        assert_eq!(reader_store, 0);
+        drop(reader);
         // Many callers at once all get their own answer.
         let answers = futures::future::join_all((0..50_i64).map(|i| {
             db.group(
