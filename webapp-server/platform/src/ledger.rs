@@ -313,7 +313,8 @@ fn touch_players(entries: &[Entry<'_>]) {
 /// the caller: the merged house rounds, `games::house::batch`) and whose player accounts the
 /// caller has checked for funds under the lane's order. On SQLite every entry goes in with five
 /// set-based statements in one round trip whatever their number (`post_many` writes five per
-/// entry); on PostgreSQL it is [`post_many`], already one call. The guarantees still hold, as
+/// entry), and on PostgreSQL in one statement ([`POST_FRESH_POSTGRES`]) where `post_many`'s
+/// function runs about seven per entry. The guarantees still hold, as
 /// a failure of the whole call that the caller's transaction then rolls back: a key that exists
 /// already fails the insert (its unique index; [`LedgerError::KeyReused`] on both databases,
 /// even for the same postings), an unbalanced entry is refused before anything is
@@ -324,16 +325,6 @@ pub async fn post_fresh(conn: &mut AnyConnection, entries: &[Entry<'_>]) -> Resu
     }
     if entries.iter().any(|e| !e.balanced()) {
         return Err(LedgerError::Unbalanced);
-    }
-    if is_postgres(conn) {
-        for posted in post_many(conn, entries).await? {
-            match posted? {
-                Posted::Applied { .. } => {}
-                // A fresh key was posted before: the caller's promise is broken, as on SQLite.
-                Posted::Replayed { .. } => return Err(LedgerError::KeyReused),
-            }
-        }
-        return Ok(());
     }
     touch_players(entries);
     let now = now_ms();
@@ -363,9 +354,10 @@ pub async fn post_fresh(conn: &mut AnyConnection, entries: &[Entry<'_>]) -> Resu
         })
         .collect();
     let text = |v: &[serde_json::Value]| serde_json::to_string(v).unwrap_or_default();
+    let sql = if is_postgres(conn) { POST_FRESH_POSTGRES } else { POST_FRESH_SQLITE };
     // `fetch_all`: the driver answers a batch's rows through its stream (`fetch_one` would stop
     // at the first statement, which answers none).
-    let answered: Vec<i64> = sqlx::query_scalar(POST_FRESH_SQLITE)
+    let answered: Vec<i64> = sqlx::query_scalar(sql)
         .bind(text(&transactions))
         .bind(text(&accounts))
         .bind(now)
@@ -405,6 +397,31 @@ const POST_FRESH_SQLITE: &str = "INSERT INTO ledger_transactions (idempotency_ke
      UPDATE users SET first_money_movement_at = $3 WHERE first_money_movement_at IS NULL AND id IN (SELECT value FROM json_each($5));\n\
      SELECT COUNT(*) FROM jsonb_each(jsonb($2)) j WHERE j.value ->> 3 = 1 AND (SELECT a.balance FROM ledger_accounts a \
      WHERE a.user_id = j.value ->> 0 AND a.kind = j.value ->> 1 AND a.currency = j.value ->> 2) < 0";
+
+/// [`post_fresh`] on PostgreSQL, the same lists as [`POST_FRESH_SQLITE`] in one statement of
+/// data-modifying CTEs: the transactions, the accounts' net changes (in `post_many`'s lock order:
+/// players first), the postings (each naming its transaction and account from the rows the
+/// statement wrote), the first movements; it answers how many player accounts it left below zero.
+/// Before (2026-11-27) it was [`post_many`]'s `ledger_post`, a loop of about seven statements per
+/// entry, each with its executor set-up: a profile of PostgreSQL under the wallet's load was flat
+/// across that per-statement work.
+const POST_FRESH_POSTGRES: &str = "WITH t AS (INSERT INTO ledger_transactions (idempotency_key, kind, user_id, reference, fingerprint, created_at) \
+     SELECT v ->> 0, v ->> 1, CAST(v ->> 2 AS BIGINT), v ->> 3, v ->> 4, $3 \
+     FROM jsonb_array_elements(CAST($1 AS JSONB)) WITH ORDINALITY AS x(v, n) ORDER BY n RETURNING id, idempotency_key), \
+     a AS (INSERT INTO ledger_accounts (user_id, kind, currency, is_player, balance, updated_at) \
+     SELECT CAST(v ->> 0 AS BIGINT), v ->> 1, v ->> 2, CAST(v ->> 3 AS BIGINT), CAST(v ->> 4 AS BIGINT), $3 \
+     FROM jsonb_array_elements(CAST($2 AS JSONB)) WITH ORDINALITY AS x(v, n) ORDER BY n \
+     ON CONFLICT (user_id, kind, currency) DO UPDATE SET \
+     balance = ledger_accounts.balance + excluded.balance, updated_at = excluded.updated_at \
+     RETURNING id, user_id, kind, currency, is_player, balance), \
+     p AS (INSERT INTO ledger_postings (transaction_id, account_id, amount) \
+     SELECT t.id, a.id, CAST(x.v ->> 4 AS BIGINT) FROM jsonb_array_elements(CAST($4 AS JSONB)) WITH ORDINALITY AS x(v, n) \
+     JOIN t ON t.idempotency_key = x.v ->> 0 \
+     JOIN a ON a.user_id = CAST(x.v ->> 1 AS BIGINT) AND a.kind = x.v ->> 2 AND a.currency = x.v ->> 3 \
+     ORDER BY x.n RETURNING 1), \
+     u AS (UPDATE users SET first_money_movement_at = $3 WHERE first_money_movement_at IS NULL \
+     AND id = ANY(ARRAY(SELECT CAST(jsonb_array_elements_text(CAST($5 AS JSONB)) AS BIGINT))) RETURNING 1) \
+     SELECT CAST(COUNT(*) AS BIGINT) FROM a WHERE a.is_player = 1 AND a.balance < 0";
 
 /// Posts `entry`, a movement of money that is the whole change (no other row changes with it),
 /// through the group committer on its player's lane: [`post`]'s result. On PostgreSQL a lane posts
