@@ -740,6 +740,25 @@ async fn post_connect(port: u16) -> anyhow::Result<PostSender> {
     Ok(sender)
 }
 
+/// Posts `body` to `path` on `sender`'s connection with its content type and any further headers;
+/// answers the status and the whole body.
+async fn post(
+    sender: &mut PostSender,
+    path: &str,
+    content_type: &str,
+    headers: &[(&str, &str)],
+    body: String,
+) -> anyhow::Result<(u16, Bytes)> {
+    sender.ready().await?;
+    let mut req = hyper::Request::post(path).header("host", "localhost:8080").header("content-type", content_type);
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    let response = sender.send_request(req.body(http_body_util::Full::new(Bytes::from(body)))?).await?;
+    let status = response.status().as_u16();
+    Ok((status, response.into_body().collect().await?.to_bytes()))
+}
+
 /// One connection's latencies of the calls that succeeded, and how many failed.
 type Loop = tokio::task::JoinHandle<anyhow::Result<(Vec<Duration>, u64)>>;
 
@@ -856,15 +875,8 @@ async fn house_rounds(
     player_loops(port, tokens, duration, rate, |sender, token, _, _| {
         Box::pin(async move {
             let body = format!(r#"{{"token":"{token}","bet":"1.00","target":"50.00","condition":"under"}}"#);
-            sender.ready().await?;
-            let req = hyper::Request::post("/games/house/dice/round")
-                .header("host", "localhost:8080")
-                .header("content-type", "application/json")
-                .body(http_body_util::Full::new(Bytes::from(body)))?;
-            let response = sender.send_request(req).await?;
-            let ok = response.status().as_u16() == 200;
-            response.into_body().collect().await?;
-            Ok(ok)
+            let (status, _) = post(sender, "/games/house/dice/round", "application/json", &[], body).await?;
+            Ok(status == 200)
         })
     })
     .await
@@ -1350,16 +1362,8 @@ async fn signed_call(sender: &mut PostSender, action: &str, body: String) -> any
     let path = format!("/provider/wallet/{BENCH_PROVIDER}/{action}");
     let timestamp = (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs()).to_string();
     let signed = signature(BENCH_PROVIDER_SECRET.as_bytes(), &timestamp, "POST", &path, body.as_bytes());
-    sender.ready().await?;
-    let req = hyper::Request::post(path)
-        .header("host", "localhost:8080")
-        .header("content-type", "application/json")
-        .header("x-croupier-timestamp", timestamp)
-        .header("x-croupier-signature", signed)
-        .body(http_body_util::Full::new(Bytes::from(body)))?;
-    let response = sender.send_request(req).await?;
-    let status = response.status().as_u16();
-    let body = response.into_body().collect().await?.to_bytes();
+    let headers = [("x-croupier-timestamp", timestamp.as_str()), ("x-croupier-signature", signed.as_str())];
+    let (status, body) = post(sender, &path, "application/json", &headers, body).await?;
     let ok = status == 200 && body.windows(16).any(|w| w == br#""status":"RS_OK""#);
     if !ok {
         static TOLD: std::sync::Once = std::sync::Once::new();
@@ -1858,15 +1862,9 @@ async fn bets_row(o: &Options) -> anyhow::Result<HouseRow> {
                     "kind=single&selections={selection}&odds={odds}&stake=1.00&accept_odds=any&request_id=b{player}x{n}"
                 );
                 let t = Instant::now();
-                sender.ready().await?;
-                let req = hyper::Request::post("/api/bets.place?locale=en&v=2.34")
-                    .header("host", "localhost:8080")
-                    .header("content-type", "application/x-www-form-urlencoded")
-                    .header("cookie", &cookie)
-                    .body(http_body_util::Full::new(Bytes::from(body)))?;
-                let response = sender.send_request(req).await?;
-                let status = response.status().as_u16();
-                let body = response.into_body().collect().await?.to_bytes();
+                let form = "application/x-www-form-urlencoded";
+                let (status, body) =
+                    post(&mut sender, "/api/bets.place?locale=en&v=2.34", form, &[("cookie", &cookie)], body).await?;
                 let ok = status == 200 && body.windows(13).any(|w| w == br#""status":"ok""#);
                 if ok {
                     latencies.push(t.elapsed());
