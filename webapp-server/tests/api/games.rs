@@ -422,6 +422,111 @@ async fn an_external_aggregator_plays_through_the_signed_idempotent_wallet() {
     }
 }
 
+/// A round is its opener's (player, mode, currency): another player's bet, win or rollback, or the
+/// same player's demo session, cannot touch it — on the merged path (`wallet::batch`) and on the
+/// general one (a player with limits set takes it), and for two bets racing into one new round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_is_its_openers_and_no_other_session_moves_money_through_it() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
+            continue;
+        }
+        let providers = agg_providers();
+        let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_PROVIDERS", providers.as_str())], |_| {}).await;
+        agg_game(&app, "agg-owned", "slot").await;
+        let pool = app.state.db().pool().clone();
+        let agg = |token: &str| Aggregator { app: &app, token: token.to_owned() };
+        for path in ["merged", "general"] {
+            let alice = funded(&app, &format!("owner-a-{path}@example.com"), 1_000).await;
+            let bob = funded(&app, &format!("owner-b-{path}@example.com"), 1_000).await;
+            let a = Aggregator::launched(&app, &alice, "agg-owned").await.token;
+            let b = Aggregator::launched(&app, &bob, "agg-owned").await.token;
+            let (status, demo) = launch(&app, &alice, "agg-owned", "demo").await;
+            assert_eq!(status, StatusCode::OK, "{demo}");
+            let a_demo = demo["token"].as_str().unwrap().to_owned();
+            let mut ids = Vec::new();
+            for token in [&a, &b] {
+                let id: i64 = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")
+                    .bind(croupier_server::features::games::wallet::token_hash(token))
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                ids.push(id);
+            }
+            if path == "general" {
+                // Limits to check (none set) send every real call down the general path.
+                sqlx::query("UPDATE users SET play_limits = 1 WHERE id = $1 OR id = $2")
+                    .bind(ids[0])
+                    .bind(ids[1])
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+            }
+            let round = format!("own-{path}");
+            let call = |id: &str, amount: i64| json!({"transaction_uuid": format!("{path}-{id}"), "round": round, "amount": amount, "currency": "USD"});
+            let opened = agg(&a).call("bet", call("a-bet", 100)).await;
+            assert_eq!((opened["status"].as_str(), opened["balance"].as_i64()), (Some("RS_OK"), Some(900)), "{path}");
+            let status = |v: Value| v["status"].as_str().unwrap_or_default().to_owned();
+            assert_eq!(
+                status(agg(&b).call("bet", call("b-bet", 100)).await),
+                "RS_ERROR_UNKNOWN",
+                "{path}: a bet into another's round"
+            );
+            assert_eq!(
+                status(agg(&b).call("win", call("b-win", 500)).await),
+                "RS_ERROR_TRANSACTION_DOES_NOT_EXIST",
+                "{path}: a win into another's round"
+            );
+            assert_eq!(
+                status(agg(&a_demo).call("win", call("demo-win", 500)).await),
+                "RS_ERROR_TRANSACTION_DOES_NOT_EXIST",
+                "{path}: a demo session's win into a real round"
+            );
+            let mut refund = call("b-rollback", 0);
+            refund["reference_transaction_uuid"] = json!(format!("{path}-a-bet"));
+            assert_eq!(
+                status(agg(&b).call("rollback", refund).await),
+                "RS_ERROR_TRANSACTION_DOES_NOT_EXIST",
+                "{path}: a rollback of another's bet"
+            );
+            assert_eq!(agg(&b).call("balance", json!({})).await["balance"], 1_000, "{path}: nothing moved for bob");
+            let won = agg(&a).call("win", call("a-win", 300)).await;
+            assert_eq!((won["status"].as_str(), won["balance"].as_i64()), (Some("RS_OK"), Some(1_200)), "{path}");
+            let (bet, win, rolled): (i64, i64, i64) = sqlx::query_as(
+                "SELECT r.bet, r.win, w.rolled_back FROM game_rounds r JOIN wallet_transactions w ON w.round_id = r.id \
+                 WHERE r.round = $1 AND w.kind = 'bet'",
+            )
+            .bind(&round)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            assert_eq!((bet, win, rolled), (100, 300, 0), "{path}: the round has only alice's calls");
+
+            // Two players' bets racing into one new round: one opens it, the other is refused.
+            let race = format!("race-{path}");
+            let body = |who: &str| json!({"transaction_uuid": format!("{path}-race-{who}"), "round": race, "amount": 50, "currency": "USD"});
+            let (racer_a, racer_b) = (agg(&a), agg(&b));
+            let (first, second) = tokio::join!(racer_a.call("bet", body("a")), racer_b.call("bet", body("b")));
+            let mut statuses = [status(first), status(second)];
+            statuses.sort();
+            assert_eq!(statuses, ["RS_ERROR_UNKNOWN", "RS_OK"], "{path}");
+            let (owner, staked, records): (i64, i64, i64) = sqlx::query_as(
+                "SELECT r.user_id, r.bet, CAST((SELECT COUNT(*) FROM wallet_transactions w WHERE w.round_id = r.id) AS BIGINT) \
+                 FROM game_rounds r WHERE r.round = $1",
+            )
+            .bind(&race)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            assert!(ids.contains(&owner), "{path}: {owner}");
+            assert_eq!((staked, records), (50, 1), "{path}: player {owner}'s round holds one bet");
+        }
+        let report = croupier_server::ledger::check(app.state.db()).await.unwrap();
+        assert!(report.violations.is_empty(), "{:?}", report.violations);
+        app.finish().await;
+    }
+}
+
 /// An aggregator's bets and wins are merged on the group committer's lane (`wallet::batch`): many
 /// players' calls, concurrent, in one run. Each answer must be what the call would get alone —
 /// replays and duplicates within a run, funds spent by a player's earlier calls in the run, a

@@ -11,6 +11,14 @@
 //! nothing; rollbacks and wins are accepted with an expired token; a rollback after the
 //! round's win is refused. The house games call [`bet`] and [`win`] directly, inside the
 //! transaction of their round: the same code an aggregator's calls run.
+//!
+//! A round belongs to the session that opened it: its player, mode (real or demo) and currency.
+//! A call whose session is another's cannot touch it — a bet into it answers `RS_ERROR_UNKNOWN`,
+//! a win into it or a rollback of one of its bets `RS_ERROR_TRANSACTION_DOES_NOT_EXIST` (for that
+//! session it does not exist) — and moves nothing. Otherwise a provider's mix-up (or a forged
+//! round id under a valid signature) would pay one player's win or refund to another, or a demo
+//! round's win in real money. It keeps every change of a round on its owner's lane too (their
+//! `users` row locked on PostgreSQL).
 
 use crate::AppState;
 use crate::db::now_ms;
@@ -421,17 +429,20 @@ fn replayed(
 }
 
 /// Opens the bet's round or adds the bet to it, in one statement: the round's id and status
-/// before this bet (a refused bet's change goes with its rolled-back batch, `db::group`).
+/// before this bet (a refused bet's change goes with its rolled-back batch, `db::group`). A round
+/// of another session's player, mode or currency is not touched: `RS_ERROR_UNKNOWN`.
 async fn open_round(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
     session: &GameSession,
 ) -> Result<(i64, String), WalletError> {
-    let (id, status): (i64, String) = sqlx::query_as(
+    let opened: Option<(i64, String)> = sqlx::query_as(
         "INSERT INTO game_rounds (provider, round, user_id, game_id, currency, mode, bet, win, status, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 'open', $8) \
-         ON CONFLICT (provider, round) DO UPDATE SET bet = game_rounds.bet + excluded.bet RETURNING id, status",
+         ON CONFLICT (provider, round) DO UPDATE SET bet = game_rounds.bet + excluded.bet \
+         WHERE game_rounds.user_id = excluded.user_id AND game_rounds.mode = excluded.mode \
+         AND game_rounds.currency = excluded.currency RETURNING id, status",
     )
     .bind(provider)
     .bind(&request.round)
@@ -441,9 +452,9 @@ async fn open_round(
     .bind(&session.mode)
     .bind(request.amount)
     .bind(now_ms())
-    .fetch_one(&mut *conn)
+    .fetch_optional(&mut *conn)
     .await?;
-    Ok((id, status))
+    opened.ok_or(WalletError::Status("RS_ERROR_UNKNOWN"))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -663,12 +674,14 @@ pub async fn win_in(
     if request.amount < 0 || request.transaction_uuid.is_empty() {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
-    // The round's totals first (nothing below reads its win): an unknown round writes nothing.
+    // The round's totals first (nothing below reads its win): an unknown round, or another
+    // session's (module docs), writes nothing.
     // It answers too how many bonus stakes the round holds: with none, the win is all main.
     let closed = i64::from(request.round_closed);
     let round: Option<(i64, i64, i64, i64)> = sqlx::query_as(
         "UPDATE game_rounds SET win = win + $1, status = CASE WHEN $2 = 1 THEN 'closed' ELSE status END, \
-         closed_at = CASE WHEN $2 = 1 THEN $3 ELSE closed_at END WHERE provider = $4 AND round = $5 RETURNING id, bet, win, \
+         closed_at = CASE WHEN $2 = 1 THEN $3 ELSE closed_at END WHERE provider = $4 AND round = $5 \
+         AND user_id = $6 AND mode = $7 AND currency = $8 RETURNING id, bet, win, \
          CAST((SELECT COUNT(*) FROM bonus_stakes s WHERE s.round_id = game_rounds.id AND s.provider = $4 \
            AND s.rolled_back = 0 AND s.staked > 0) AS BIGINT)",
     )
@@ -677,6 +690,9 @@ pub async fn win_in(
     .bind(now_ms())
     .bind(provider)
     .bind(&request.round)
+    .bind(session.user_id)
+    .bind(&session.mode)
+    .bind(&session.currency)
     .fetch_optional(&mut *conn)
     .await?;
     let Some((round_id, round_bet, round_win, bonus_stakes)) = round else {
@@ -1122,6 +1138,20 @@ pub async fn read_house_rounds(
 
 mod batch;
 
+/// The bet a rollback names, with its round's owner.
+#[derive(sqlx::FromRow)]
+struct RolledBet {
+    round_id: i64,
+    amount: i64,
+    rolled_back: i64,
+    bonus_id: Option<i64>,
+    bonus_wagered: i64,
+    points: i64,
+    round_user: i64,
+    round_mode: String,
+    round_currency: String,
+}
+
 /// Reverses a bet (accepted with an expired token; refused once the round has a win): what it
 /// took from bonuses goes back to them and the wagering it counted is taken back.
 pub async fn rollback(
@@ -1134,18 +1164,28 @@ pub async fn rollback(
         return Ok(first);
     }
     let reference = request.reference_transaction_uuid.clone().unwrap_or_default();
-    let bet: Option<(i64, i64, i64, Option<i64>, i64, i64)> = sqlx::query_as(
-        "SELECT round_id, amount, rolled_back, bonus_id, bonus_wagered, points FROM wallet_transactions \
-         WHERE provider = $1 AND transaction_uuid = $2 AND kind = 'bet'",
+    let bet: Option<RolledBet> = sqlx::query_as(
+        "SELECT w.round_id, w.amount, w.rolled_back, w.bonus_id, w.bonus_wagered, w.points, \
+         r.user_id AS round_user, r.mode AS round_mode, r.currency AS round_currency \
+         FROM wallet_transactions w JOIN game_rounds r ON r.id = w.round_id \
+         WHERE w.provider = $1 AND w.transaction_uuid = $2 AND w.kind = 'bet'",
     )
     .bind(provider)
     .bind(&reference)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((round_id, amount, rolled_back, wagered_bonus, wagered, points)) = bet else {
+    let Some(bet) = bet else {
         return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
     };
     let session = session_for(conn, provider, request, true).await?;
+    // Another session's bet does not exist for this one (module docs).
+    if (bet.round_user, bet.round_mode.as_str(), bet.round_currency.as_str())
+        != (session.user_id, session.mode.as_str(), session.currency.as_str())
+    {
+        return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
+    }
+    let RolledBet { round_id, amount, rolled_back, bonus_id: wagered_bonus, bonus_wagered: wagered, points, .. } = bet;
+    // The round's win, read again once the session read has locked the player (PostgreSQL).
     let won: i64 =
         sqlx::query_scalar("SELECT win FROM game_rounds WHERE id = $1").bind(round_id).fetch_one(&mut *conn).await?;
     if won > 0 {

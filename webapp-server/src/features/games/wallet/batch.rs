@@ -17,7 +17,9 @@
 //! - then the session (unknown, expired for a bet, disabled, another provider's or currency);
 //! - a bet: its fields, a time-out or self-exclusion, a round that is not open, then the funds;
 //! - a win: its fields, then its round, which must exist (in the database or opened earlier in the
-//!   run).
+//!   run);
+//! - a round of another session's player, mode or currency is not touched (`super`'s module docs):
+//!   a bet into it is refused, a win into it finds no round.
 //!
 //! A refused call writes nothing, so the run goes on without it ([`Batchable::run_many`]). A
 //! player who appears several times in a run plays from the balance their earlier calls left,
@@ -98,6 +100,10 @@ struct Seen {
     round_status: Option<String>,
     round_bet: Option<i64>,
     round_win: Option<i64>,
+    /// The round's owner: player, mode and currency.
+    round_user: Option<i64>,
+    round_mode: Option<String>,
+    round_currency: Option<String>,
     /// The round's bonus stakes still standing (with any, a win is shared: the general path).
     bonus_stakes: i64,
 }
@@ -119,6 +125,7 @@ macro_rules! seen_read {
             $index,
             " AS idx, w.fingerprint AS seen_fingerprint, w.response AS seen_response, \
              r.id AS round_id, r.status AS round_status, r.bet AS round_bet, r.win AS round_win, \
+             r.user_id AS round_user, r.mode AS round_mode, r.currency AS round_currency, \
              CAST((SELECT COUNT(*) FROM bonus_stakes b WHERE b.round_id = r.id AND b.provider = r.provider \
                AND b.rolled_back = 0 AND b.staked > 0) AS BIGINT) AS bonus_stakes FROM ",
             $from
@@ -143,7 +150,7 @@ const SEEN_POSTGRES: &str = seen_read!(
     "jsonb_array_elements(CAST($1 AS JSONB)) WITH ORDINALITY AS j(value, n) \
      LEFT JOIN LATERAL (SELECT x.fingerprint, x.response FROM wallet_transactions x \
        WHERE x.provider = j.value ->> 0 AND x.transaction_uuid = j.value ->> 1 LIMIT 1) w ON TRUE \
-     LEFT JOIN LATERAL (SELECT x.id, x.provider, x.status, x.bet, x.win FROM game_rounds x \
+     LEFT JOIN LATERAL (SELECT x.id, x.provider, x.status, x.bet, x.win, x.user_id, x.mode, x.currency FROM game_rounds x \
        WHERE x.provider = j.value ->> 0 AND x.round = j.value ->> 2 LIMIT 1) r ON TRUE"
 );
 
@@ -191,6 +198,8 @@ struct RoundState {
     bet: i64,
     win: i64,
     bonus_stakes: i64,
+    /// Whose it is: player, mode, currency.
+    owner: (i64, String, String),
     /// What this run adds.
     added_bet: i64,
     added_win: i64,
@@ -360,7 +369,8 @@ impl Run {
             if request.amount < 0 || request.transaction_uuid.is_empty() {
                 return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
             }
-            let Some(round) = self.round(&round_key, seen, None) else {
+            let round = self.round(&round_key, seen, None).filter(|r| r.owned_by(session));
+            let Some(round) = round else {
                 return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
             };
             // A round a bonus staked shares its win: the general path.
@@ -381,9 +391,12 @@ impl Run {
             if real && let Some(exclusion) = session.exclusion() {
                 return Err(WalletError::Excluded(exclusion));
             }
+            // A round that exists must be open and the session's; none yet is opened by the bet.
             let open = match self.rounds.get(&round_key) {
-                Some(round) => round.open && !round.closes,
-                None => seen.and_then(|s| s.round_status.as_deref()).is_none_or(|status| status == "open"),
+                Some(round) => round.open && !round.closes && round.owned_by(session),
+                None => seen
+                    .and_then(|s| s.round_id.map(|id| RoundState::read(id, s)))
+                    .is_none_or(|round| round.open && round.owned_by(session)),
             };
             if !open {
                 return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
@@ -392,7 +405,7 @@ impl Run {
                 return Err(WalletError::Status("RS_ERROR_NOT_ENOUGH_MONEY"));
             }
             // Accepted: the round is opened by this bet when there is none yet.
-            if let Some(round) = self.round(&round_key, seen, Some(read_index)) {
+            if let Some(round) = self.round(&round_key, seen, Some((read_index, session))) {
                 round.added_bet = round.added_bet.saturating_add(request.amount);
                 round.closes |= request.round_closed;
             }
@@ -422,11 +435,16 @@ impl Run {
 impl Run {
     /// The run's state of a round: as an earlier call of the run left it, else as read (`seen`),
     /// else opened by a bet of the session read `opener` (none: the round does not exist).
-    fn round(&mut self, key: &(String, String), seen: Option<&Seen>, opener: Option<usize>) -> Option<&mut RoundState> {
+    fn round(
+        &mut self,
+        key: &(String, String),
+        seen: Option<&Seen>,
+        opener: Option<(usize, &GameSession)>,
+    ) -> Option<&mut RoundState> {
         if !self.rounds.contains_key(key) {
             let state = match (seen.and_then(|s| s.round_id.map(|id| (id, s))), opener) {
                 (Some((id, seen)), _) => RoundState::read(id, seen),
-                (None, Some(read)) => RoundState::opened(read),
+                (None, Some((read, session))) => RoundState::opened(read, session),
                 (None, None) => return None,
             };
             self.rounds.insert(key.clone(), state);
@@ -436,6 +454,12 @@ impl Run {
 }
 
 impl RoundState {
+    /// The round is `session`'s: its player's, in its mode and currency.
+    fn owned_by(&self, session: &GameSession) -> bool {
+        let (user, mode, currency) = &self.owner;
+        (*user, mode.as_str(), currency.as_str()) == (session.user_id, session.mode.as_str(), session.currency.as_str())
+    }
+
     fn read(id: i64, seen: &Seen) -> RoundState {
         RoundState {
             id: Some(id),
@@ -443,6 +467,11 @@ impl RoundState {
             bet: seen.round_bet.unwrap_or(0),
             win: seen.round_win.unwrap_or(0),
             bonus_stakes: seen.bonus_stakes,
+            owner: (
+                seen.round_user.unwrap_or(0),
+                seen.round_mode.clone().unwrap_or_default(),
+                seen.round_currency.clone().unwrap_or_default(),
+            ),
             added_bet: 0,
             added_win: 0,
             closes: false,
@@ -450,13 +479,14 @@ impl RoundState {
         }
     }
 
-    fn opened(read: usize) -> RoundState {
+    fn opened(read: usize, session: &GameSession) -> RoundState {
         RoundState {
             id: None,
             open: true,
             bet: 0,
             win: 0,
             bonus_stakes: 0,
+            owner: (session.user_id, session.mode.clone(), session.currency.clone()),
             added_bet: 0,
             added_win: 0,
             closes: false,
