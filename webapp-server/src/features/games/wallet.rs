@@ -1092,46 +1092,38 @@ macro_rules! loyalty_terms {
 
 /// [`read_house_rounds`]'s read, with its dialect's way of naming many tokens in `$1`.
 macro_rules! house_read {
-    ($tokens:literal) => {
+    ($tokens:literal, $tail:literal) => {
         session_query!(
             @ concat!(", s.token_hash, f.id AS seed_id, f.server_seed, f.server_seed_hash, f.client_seed, f.nonce", loyalty_terms!()),
             " LEFT JOIN fairness_seeds f ON f.id = (SELECT fs.id FROM fairness_seeds fs WHERE fs.user_id = s.user_id AND fs.active = 1 ORDER BY fs.id DESC LIMIT 1)",
-            $tokens
+            $tokens,
+            $tail
         )
     };
 }
 
-/// Locks the `users` rows of `users` (PostgreSQL), in id order, as [`find_session_locked`] locks
-/// one: the merged paths' first statement on a lane. The ids are one array (`= ANY`), so the
-/// lookup is by the primary key whatever the planner thinks of the list's size.
-pub async fn lock_players(conn: &mut AnyConnection, users: &[i64]) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "SELECT id FROM users WHERE id = ANY(ARRAY(SELECT CAST(value AS BIGINT) FROM jsonb_array_elements_text(CAST($1 AS JSONB)))) \
-         ORDER BY id FOR UPDATE",
-    )
-    .bind(serde_json::to_string(users).unwrap_or_default())
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
 /// The sessions of many tokens (`token_hashes`, the [`token_hash`] of each) in one read, with
-/// what a house round needs besides: the player's active seed pair and their loyalty terms. On
-/// PostgreSQL the players' `users` rows (`users`) are locked first, in id order, as
-/// [`find_session_locked`] locks one (SQLite's transactions hold the write lock already).
+/// what a house round needs besides: the player's active seed pair and their loyalty terms.
+///
+/// On PostgreSQL the read locks the players' `users` rows in id order, in the same statement
+/// (`ORDER BY u.id FOR UPDATE OF u`), as [`find_session_locked`] locks one; SQLite's transactions
+/// hold the write lock already. The columns read from `users` (status, blocks, limits) are then
+/// the locked rows' latest versions; the rest is the statement's snapshot, in which every earlier
+/// change of these players' money is committed: money moves only on their lanes, and this is
+/// their lane's next transaction. (It was a statement of its own before the read.)
 pub async fn read_house_rounds(
     conn: &mut AnyConnection,
-    users: &[i64],
     token_hashes: &[String],
 ) -> Result<Vec<HouseRead>, sqlx::Error> {
     let tokens = serde_json::to_string(token_hashes).unwrap_or_default();
     if ledger::is_postgres(conn) {
-        lock_players(conn, users).await?;
-        const READ: &str =
-            house_read!(" WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))");
+        const READ: &str = house_read!(
+            " WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))",
+            " ORDER BY u.id FOR UPDATE OF u"
+        );
         sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
     } else {
-        const READ: &str = house_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))");
+        const READ: &str = house_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))", "");
         sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
     }
 }

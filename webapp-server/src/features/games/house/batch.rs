@@ -4,7 +4,7 @@
 //! of a player without loss or wager limits is queued as data ([`QueuedRound`], a [`Batchable`] kind), not as a
 //! function: the lane runs a run of such neighbours together in a handful of statements whatever
 //! their number — a read of every round's session, seed and loyalty rate (the players' `users`
-//! rows locked first on PostgreSQL), the draws in memory, one [`ledger::post_fresh`] call for
+//! rows locked by it on PostgreSQL), the draws in memory, one [`ledger::post_fresh`] call for
 //! every bet and win, one statement set for the rounds, their draws, wallet records and seeds'
 //! nonces ([`wallet::record_house_rounds`]) and one for the loyalty points
 //! ([`loyalty::accrue_many`]). Before, each round was five statements of its own, each a hop to
@@ -142,11 +142,8 @@ async fn play_many(
 ) -> Result<Vec<Result<Option<Value>, HouseError>>, HouseError> {
     let Some(first) = items.first() else { return Ok(Vec::new()) };
     let rules = Rules::of(&first.state);
-    let mut users: Vec<i64> = items.iter().map(|i| i.user_id).filter(|&u| u != 0).collect();
-    users.sort_unstable();
-    users.dedup();
     let hashes: Vec<String> = items.iter().map(|i| wallet::token_hash(&i.request.token)).collect();
-    let reads = wallet::read_house_rounds(conn, &users, &hashes).await?;
+    let reads = wallet::read_house_rounds(conn, &hashes).await?;
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let now = now_ms();
     let mut tallies = Tallies::of(conn, &reads).await?;

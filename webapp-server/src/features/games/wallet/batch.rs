@@ -4,7 +4,7 @@
 //! Every signed `bet` and `win` is queued as data ([`QueuedCall`], a [`Batchable`] kind): the
 //! lane runs a run of such neighbours, of any players and providers, bets and wins mixed, in a
 //! handful of statements whatever their number — a read of every call's session with its loyalty
-//! terms (the players' `users` rows locked first on PostgreSQL), a read of every call's earlier
+//! terms (locking the players' `users` rows on PostgreSQL), a read of every call's earlier
 //! answer and round, the checks and the balances in memory, one [`ledger::post_fresh`] for every
 //! movement, one statement set for the rounds and the wallet records and one for the loyalty
 //! points. Before, each call was a job of six to nine statements of its own.
@@ -110,8 +110,8 @@ struct Seen {
 
 /// [`read_calls`]'s session read, with its dialect's way of naming many tokens in `$1`.
 macro_rules! call_read {
-    ($tokens:literal) => {
-        session_query!(@ concat!(", s.token_hash", loyalty_terms!()), "", $tokens)
+    ($tokens:literal, $tail:literal) => {
+        session_query!(@ concat!(", s.token_hash", loyalty_terms!()), "", $tokens, $tail)
     };
 }
 
@@ -155,11 +155,9 @@ const SEEN_POSTGRES: &str = seen_read!(
 );
 
 /// Every call's session (by token), earlier answer and round, in two reads; on PostgreSQL the
-/// players' `users` rows (`users`) are locked first, in id order, as [`find_session_locked`]
-/// locks one.
+/// first locks the players' `users` rows, as [`read_house_rounds`]'s does.
 async fn read_calls(
     conn: &mut AnyConnection,
-    users: &[i64],
     items: &[&QueuedCall],
     hashes: &[String],
 ) -> Result<(Vec<CallRead>, Vec<Seen>), sqlx::Error> {
@@ -172,16 +170,14 @@ async fn read_calls(
         .map(|i| [i.provider.as_str(), i.request.transaction_uuid.as_str(), i.request.round.as_str()])
         .collect();
     let elements = serde_json::to_string(&elements).unwrap_or_default();
-    let postgres = ledger::is_postgres(conn);
-    if postgres {
-        lock_players(conn, users).await?;
-    }
-    let (sessions, seen) = if postgres {
-        const SESSIONS: &str =
-            call_read!(" WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))");
+    let (sessions, seen) = if ledger::is_postgres(conn) {
+        const SESSIONS: &str = call_read!(
+            " WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))",
+            " ORDER BY u.id FOR UPDATE OF u"
+        );
         (SESSIONS, SEEN_POSTGRES)
     } else {
-        const SESSIONS: &str = call_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))");
+        const SESSIONS: &str = call_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))", "");
         (SESSIONS, SEEN_SQLITE)
     };
     let sessions: Vec<CallRead> = sqlx::query_as(sessions).bind(tokens).bind(now_ms()).fetch_all(&mut *conn).await?;
@@ -237,11 +233,8 @@ async fn call_many(
 ) -> Result<Vec<Result<Option<WalletResponse>, WalletError>>, WalletError> {
     let Some(first) = items.first() else { return Ok(Vec::new()) };
     let rules = first.rules;
-    let mut users: Vec<i64> = items.iter().map(|i| i.user_id).filter(|&u| u != 0).collect();
-    users.sort_unstable();
-    users.dedup();
     let hashes: Vec<String> = items.iter().map(|i| token_hash(&i.request.token)).collect();
-    let (reads, seen) = read_calls(conn, &users, items, &hashes).await?;
+    let (reads, seen) = read_calls(conn, items, &hashes).await?;
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let mut seen_by_item: Vec<Option<Seen>> = items.iter().map(|_| None).collect();
     for row in seen {
