@@ -553,7 +553,9 @@ async fn the_withdrawal_queue_goes_pending_in_review_approved_paid_with_four_eye
             post(&first.http, &app, &format!("/withdrawals/{big}/review"), &json!({"reason": "looking"})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["state"], "in_review");
-        // Nor can the automation token's older route pay it without the back office's approvals.
+        // Nor can the automation token's older route pay it without the back office's approvals;
+        // its attempt is audited as denied, as the console's are.
+        let denied_before = audit_count(&app, "denied").await;
         let response = reqwest::Client::new()
             .post(app.url(&format!("/admin/withdrawals/{big}/approve")))
             .header("authorization", format!("Bearer {TOKEN}"))
@@ -565,6 +567,15 @@ async fn the_withdrawal_queue_goes_pending_in_review_approved_paid_with_four_eye
             expect_error(status, &body, 403, "AccessDeniedException")["error_data"]["approver"],
             json!(["FOUR_EYES"])
         );
+        assert_eq!(audit_count(&app, "denied").await, denied_before + 1);
+        let (action, target, refused): (String, String, String) = sqlx::query_as(
+            "SELECT action, target_id, after_json FROM operator_audit WHERE outcome = 'denied' ORDER BY id DESC LIMIT 1",
+        )
+        .fetch_one(app.state.db().pool())
+        .await
+        .unwrap();
+        assert_eq!((action.as_str(), target.as_str()), ("withdrawals.approve", big.as_str()));
+        assert!(refused.contains("FOUR_EYES"), "{refused}");
         // 100.00 is above the 50.00 limit: the first approval waits for another operator.
         let (status, body) =
             post(&first.http, &app, &format!("/withdrawals/{big}/approve"), &json!({"reason": "docs fine"})).await;

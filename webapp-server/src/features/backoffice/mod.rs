@@ -28,7 +28,7 @@
 pub mod auth;
 pub mod content;
 mod lists;
-mod money;
+pub(crate) mod money;
 pub mod operators;
 mod players;
 mod reports;

@@ -434,22 +434,34 @@ async fn approve_one(staff: &Staff, row: &WithdrawalRow, why: &str) -> Result<bo
     if let Err(e) = &result
         && e.status() == StatusCode::FORBIDDEN
     {
-        trail::write(
-            staff.state().db().pool(),
-            &trail::Row {
-                action: "withdrawals.approve",
-                target_type: Some("withdrawal"),
-                target_id: Some(id),
-                user_id: Some(row.user_id),
-                reason: Some(why),
-                after: Some(json!({ "refused": "FOUR_EYES" })),
-                outcome: "denied",
-                ..trail::Row::of(staff)
-            },
-        )
-        .await?;
+        four_eyes_refused(staff, id, Some(row.user_id), Some(why)).await?;
     }
     result.map(|to| to == "approved")
+}
+
+/// The audit row of an approval that four eyes refused (a denied attempt: the console's, the
+/// automation token's `/admin` route's), written once the refusal is known (it wrote nothing).
+pub(crate) async fn four_eyes_refused(
+    staff: &Staff,
+    id: &str,
+    user_id: Option<i64>,
+    why: Option<&str>,
+) -> Result<(), ApiError> {
+    trail::write(
+        staff.state().db().pool(),
+        &trail::Row {
+            action: "withdrawals.approve",
+            target_type: Some("withdrawal"),
+            target_id: Some(id),
+            user_id,
+            reason: why,
+            after: Some(json!({ "refused": "FOUR_EYES" })),
+            outcome: "denied",
+            ..trail::Row::of(staff)
+        },
+    )
+    .await?;
+    Ok(())
 }
 
 /// `POST /backoffice/api/withdrawals/{id}/{review|approve|reject|paid} {reason}`.

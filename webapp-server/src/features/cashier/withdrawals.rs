@@ -581,6 +581,15 @@ pub async fn admin_decide(
         "reject" => reject(&state, &id, decided("withdrawals.reject")).await,
         _ => return (StatusCode::NOT_FOUND, Json(json!({"status": "error"}))).into_response(),
     };
+    // A payout four eyes refused is a denied attempt of the token's, audited as the console's.
+    if let Err(e) = &decision
+        && e.status() == StatusCode::FORBIDDEN
+    {
+        let user_id = load(&state, &id).await.ok().map(|row| row.user_id);
+        if let Err(e) = crate::features::backoffice::money::four_eyes_refused(&staff, &id, user_id, None).await {
+            return e.into_response();
+        }
+    }
     match decision {
         Ok(Decision::NotWaiting(status)) => {
             ApiError::new(ErrorType::WithdrawalDeclinedException).with_data("status", status).into_response()
