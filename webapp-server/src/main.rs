@@ -352,7 +352,9 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                     campaign_id: number(campaign)?,
                     reason: (*reason).to_owned(),
                 };
-                let id = admin::grant(&state, &input).await.map_err(|e| format!("{e:?}"))?;
+                let id = admin::grant(&state, &croupier_server::features::backoffice::trail::Actor::cli(), &input)
+                    .await
+                    .map_err(|e| format!("{e:?}"))?;
                 Ok(format!("bonus {id} granted to player {user}"))
             }
             ("bonuses", ["cancel", id, reason]) => {
@@ -373,7 +375,9 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                     reason: (*reason).to_owned(),
                     key: None,
                 };
-                adjust(&state, &input).await.map_err(|e| format!("{e:?}"))?;
+                adjust(&state, &croupier_server::features::backoffice::trail::Actor::cli(), &input)
+                    .await
+                    .map_err(|e| format!("{e:?}"))?;
                 Ok(format!("{points} points for player {user}"))
             }
             _ => Err(USAGE.to_owned()),

@@ -768,6 +768,25 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
             ("players.verification", Some(support.id), Some("documents checked"))
         );
         assert_eq!(serde_json::from_str::<Value>(&rows[0].3).unwrap()["status"], "verified");
+        // Loyalty points given through the gate: the change's own row, written with it (one row
+        // per action); a repeated key changes nothing and writes no row.
+        let points = json!({"user_id": user_id, "points": 250, "reason": "goodwill", "key": "gate-points"});
+        for _ in 0..2 {
+            let (status, body) = post(&admin.http, &app, "/admin/loyalty/points", &points).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+        let rows: Vec<(String, Option<i64>, Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT action, operator_id, reason, target_id FROM operator_audit \
+             WHERE action = 'loyalty.points' OR action LIKE 'admin.post%loyalty%' ORDER BY id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(
+            (rows[0].0.as_str(), rows[0].1, rows[0].2.as_deref(), rows[0].3.as_deref()),
+            ("loyalty.points", Some(admin.id), Some("goodwill"), Some("adjust:gate-points"))
+        );
         app.finish().await;
     }
 }

@@ -95,7 +95,13 @@ fn returns(stake: i64, odds: &str) -> i64 {
 }
 
 async fn grant(app: &TestApp, user_id: i64, campaign_id: i64) -> i64 {
-    admin::grant(&app.state, &GrantInput { user_id, campaign_id, reason: "betting bonus test".into() }).await.unwrap()
+    admin::grant(
+        &app.state,
+        &croupier_server::features::backoffice::trail::Actor::cli(),
+        &GrantInput { user_id, campaign_id, reason: "betting bonus test".into() },
+    )
+    .await
+    .unwrap()
 }
 
 async fn betting_bonuses(app: &TestApp, client: &reqwest::Client, statuses: &str) -> Vec<Value> {

@@ -219,10 +219,13 @@ async fn run(backend: Backend, isolation: bool, seed: u64) {
             } else {
                 (dice_only, 1_000, 1, Some("dice"), 0, Some(800))
             };
-            let id =
-                admin::grant(&app.state, &GrantInput { user_id: user, campaign_id: campaign, reason: "model".into() })
-                    .await
-                    .unwrap();
+            let id = admin::grant(
+                &app.state,
+                &croupier_server::features::backoffice::trail::Actor::cli(),
+                &GrantInput { user_id: user, campaign_id: campaign, reason: "model".into() },
+            )
+            .await
+            .unwrap();
             let wagering = model.bonuses.iter().filter(|b| b.status == "wagering").count();
             let credited = wagering < 3;
             model.bonuses.push(MBonus {

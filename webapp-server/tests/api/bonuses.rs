@@ -257,8 +257,16 @@ db_test!(async fn removing_expiring_and_burning_a_bonus_forfeits_its_balance(app
     let user = app.register(&client, "remover@example.com").await["uid"].as_i64().unwrap();
     let before = liability(app).await;
     let grant = |reason: &str| GrantInput { user_id: user, campaign_id: fixed, reason: reason.into() };
-    let first = admin::grant(&app.state, &grant("goodwill")).await.unwrap();
+    let first = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("goodwill")).await.unwrap();
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 1_000);
+    // The grant's audit row was written with it: who, for whom, why.
+    let audit: Vec<(String, Option<String>, Option<i64>, Option<String>)> = sqlx::query_as(
+        "SELECT role, target_id, user_id, reason FROM operator_audit WHERE action = 'bonuses.grant'",
+    )
+    .fetch_all(app.state.db().pool())
+    .await
+    .unwrap();
+    assert_eq!(audit, [("automation".to_owned(), Some(first.to_string()), Some(user), Some("goodwill".to_owned()))]);
     // Another player cannot touch it; bad ids are refused; nothing changes.
     let stranger = app.browser();
     app.register(&stranger, "stranger@example.com").await;
@@ -278,13 +286,13 @@ db_test!(async fn removing_expiring_and_burning_a_bonus_forfeits_its_balance(app
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 0);
     assert_eq!(liability(app).await, before);
     // Expiry: the job forfeits a bonus past its deadline.
-    let second = admin::grant(&app.state, &grant("second")).await.unwrap();
+    let second = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("second")).await.unwrap();
     sqlx::query("UPDATE player_bonuses SET expires_at = 1 WHERE id = $1").bind(second).execute(app.state.db().pool()).await.unwrap();
     assert_eq!(jobs::expire(&app.state, croupier_server::db::now_ms()).await.unwrap(), 1);
     assert_eq!(bonuses(app, &client, "expired").await.len(), 1);
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 0);
     // An operator's cancel, with its reason in the bonus's events.
-    let third = admin::grant(&app.state, &grant("third")).await.unwrap();
+    let third = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("third")).await.unwrap();
     assert!(admin::cancel(&app.state, third, " ").await.is_err(), "a reason is required");
     assert_eq!(admin::cancel(&app.state, third, "abuse").await.unwrap(), "forfeited");
     let reasons: Vec<String> = sqlx::query_scalar("SELECT reason FROM bonus_events WHERE bonus_id = $1 ORDER BY id")
@@ -310,7 +318,7 @@ db_test!(async fn a_withdrawal_asks_before_it_burns_a_wagering_bonus(app) {
     };
     deposit(app, &client, "50", Some("none")).await;
     assert!(bonuses(app, &client, "").await.is_empty(), "none asks for no bonus");
-    admin::grant(&app.state, &GrantInput { user_id: user, campaign_id: fixed, reason: "test".into() }).await.unwrap();
+    admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &GrantInput { user_id: user, campaign_id: fixed, reason: "test".into() }).await.unwrap();
     let form = [("method", "sandbox_card"), ("amount", "20")];
     let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &form).await;
     let err = expect_error(status, &body, 409, "BonusBurnConfirmationRequiredException");
@@ -539,7 +547,7 @@ db_test!(async fn rounds_wagering_a_bonus_merged_on_the_lane_count_and_settle_li
             let mut tx = app.state.db().begin().await.unwrap();
             ledger::post(&mut tx, &taken).await.unwrap();
             tx.commit().await.unwrap();
-            admin::grant(&app.state, &GrantInput { user_id: user, campaign_id: gift, reason: "test".into() }).await.unwrap();
+            admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &GrantInput { user_id: user, campaign_id: gift, reason: "test".into() }).await.unwrap();
         }
         // The first round makes the seed pair (the general path).
         let (status, first) = dice(app, &token, "0.10").await;

@@ -65,11 +65,16 @@ impl World {
         let gift =
             crate::bonuses::campaign("xp-gift", "manual", "fixed", 1_000, 10).save(&app.state, None).await.unwrap();
         let grant = GrantInput { user_id: alice_id, campaign_id: gift, reason: "isolation test".into() };
-        let bonus = bonus_admin::grant(&app.state, &grant).await.unwrap();
+        let bonus = bonus_admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant)
+            .await
+            .unwrap();
         let freebet =
             crate::bonuses::campaign("xp-freebet", "manual", "freebet", 500, 0).save(&app.state, None).await.unwrap();
         let grant = GrantInput { user_id: alice_id, campaign_id: freebet, reason: "isolation test".into() };
-        let betting_bonus = bonus_admin::grant(&app.state, &grant).await.unwrap();
+        let betting_bonus =
+            bonus_admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant)
+                .await
+                .unwrap();
         let cashback = CreateRequest {
             reason: None,
             request_id: None,
@@ -99,6 +104,7 @@ impl World {
 
         let written = adjust(
             &app.state,
+            &croupier_server::features::backoffice::trail::Actor::cli(),
             &PointsInput { user_id: alice_id, points: 1_000, reason: "isolation test".into(), key: None },
         )
         .await

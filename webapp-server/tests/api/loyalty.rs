@@ -268,7 +268,13 @@ async fn a_rollback_takes_back_what_its_bet_earned_and_bonus_money_earns_nothing
             campaign_id: campaign,
             reason: "test".into(),
         };
-        croupier_server::features::bonuses::admin::grant(&app.state, &grant).await.unwrap();
+        croupier_server::features::bonuses::admin::grant(
+            &app.state,
+            &croupier_server::features::backoffice::trail::Actor::cli(),
+            &grant,
+        )
+        .await
+        .unwrap();
         let paid = agg.call("bet", bet("b-3", "r-3", 400)).await;
         assert_eq!(paid["status"], "RS_OK", "{paid}");
         assert_eq!(info(&app, &client).await["points"], 100, "bonus money earns no chips");

@@ -664,7 +664,7 @@ async fn points(
         (format!("soak-{}-{}", p.user, p.next), 1 + (i64::try_from(p.next).unwrap() % 50))
     };
     let input = PointsInput { user_id: p.user, points: whole, reason: "soak".into(), key: Some(key.clone()) };
-    let written = adjust(&shared.state, &input).await;
+    let written = adjust(&shared.state, &croupier_server::features::backoffice::trail::Actor::cli(), &input).await;
     let known: bool = sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM loyalty_entries WHERE entry_key = $1")
         .bind(format!("adjust:{key}"))
         .fetch_one(shared.state.db().pool())

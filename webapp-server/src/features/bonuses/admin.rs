@@ -17,6 +17,7 @@ use super::engine::{self, Actor, BonusError};
 use crate::AppState;
 use crate::api::{ApiError, FieldErrors, Operator};
 use crate::db::{group::job, now_ms};
+use crate::features::backoffice::{Staff, trail};
 use crate::features::freespins;
 use axum::Json;
 use axum::body::Bytes;
@@ -669,21 +670,38 @@ pub(crate) fn check_reason(reason: &str) -> Result<(), ApiError> {
 /// Grants a player a bonus of a campaign by hand (any trigger; a player may get several this
 /// way): one that needs a deposit waits for it, any other is credited now (or offered when the
 /// player is at the active-bonus limit). Answers the bonus's id.
-pub async fn grant(state: &AppState, input: &GrantInput) -> Result<i64, ApiError> {
+///
+/// `by`'s audit row (`bonuses.grant`, with the operator's reason) is written in the grant's own
+/// transaction: the money and its trail commit together.
+pub async fn grant(state: &AppState, by: &trail::Actor, input: &GrantInput) -> Result<i64, ApiError> {
     check_reason(&input.reason)?;
     let (rules, input_user, campaign_id) = (Rules::of(state), input.user_id, input.campaign_id);
-    let reason = std::sync::Arc::new(format!("operator: {}", input.reason.trim()));
+    let why = input.reason.trim().to_owned();
+    let texts = std::sync::Arc::new((format!("operator: {why}"), why, by.clone()));
     let db = state.db().clone();
     state
         .db()
         .group(
             input_user,
             job(move |conn| {
-                let (db, reason, rules) = (db.clone(), std::sync::Arc::clone(&reason), rules);
+                let (db, texts, rules) = (db.clone(), std::sync::Arc::clone(&texts), rules);
                 Box::pin(async move {
+                    let (reason, why, by) = &*texts;
                     db.lock_user(conn, input_user).await?;
                     let claim = format!("manual:{}", uuid::Uuid::new_v4());
-                    grant_in(conn, &rules, input_user, campaign_id, &claim, &reason).await
+                    let bonus = grant_in(conn, &rules, input_user, campaign_id, &claim, reason).await?;
+                    let target = bonus.to_string();
+                    let row = trail::Row {
+                        action: "bonuses.grant",
+                        target_type: Some("bonus"),
+                        target_id: Some(&target),
+                        user_id: Some(input_user),
+                        reason: Some(why),
+                        after: Some(json!({ "bonus_id": bonus, "campaign_id": campaign_id })),
+                        ..trail::Row::by(by)
+                    };
+                    trail::write(&mut *conn, &row).await?;
+                    Ok(bonus)
                 })
             }),
         )
@@ -763,13 +781,14 @@ pub async fn cancel(state: &AppState, bonus_id: i64, reason: &str) -> Result<Str
         .await
 }
 
-async fn grant_bonus(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+async fn grant_bonus(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: GrantInput = body(&bytes)?;
-        Ok(json!({ "id": grant(&state, &input).await? }))
+        Ok(json!({ "id": grant(&state, &trail::Actor::from(&staff), &input).await? }))
     }
     .await;
-    answer(result)
+    // The grant wrote its own audit row in its transaction.
+    trail::audited(answer(result))
 }
 
 #[derive(Debug, Deserialize)]

@@ -18,6 +18,7 @@ use super::{quests, shop};
 use crate::AppState;
 use crate::api::{ApiError, FieldErrors, Operator};
 use crate::db::now_ms;
+use crate::features::backoffice::{Staff, trail};
 use crate::features::bonuses::Rules;
 use crate::features::bonuses::admin::{answer, body, check_reason, is_slug};
 use axum::body::Bytes;
@@ -509,7 +510,10 @@ pub struct PointsInput {
 
 /// Adds (or takes) points by hand, on the player's lane. Answers whether it was written (false:
 /// the same `key` was already).
-pub async fn adjust(state: &AppState, input: &PointsInput) -> Result<bool, ApiError> {
+///
+/// `by`'s audit row (`loyalty.points`, with the operator's reason) is written in the change's own
+/// transaction, when it wrote something (a repeated `key` writes nothing).
+pub async fn adjust(state: &AppState, by: &trail::Actor, input: &PointsInput) -> Result<bool, ApiError> {
     check_reason(&input.reason)?;
     if input.points == 0 || input.points.abs() > 100_000_000 {
         return Err(ApiError::field("points", FieldCode::Invalid));
@@ -521,7 +525,7 @@ pub async fn adjust(state: &AppState, input: &PointsInput) -> Result<bool, ApiEr
     let key = format!("adjust:{}", input.key.clone().unwrap_or_else(|| uuid::Uuid::new_v4().to_string()));
     let reason = format!("operator: {}", input.reason.trim());
     let (db, rules) = (state.db().clone(), Rules::of(state));
-    let job_key = std::sync::Arc::new((key, reason));
+    let job_key = std::sync::Arc::new((key, reason, input.reason.trim().to_owned(), by.clone(), input.points));
     state
         .db()
         .group(
@@ -537,7 +541,20 @@ pub async fn adjust(state: &AppState, input: &PointsInput) -> Result<bool, ApiEr
                         return Err(ApiError::field("user_id", FieldCode::NotFound));
                     }
                     db.lock_user(conn, user_id).await?;
-                    Ok(super::entry(conn, &rules, user_id, &k.0, "adjust", milli, milli, Some(&k.1)).await?)
+                    let written = super::entry(conn, &rules, user_id, &k.0, "adjust", milli, milli, Some(&k.1)).await?;
+                    if written {
+                        let row = trail::Row {
+                            action: "loyalty.points",
+                            target_type: Some("loyalty_entry"),
+                            target_id: Some(&k.0),
+                            user_id: Some(user_id),
+                            reason: Some(&k.2),
+                            after: Some(json!({ "points": k.4 })),
+                            ..trail::Row::by(&k.3)
+                        };
+                        trail::write(&mut *conn, &row).await?;
+                    }
+                    Ok(written)
                 })
             }),
         )
@@ -678,14 +695,15 @@ async fn admin_put(
     answer(result)
 }
 
-async fn admin_points(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+async fn admin_points(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: PointsInput = body(&bytes)?;
-        let written = adjust(&state, &input).await?;
+        let written = adjust(&state, &trail::Actor::from(&staff), &input).await?;
         Ok(json!({ "written": written }))
     }
     .await;
-    answer(result)
+    // The change wrote its own audit row in its transaction (a repeated key changed nothing).
+    trail::audited(answer(result))
 }
 
 async fn admin_account(State(state): State<AppState>, _: Operator, Path(user_id): Path<i64>) -> Response {
