@@ -364,7 +364,15 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
             ("cashbacks", [action @ ("approve" | "reject"), id, rest @ ..]) => {
                 use croupier_server::features::cashbacks::programmes::{Verdict, decide};
                 let verdict = if *action == "approve" { Verdict::Approve } else { Verdict::Reject };
-                decide(&state, number(id)?, verdict, rest.first().copied()).await.map_err(|e| format!("{e:?}"))?;
+                decide(
+                    &state,
+                    &croupier_server::features::backoffice::trail::Actor::cli(),
+                    number(id)?,
+                    verdict,
+                    rest.first().copied(),
+                )
+                .await
+                .map_err(|e| format!("{e:?}"))?;
                 Ok(format!("cashback {id}: {action}d"))
             }
             ("loyalty", ["points", user, points, reason]) => {

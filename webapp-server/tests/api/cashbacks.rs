@@ -490,6 +490,15 @@ async fn programmes_close_periods_into_cashbacks_once_from_real_money_play() {
             admin(&app, reqwest::Method::POST, &format!("/admin/cashbacks/{pending_id}/approve"), None).await;
         let error = expect_error(status, &body, 422, "InvalidParameterException");
         assert_eq!(error["error_data"]["status"][0], "LOCKED", "decided once");
+        // The approval's audit row was written with it, by the token's automation role; the
+        // refused attempts wrote none.
+        let audit: Vec<(String, String, Option<String>)> = sqlx::query_as(
+            "SELECT action, role, target_id FROM operator_audit WHERE action LIKE 'cashbacks.%' ORDER BY id",
+        )
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        assert_eq!(audit, [("cashbacks.approve".to_owned(), "automation".to_owned(), Some(pending_id.clone()))]);
 
         // Claims: real money to main, the turnover one as a wagering bonus; others' ids refused.
         let (status, body) = app.post_as(&bob, "cashbacks.payout", &[("cashback_id", &pending_id)]).await;

@@ -26,6 +26,7 @@ use super::{Amount, STATUSES};
 use crate::AppState;
 use crate::api::{ApiError, FieldErrors, Operator};
 use crate::db::now_ms;
+use crate::features::backoffice::{Staff, trail};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -598,8 +599,15 @@ pub enum Verdict {
 }
 
 /// Approves (it becomes `active`, claimable for the programme's claim time from now, and the
-/// player is told) or rejects (`rejected`, with the reason) a `pending` cashback.
-pub async fn decide(state: &AppState, id: i64, verdict: Verdict, reason: Option<&str>) -> Result<(), ApiError> {
+/// player is told) or rejects (`rejected`, with the reason) a `pending` cashback. `by`'s audit row
+/// (`cashbacks.approve` or `cashbacks.reject`) is written in the decision's transaction.
+pub async fn decide(
+    state: &AppState,
+    by: &trail::Actor,
+    id: i64,
+    verdict: Verdict,
+    reason: Option<&str>,
+) -> Result<(), ApiError> {
     let reason = reason.map(str::trim).filter(|r| !r.is_empty()).map(str::to_owned);
     if verdict == Verdict::Reject && reason.is_none() {
         return Err(ApiError::field("reason", FieldCode::Required));
@@ -613,12 +621,13 @@ pub async fn decide(state: &AppState, id: i64, verdict: Verdict, reason: Option<
         .await?;
     let Some(user_id) = user_id else { return Err(ApiError::field("id", FieldCode::NotFound)) };
     let db = state.db().clone();
+    let by = by.clone();
     state
         .db()
         .group(
             user_id,
             crate::db::group::job(move |conn| {
-                let (db, reason) = (db.clone(), reason.clone());
+                let (db, reason, by) = (db.clone(), reason.clone(), by.clone());
                 Box::pin(async move {
                     db.lock_user(conn, user_id).await?;
                     let row: Option<(String, Option<i64>)> =
@@ -657,6 +666,17 @@ pub async fn decide(state: &AppState, id: i64, verdict: Verdict, reason: Option<
                             .await?;
                         }
                     }
+                    let target = id.to_string();
+                    let row = trail::Row {
+                        action: if verdict == Verdict::Approve { "cashbacks.approve" } else { "cashbacks.reject" },
+                        target_type: Some("cashback"),
+                        target_id: Some(&target),
+                        user_id: Some(user_id),
+                        reason: reason.as_deref(),
+                        before: Some(json!({ "status": status })),
+                        ..trail::Row::by(&by)
+                    };
+                    trail::write(&mut *conn, &row).await?;
                     Ok(())
                 })
             }),
@@ -667,6 +687,7 @@ pub async fn decide(state: &AppState, id: i64, verdict: Verdict, reason: Option<
 async fn admin_decide(
     State(state): State<AppState>,
     _: Operator,
+    staff: Staff,
     Path((id, action)): Path<(i64, String)>,
     bytes: Bytes,
 ) -> Response {
@@ -677,11 +698,12 @@ async fn admin_decide(
             _ => return Err(ApiError::field("id", FieldCode::NotFound)),
         };
         let decision: Decision = if bytes.is_empty() { Decision::default() } else { body(&bytes)? };
-        decide(&state, id, verdict, decision.reason.as_deref()).await?;
+        decide(&state, &trail::Actor::from(&staff), id, verdict, decision.reason.as_deref()).await?;
         Ok(json!({ "id": id }))
     }
     .await;
-    answer(result)
+    // The decision wrote its own audit row in its transaction.
+    trail::audited(answer(result))
 }
 
 #[cfg(test)]
