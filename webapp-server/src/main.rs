@@ -358,7 +358,14 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                 Ok(format!("bonus {id} granted to player {user}"))
             }
             ("bonuses", ["cancel", id, reason]) => {
-                let status = admin::cancel(&state, number(id)?, reason).await.map_err(|e| format!("{e:?}"))?;
+                let status = admin::cancel(
+                    &state,
+                    &croupier_server::features::backoffice::trail::Actor::cli(),
+                    number(id)?,
+                    reason,
+                )
+                .await
+                .map_err(|e| format!("{e:?}"))?;
                 Ok(format!("bonus {id}: {status}"))
             }
             ("cashbacks", [action @ ("approve" | "reject"), id, rest @ ..]) => {

@@ -363,7 +363,9 @@ async fn run(backend: Backend, isolation: bool, seed: u64) {
                 b.status = "expired".into();
                 b.balance = 0;
             } else {
-                admin::cancel(&app.state, id, "model").await.unwrap();
+                admin::cancel(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), id, "model")
+                    .await
+                    .unwrap();
                 let b = model.bonus(id);
                 b.status = "forfeited".into();
                 b.balance = 0;

@@ -293,8 +293,14 @@ db_test!(async fn removing_expiring_and_burning_a_bonus_forfeits_its_balance(app
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 0);
     // An operator's cancel, with its reason in the bonus's events.
     let third = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("third")).await.unwrap();
-    assert!(admin::cancel(&app.state, third, " ").await.is_err(), "a reason is required");
-    assert_eq!(admin::cancel(&app.state, third, "abuse").await.unwrap(), "forfeited");
+    assert!(admin::cancel(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), third, " ").await.is_err(), "a reason is required");
+    assert_eq!(admin::cancel(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), third, "abuse").await.unwrap(), "forfeited");
+    let cancelled: Vec<(Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT target_id, reason FROM operator_audit WHERE action = 'bonuses.cancel'")
+            .fetch_all(app.state.db().pool())
+            .await
+            .unwrap();
+    assert_eq!(cancelled, [(Some(third.to_string()), Some("abuse".to_owned()))], "one row, for the cancel that happened");
     let reasons: Vec<String> = sqlx::query_scalar("SELECT reason FROM bonus_events WHERE bonus_id = $1 ORDER BY id")
         .bind(third)
         .fetch_all(app.state.db().pool())

@@ -749,31 +749,46 @@ pub async fn grant_in(
     Ok(bonus.id)
 }
 
-/// Cancels a player's bonus by hand: unpaid, whatever it holds goes back to the house.
-pub async fn cancel(state: &AppState, bonus_id: i64, reason: &str) -> Result<String, ApiError> {
+/// Cancels a player's bonus by hand: unpaid, whatever it holds goes back to the house. `by`'s
+/// audit row (`bonuses.cancel`) is written in the same transaction.
+pub async fn cancel(state: &AppState, by: &trail::Actor, bonus_id: i64, reason: &str) -> Result<String, ApiError> {
     check_reason(reason)?;
     let user_id: Option<i64> = sqlx::query_scalar("SELECT user_id FROM player_bonuses WHERE id = $1")
         .bind(bonus_id)
         .fetch_optional(state.db().pool())
         .await?;
     let user_id = user_id.ok_or_else(|| ApiError::field("bonus_id", FieldCode::NotFound))?;
-    let reason = std::sync::Arc::new(format!("operator: {}", reason.trim()));
+    let why = reason.trim().to_owned();
+    let texts = std::sync::Arc::new((format!("operator: {why}"), why, by.clone()));
     let db = state.db().clone();
     state
         .db()
         .group(
             user_id,
             job(move |conn| {
-                let (db, reason) = (db.clone(), std::sync::Arc::clone(&reason));
+                let (db, texts) = (db.clone(), std::sync::Arc::clone(&texts));
                 Box::pin(async move {
+                    let (reason, why, by) = &*texts;
                     db.lock_user(conn, user_id).await?;
                     let bonus = engine::load(conn, bonus_id)
                         .await?
                         .ok_or_else(|| ApiError::field("bonus_id", FieldCode::NotFound))?;
                     let to = if bonus.status == "wagering" { "forfeited" } else { "cancelled" };
-                    engine::forfeit(conn, &bonus, to, &reason, Actor::Operator)
+                    engine::forfeit(conn, &bonus, to, reason, Actor::Operator)
                         .await
                         .map_err(super::methods::refusal)?;
+                    let target = bonus_id.to_string();
+                    let row = trail::Row {
+                        action: "bonuses.cancel",
+                        target_type: Some("bonus"),
+                        target_id: Some(&target),
+                        user_id: Some(user_id),
+                        reason: Some(why),
+                        before: Some(json!({ "status": bonus.status })),
+                        after: Some(json!({ "status": to })),
+                        ..trail::Row::by(by)
+                    };
+                    trail::write(&mut *conn, &row).await?;
                     Ok(to.to_owned())
                 })
             }),
@@ -797,13 +812,20 @@ struct CancelInput {
     reason: String,
 }
 
-async fn cancel_bonus(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+async fn cancel_bonus(
+    State(state): State<AppState>,
+    _: Operator,
+    staff: Staff,
+    Path(id): Path<i64>,
+    bytes: Bytes,
+) -> Response {
     let result = async {
         let input: CancelInput = body(&bytes)?;
-        Ok(json!({ "id": id, "status": cancel(&state, id, &input.reason).await? }))
+        Ok(json!({ "id": id, "status": cancel(&state, &trail::Actor::from(&staff), id, &input.reason).await? }))
     }
     .await;
-    answer(result)
+    // The cancel wrote its own audit row in its transaction.
+    trail::audited(answer(result))
 }
 
 // ---------------------------------------------------------------------------------------------
