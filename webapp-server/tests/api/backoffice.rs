@@ -775,7 +775,8 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
             let (status, body) = post(&admin.http, &app, "/admin/loyalty/points", &points).await;
             assert_eq!(status, StatusCode::OK, "{body}");
         }
-        let rows: Vec<(String, Option<i64>, Option<String>, Option<String>)> = sqlx::query_as(
+        type Audit = (String, Option<i64>, Option<String>, Option<String>);
+        let rows: Vec<Audit> = sqlx::query_as(
             "SELECT action, operator_id, reason, target_id FROM operator_audit \
              WHERE action = 'loyalty.points' OR action LIKE 'admin.post%loyalty%' ORDER BY id",
         )

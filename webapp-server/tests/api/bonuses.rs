@@ -260,7 +260,8 @@ db_test!(async fn removing_expiring_and_burning_a_bonus_forfeits_its_balance(app
     let first = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("goodwill")).await.unwrap();
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 1_000);
     // The grant's audit row was written with it: who, for whom, why.
-    let audit: Vec<(String, Option<String>, Option<i64>, Option<String>)> = sqlx::query_as(
+    type Audit = (String, Option<String>, Option<i64>, Option<String>);
+    let audit: Vec<Audit> = sqlx::query_as(
         "SELECT role, target_id, user_id, reason FROM operator_audit WHERE action = 'bonuses.grant'",
     )
     .fetch_all(app.state.db().pool())

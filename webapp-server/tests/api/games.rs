@@ -501,6 +501,23 @@ async fn a_round_is_its_openers_and_no_other_session_moves_money_through_it() {
             .await
             .unwrap();
             assert_eq!((bet, win, rolled), (100, 300, 0), "{path}: the round has only alice's calls");
+            // A replay is answered to its own player only: bob resending alice's calls, fields
+            // and all, learns nothing (her answer holds her balance); alice's own replay gets it.
+            for (action, id, amount) in [("bet", "a-bet", 100), ("win", "a-win", 300)] {
+                let replayed = agg(&b).call(action, call(id, amount)).await;
+                assert_eq!(status(replayed), "RS_ERROR_DUPLICATE_TRANSACTION", "{path}: bob replays alice's {action}");
+            }
+            let again = agg(&a).call("bet", call("a-bet", 100)).await;
+            assert_eq!((again["status"].as_str(), again["balance"].as_i64()), (Some("RS_OK"), Some(900)), "{path}");
+            let second = json!({"transaction_uuid": format!("{path}-a-bet2"), "round": format!("{path}-rb"), "amount": 10, "currency": "USD"});
+            assert_eq!(agg(&a).call("bet", second).await["balance"], 1_190, "{path}");
+            let refund = json!({"transaction_uuid": format!("{path}-a-rb"), "reference_transaction_uuid": format!("{path}-a-bet2"), "round": format!("{path}-rb"), "currency": "USD"});
+            assert_eq!(agg(&a).call("rollback", refund.clone()).await["balance"], 1_200, "{path}");
+            assert_eq!(
+                status(agg(&b).call("rollback", refund).await),
+                "RS_ERROR_DUPLICATE_TRANSACTION",
+                "{path}: bob replays alice's rollback"
+            );
 
             // Two players' bets racing into one new round: one opens it, the other is refused.
             let race = format!("race-{path}");

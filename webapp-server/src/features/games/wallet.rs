@@ -197,6 +197,8 @@ struct SeenSession {
     session: GameSession,
     seen_fingerprint: Option<String>,
     seen_response: Option<String>,
+    /// The player whose round the earlier call was in.
+    seen_user: Option<i64>,
 }
 
 /// What a bet's or a win's first statement found.
@@ -210,7 +212,9 @@ enum Opened {
 /// The replay lookup and the session's read of a bet or a win, in one statement: the first
 /// answer for a repeated id (a duplicate when its fields differ), else the session, checked as
 /// [`session_for`] checks it. A token that finds no session still gets the replay lookup (on its
-/// own, as before the session read), so a replay answers whatever became of its token.
+/// own, as before the session read), so a replay answers whatever became of its token. A replay
+/// is answered only to its own player: an id that another player's call used is a duplicate
+/// (its answer holds that player's balance).
 async fn opened(
     conn: &mut AnyConnection,
     provider: &str,
@@ -220,7 +224,9 @@ async fn opened(
 ) -> Result<Opened, WalletError> {
     let row: Option<SeenSession> = sqlx::query_as(session_query!(
         ", (SELECT w.fingerprint FROM wallet_transactions w WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_fingerprint, \
-         (SELECT w.response FROM wallet_transactions w WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_response"
+         (SELECT w.response FROM wallet_transactions w WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_response, \
+         (SELECT r.user_id FROM wallet_transactions w JOIN game_rounds r ON r.id = w.round_id \
+           WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_user"
     ))
     .bind(token_hash(&request.token))
     .bind(now_ms())
@@ -229,12 +235,15 @@ async fn opened(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(row) = row else {
-        return match replay(conn, provider, request, kind).await? {
+        return match replay(conn, provider, request, kind, None).await? {
             Some(first) => Ok(Opened::Replayed(first)),
             None => Err(WalletError::Status("RS_ERROR_INVALID_TOKEN")),
         };
     };
     let seen = row.seen_fingerprint.zip(row.seen_response);
+    if seen.is_some() && row.seen_user.is_some_and(|user| user != row.session.user_id) {
+        return Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"));
+    }
     if let Some(first) = replayed(request, kind, seen)? {
         return Ok(Opened::Replayed(first));
     }
@@ -391,21 +400,30 @@ fn check_session(
     Ok(())
 }
 
-/// The first answer for a repeated id, or a duplicate when the fields differ.
+/// The first answer for a repeated id, or a duplicate when the fields differ or when `caller`
+/// (the player of the call's session, when it has one) is not the player whose round the
+/// earlier call was in.
 async fn replay(
     conn: &mut AnyConnection,
     provider: &str,
     request: &WalletRequest,
     kind: &str,
+    caller: Option<i64>,
 ) -> Result<Option<WalletResponse>, WalletError> {
-    let row: Option<(String, String)> = sqlx::query_as(
-        "SELECT fingerprint, response FROM wallet_transactions WHERE provider = $1 AND transaction_uuid = $2",
+    let row: Option<(String, String, Option<i64>)> = sqlx::query_as(
+        "SELECT w.fingerprint, w.response, r.user_id FROM wallet_transactions w LEFT JOIN game_rounds r ON r.id = w.round_id \
+         WHERE w.provider = $1 AND w.transaction_uuid = $2",
     )
     .bind(provider)
     .bind(&request.transaction_uuid)
     .fetch_optional(&mut *conn)
     .await?;
-    replayed(request, kind, row)
+    if let (Some((_, _, Some(owner))), Some(caller)) = (&row, caller)
+        && *owner != caller
+    {
+        return Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"));
+    }
+    replayed(request, kind, row.map(|(fingerprint, response, _)| (fingerprint, response)))
 }
 
 /// [`replay`]'s answer from the earlier call's row (fingerprint, response), if there was one.
@@ -1152,7 +1170,9 @@ pub async fn rollback(
     request: &WalletRequest,
     rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
-    if let Some(first) = replay(conn, provider, request, "rollback").await? {
+    // A replay is answered to its own player only (the token's, when it still finds a session).
+    let caller = find_session(conn, &request.token).await?.map(|s| s.user_id);
+    if let Some(first) = replay(conn, provider, request, "rollback", caller).await? {
         return Ok(first);
     }
     let reference = request.reference_transaction_uuid.clone().unwrap_or_default();

@@ -12,8 +12,8 @@
 //! The checks are [`super::bet`]'s and [`super::win`]'s, in their order with their answers:
 //!
 //! - a transaction id seen before answers its first answer (or `RS_ERROR_DUPLICATE_TRANSACTION`
-//!   when its fields differ) — including one first seen earlier in the same run, tracked in
-//!   memory;
+//!   when its fields differ, or when it was another player's call) — including one first seen
+//!   earlier in the same run, tracked in memory;
 //! - then the session (unknown, expired for a bet, disabled, another provider's or currency);
 //! - a bet: its fields, a time-out or self-exclusion, a round that is not open, then the funds;
 //! - a win: its fields, then its round, which must exist (in the database or opened earlier in the
@@ -96,6 +96,8 @@ struct Seen {
     idx: i64,
     seen_fingerprint: Option<String>,
     seen_response: Option<String>,
+    /// The player whose round the earlier call was in.
+    seen_user: Option<i64>,
     round_id: Option<i64>,
     round_status: Option<String>,
     round_bet: Option<i64>,
@@ -123,7 +125,7 @@ macro_rules! seen_read {
         concat!(
             "SELECT ",
             $index,
-            " AS idx, w.fingerprint AS seen_fingerprint, w.response AS seen_response, \
+            " AS idx, w.fingerprint AS seen_fingerprint, w.response AS seen_response, wr.user_id AS seen_user, \
              r.id AS round_id, r.status AS round_status, r.bet AS round_bet, r.win AS round_win, \
              r.user_id AS round_user, r.mode AS round_mode, r.currency AS round_currency, \
              CAST((SELECT COUNT(*) FROM bonus_stakes b WHERE b.round_id = r.id AND b.provider = r.provider \
@@ -139,6 +141,7 @@ const SEEN_SQLITE: &str = seen_read!(
     "CAST(j.key AS BIGINT)",
     "jsonb_each(jsonb($1)) j \
      LEFT JOIN wallet_transactions w ON w.provider = j.value ->> 0 AND w.transaction_uuid = j.value ->> 1 \
+     LEFT JOIN game_rounds wr ON wr.id = w.round_id \
      LEFT JOIN game_rounds r ON r.provider = j.value ->> 0 AND r.round = j.value ->> 2"
 );
 
@@ -148,8 +151,9 @@ const SEEN_SQLITE: &str = seen_read!(
 const SEEN_POSTGRES: &str = seen_read!(
     "CAST(j.n - 1 AS BIGINT)",
     "jsonb_array_elements(CAST($1 AS JSONB)) WITH ORDINALITY AS j(value, n) \
-     LEFT JOIN LATERAL (SELECT x.fingerprint, x.response FROM wallet_transactions x \
+     LEFT JOIN LATERAL (SELECT x.fingerprint, x.response, x.round_id FROM wallet_transactions x \
        WHERE x.provider = j.value ->> 0 AND x.transaction_uuid = j.value ->> 1 LIMIT 1) w ON TRUE \
+     LEFT JOIN LATERAL (SELECT x.user_id FROM game_rounds x WHERE x.id = w.round_id LIMIT 1) wr ON TRUE \
      LEFT JOIN LATERAL (SELECT x.id, x.provider, x.status, x.bet, x.win, x.user_id, x.mode, x.currency FROM game_rounds x \
        WHERE x.provider = j.value ->> 0 AND x.round = j.value ->> 2 LIMIT 1) r ON TRUE"
 );
@@ -317,8 +321,9 @@ struct Run {
     postgres: bool,
     held: HashMap<Held, i64>,
     rounds: Rounds,
-    /// Transaction ids answered earlier in the run: (provider, id) → (fingerprint, answer).
-    answered: HashMap<(String, String), (String, String)>,
+    /// Transaction ids answered earlier in the run: (provider, id) → (fingerprint, answer, the
+    /// call's player).
+    answered: HashMap<(String, String), (String, String, i64)>,
     accepted: Vec<Accepted>,
 }
 
@@ -336,10 +341,19 @@ impl Run {
         let kind = item.kind();
         // The first answer of a transaction id seen before (here or in the database).
         let id = (item.provider.clone(), request.transaction_uuid.clone());
-        let earlier = match self.answered.get(&id) {
-            Some((fingerprint, response)) => Some((fingerprint.clone(), response.clone())),
-            None => seen.and_then(|s| s.seen_fingerprint.clone().zip(s.seen_response.clone())),
+        let (earlier, player) = match self.answered.get(&id) {
+            Some((fingerprint, response, player)) => (Some((fingerprint.clone(), response.clone())), Some(*player)),
+            None => (
+                seen.and_then(|s| s.seen_fingerprint.clone().zip(s.seen_response.clone())),
+                seen.and_then(|s| s.seen_user),
+            ),
         };
+        // Answered to its own player only (the token's, when it finds a session): another
+        // player's id is a duplicate, as on the general path.
+        let caller = read.map(|(_, r)| r.session.user_id);
+        if earlier.is_some() && player.zip(caller).is_some_and(|(player, caller)| player != caller) {
+            return Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"));
+        }
         if let Some(first) = replayed(request, kind, earlier)? {
             return Ok(Some(first));
         }
@@ -409,7 +423,7 @@ impl Run {
         let response = answer("RS_OK", request, Some((balance, currency.code())));
         let text = serde_json::to_string(&response).unwrap_or_default();
         let fingerprint = request.fingerprint(kind);
-        self.answered.insert(id, (fingerprint.clone(), text.clone()));
+        self.answered.insert(id, (fingerprint.clone(), text.clone(), session.user_id));
         self.accepted.push(Accepted {
             item: index,
             read: read_index,
