@@ -28,6 +28,7 @@
 
 use super::lists::{Arg, ListQuery, Listing, Where};
 use super::{Staff, bad, body, conflict, created, json, missing, reason, seconds, trail};
+use crate::AppState;
 use crate::api::ApiError;
 use crate::db::group::job;
 use crate::db::now_ms;
@@ -434,34 +435,35 @@ async fn approve_one(staff: &Staff, row: &WithdrawalRow, why: &str) -> Result<bo
     if let Err(e) = &result
         && e.status() == StatusCode::FORBIDDEN
     {
-        four_eyes_refused(staff, id, Some(row.user_id), Some(why)).await?;
+        four_eyes_refused(staff.state(), &trail::Actor::from(staff), id, row.user_id, Some(why)).await?;
     }
     result.map(|to| to == "approved")
 }
 
-/// The audit row of an approval that four eyes refused (a denied attempt: the console's, the
-/// automation token's `/admin` route's), written once the refusal is known (it wrote nothing).
+/// The audit row of an approval or a payout that four eyes refused (a denied attempt of `by`:
+/// the console's approval here, any payout in [`withdrawals::approve`]), written once the refusal
+/// is known (it wrote nothing).
 pub(crate) async fn four_eyes_refused(
-    staff: &Staff,
+    state: &AppState,
+    by: &trail::Actor,
     id: &str,
-    user_id: Option<i64>,
+    user_id: i64,
     why: Option<&str>,
 ) -> Result<(), ApiError> {
     trail::write(
-        staff.state().db().pool(),
+        state.db().pool(),
         &trail::Row {
             action: "withdrawals.approve",
             target_type: Some("withdrawal"),
             target_id: Some(id),
-            user_id,
+            user_id: Some(user_id),
             reason: why,
             after: Some(json!({ "refused": "FOUR_EYES" })),
             outcome: "denied",
-            ..trail::Row::of(staff)
+            ..trail::Row::by(by)
         },
     )
-    .await?;
-    Ok(())
+    .await
 }
 
 /// `POST /backoffice/api/withdrawals/{id}/{review|approve|reject|paid} {reason}`.

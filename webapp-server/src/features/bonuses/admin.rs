@@ -676,36 +676,64 @@ pub(crate) fn check_reason(reason: &str) -> Result<(), ApiError> {
 pub async fn grant(state: &AppState, by: &trail::Actor, input: &GrantInput) -> Result<i64, ApiError> {
     check_reason(&input.reason)?;
     let (rules, input_user, campaign_id) = (Rules::of(state), input.user_id, input.campaign_id);
-    let why = input.reason.trim().to_owned();
-    let texts = std::sync::Arc::new((format!("operator: {why}"), why, by.clone()));
+    let change = ByOperator::new(by, &input.reason);
     let db = state.db().clone();
     state
         .db()
         .group(
             input_user,
             job(move |conn| {
-                let (db, texts, rules) = (db.clone(), std::sync::Arc::clone(&texts), rules);
+                let (db, change, rules) = (db.clone(), std::sync::Arc::clone(&change), rules);
                 Box::pin(async move {
-                    let (reason, why, by) = &*texts;
                     db.lock_user(conn, input_user).await?;
                     let claim = format!("manual:{}", uuid::Uuid::new_v4());
-                    let bonus = grant_in(conn, &rules, input_user, campaign_id, &claim, reason).await?;
-                    let target = bonus.to_string();
-                    let row = trail::Row {
-                        action: "bonuses.grant",
-                        target_type: Some("bonus"),
-                        target_id: Some(&target),
-                        user_id: Some(input_user),
-                        reason: Some(why),
-                        after: Some(json!({ "bonus_id": bonus, "campaign_id": campaign_id })),
-                        ..trail::Row::by(by)
-                    };
-                    trail::write(&mut *conn, &row).await?;
+                    let bonus = grant_in(conn, &rules, input_user, campaign_id, &claim, &change.event_reason).await?;
+                    let after = json!({ "bonus_id": bonus, "campaign_id": campaign_id });
+                    change.audit(conn, "bonuses.grant", bonus, input_user, None, after).await?;
                     Ok(bonus)
                 })
             }),
         )
         .await
+}
+
+/// An operator's change of a player's bonus (a grant, a cancel): who, their reason, and the
+/// reason as the bonus's events keep it (`operator: …`).
+struct ByOperator {
+    by: trail::Actor,
+    why: String,
+    event_reason: String,
+}
+
+impl ByOperator {
+    fn new(by: &trail::Actor, reason: &str) -> std::sync::Arc<ByOperator> {
+        let why = reason.trim().to_owned();
+        std::sync::Arc::new(ByOperator { by: by.clone(), event_reason: format!("operator: {why}"), why })
+    }
+
+    /// The change's audit row, written in its own transaction (`conn`).
+    async fn audit(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        action: &str,
+        bonus_id: i64,
+        user_id: i64,
+        before: Option<serde_json::Value>,
+        after: serde_json::Value,
+    ) -> Result<(), ApiError> {
+        let target = bonus_id.to_string();
+        let row = trail::Row {
+            action,
+            target_type: Some("bonus"),
+            target_id: Some(&target),
+            user_id: Some(user_id),
+            reason: Some(&self.why),
+            before,
+            after: Some(after),
+            ..trail::Row::by(&self.by)
+        };
+        trail::write(conn, &row).await
+    }
 }
 
 /// Grants `user_id` a bonus of `campaign_id` under `claim` (unique: the same claim grants once),
@@ -758,37 +786,25 @@ pub async fn cancel(state: &AppState, by: &trail::Actor, bonus_id: i64, reason: 
         .fetch_optional(state.db().pool())
         .await?;
     let user_id = user_id.ok_or_else(|| ApiError::field("bonus_id", FieldCode::NotFound))?;
-    let why = reason.trim().to_owned();
-    let texts = std::sync::Arc::new((format!("operator: {why}"), why, by.clone()));
+    let change = ByOperator::new(by, reason);
     let db = state.db().clone();
     state
         .db()
         .group(
             user_id,
             job(move |conn| {
-                let (db, texts) = (db.clone(), std::sync::Arc::clone(&texts));
+                let (db, change) = (db.clone(), std::sync::Arc::clone(&change));
                 Box::pin(async move {
-                    let (reason, why, by) = &*texts;
                     db.lock_user(conn, user_id).await?;
                     let bonus = engine::load(conn, bonus_id)
                         .await?
                         .ok_or_else(|| ApiError::field("bonus_id", FieldCode::NotFound))?;
                     let to = if bonus.status == "wagering" { "forfeited" } else { "cancelled" };
-                    engine::forfeit(conn, &bonus, to, reason, Actor::Operator)
+                    engine::forfeit(conn, &bonus, to, &change.event_reason, Actor::Operator)
                         .await
                         .map_err(super::methods::refusal)?;
-                    let target = bonus_id.to_string();
-                    let row = trail::Row {
-                        action: "bonuses.cancel",
-                        target_type: Some("bonus"),
-                        target_id: Some(&target),
-                        user_id: Some(user_id),
-                        reason: Some(why),
-                        before: Some(json!({ "status": bonus.status })),
-                        after: Some(json!({ "status": to })),
-                        ..trail::Row::by(by)
-                    };
-                    trail::write(&mut *conn, &row).await?;
+                    let before = Some(json!({ "status": bonus.status }));
+                    change.audit(conn, "bonuses.cancel", bonus_id, user_id, before, json!({ "status": to })).await?;
                     Ok(to.to_owned())
                 })
             }),

@@ -15,7 +15,7 @@ use crate::features::account::player_currency;
 use crate::features::account::profile::FORM;
 use crate::features::account::{MoneyView, store};
 use crate::features::backoffice::trail::Actor;
-use crate::features::backoffice::{Decided, Staff};
+use crate::features::backoffice::{Decided, Staff, money};
 use crate::features::bonuses;
 use crate::features::notify;
 use crate::ledger::{self, Account, Entry, HouseAccount, LedgerError};
@@ -460,6 +460,11 @@ pub async fn approve(state: &AppState, id: &str, decided: Option<Decided>) -> Re
         .fetch_one(state.db().pool())
         .await?;
         if approvers < 2 {
+            // A denied attempt of whoever asked, audited as the console's refused approvals are.
+            if let Some(decided) = &decided {
+                let why = Some(decided.reason.as_str()).filter(|r| !r.is_empty());
+                money::four_eyes_refused(state, &decided.actor, id, row.user_id, why).await?;
+            }
             return Err(ApiError::new(ErrorType::AccessDeniedException).with_data("approver", json!(["FOUR_EYES"])));
         }
     }
@@ -581,15 +586,6 @@ pub async fn admin_decide(
         "reject" => reject(&state, &id, decided("withdrawals.reject")).await,
         _ => return (StatusCode::NOT_FOUND, Json(json!({"status": "error"}))).into_response(),
     };
-    // A payout four eyes refused is a denied attempt of the token's, audited as the console's.
-    if let Err(e) = &decision
-        && e.status() == StatusCode::FORBIDDEN
-    {
-        let user_id = load(&state, &id).await.ok().map(|row| row.user_id);
-        if let Err(e) = crate::features::backoffice::money::four_eyes_refused(&staff, &id, user_id, None).await {
-            return e.into_response();
-        }
-    }
     match decision {
         Ok(Decision::NotWaiting(status)) => {
             ApiError::new(ErrorType::WithdrawalDeclinedException).with_data("status", status).into_response()

@@ -223,10 +223,10 @@ async fn opened(
     allow_expired: bool,
 ) -> Result<Opened, WalletError> {
     let row: Option<SeenSession> = sqlx::query_as(session_query!(
-        ", (SELECT w.fingerprint FROM wallet_transactions w WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_fingerprint, \
-         (SELECT w.response FROM wallet_transactions w WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_response, \
-         (SELECT r.user_id FROM wallet_transactions w JOIN game_rounds r ON r.id = w.round_id \
-           WHERE w.provider = $3 AND w.transaction_uuid = $4) AS seen_user"
+        @ ", w.fingerprint AS seen_fingerprint, w.response AS seen_response, wr.user_id AS seen_user",
+        " LEFT JOIN wallet_transactions w ON w.provider = $3 AND w.transaction_uuid = $4 \
+         LEFT JOIN game_rounds wr ON wr.id = w.round_id",
+        " WHERE s.token_hash = $1"
     ))
     .bind(token_hash(&request.token))
     .bind(now_ms())
@@ -240,11 +240,8 @@ async fn opened(
             None => Err(WalletError::Status("RS_ERROR_INVALID_TOKEN")),
         };
     };
-    let seen = row.seen_fingerprint.zip(row.seen_response);
-    if seen.is_some() && row.seen_user.is_some_and(|user| user != row.session.user_id) {
-        return Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"));
-    }
-    if let Some(first) = replayed(request, kind, seen)? {
+    let seen = row.seen_fingerprint.zip(row.seen_response).map(|(f, r)| (f, r, row.seen_user));
+    if let Some(first) = replayed(request, kind, seen, Some(row.session.user_id))? {
         return Ok(Opened::Replayed(first));
     }
     check_session(&row.session, provider, request, allow_expired)?;
@@ -400,9 +397,7 @@ fn check_session(
     Ok(())
 }
 
-/// The first answer for a repeated id, or a duplicate when the fields differ or when `caller`
-/// (the player of the call's session, when it has one) is not the player whose round the
-/// earlier call was in.
+/// The first answer for a repeated id, or a duplicate ([`replayed`]).
 async fn replay(
     conn: &mut AnyConnection,
     provider: &str,
@@ -418,26 +413,31 @@ async fn replay(
     .bind(&request.transaction_uuid)
     .fetch_optional(&mut *conn)
     .await?;
-    if let (Some((_, _, Some(owner))), Some(caller)) = (&row, caller)
-        && *owner != caller
-    {
-        return Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"));
-    }
-    replayed(request, kind, row.map(|(fingerprint, response, _)| (fingerprint, response)))
+    replayed(request, kind, row, caller)
 }
 
-/// [`replay`]'s answer from the earlier call's row (fingerprint, response), if there was one.
+/// The earlier call of a transaction id: its fingerprint, its answer and the player whose round
+/// it was in.
+type Earlier = (String, String, Option<i64>);
+
+/// [`replay`]'s answer from the earlier call, if there was one: its first answer, or
+/// `RS_ERROR_DUPLICATE_TRANSACTION` when its fields differ or when `caller` (the player of the
+/// call's session, when it has one) is another player than the earlier call's — a replay is
+/// answered to its own player only, as its answer holds their balance.
 fn replayed(
     request: &WalletRequest,
     kind: &str,
-    row: Option<(String, String)>,
+    earlier: Option<Earlier>,
+    caller: Option<i64>,
 ) -> Result<Option<WalletResponse>, WalletError> {
-    match row {
+    match earlier {
         None => Ok(None),
-        Some((fingerprint, _)) if fingerprint != request.fingerprint(kind) => {
+        Some((fingerprint, _, player))
+            if fingerprint != request.fingerprint(kind) || player.zip(caller).is_some_and(|(p, c)| p != c) =>
+        {
             Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"))
         }
-        Some((_, response)) => {
+        Some((_, response, _)) => {
             let mut first: WalletResponse =
                 serde_json::from_str(&response).map_err(|e| WalletError::Db(sqlx::Error::Decode(e.into())))?;
             first.request_uuid = request.request_uuid.clone();
@@ -1148,7 +1148,7 @@ pub async fn read_house_rounds(
 
 mod batch;
 
-/// The bet a rollback names, with its round's owner.
+/// The bet a rollback names, with its round's win and owner.
 #[derive(sqlx::FromRow)]
 struct RolledBet {
     round_id: i64,
@@ -1157,6 +1157,7 @@ struct RolledBet {
     bonus_id: Option<i64>,
     bonus_wagered: i64,
     points: i64,
+    round_win: i64,
     round_user: i64,
     round_mode: String,
     round_currency: String,
@@ -1170,15 +1171,16 @@ pub async fn rollback(
     request: &WalletRequest,
     rules: &Rules,
 ) -> Result<WalletResponse, WalletError> {
-    // A replay is answered to its own player only (the token's, when it still finds a session).
-    let caller = find_session(conn, &request.token).await?.map(|s| s.user_id);
-    if let Some(first) = replay(conn, provider, request, "rollback", caller).await? {
+    // The token's session, once: a replay is answered to its player only (`replayed`), and the
+    // rollback is checked against it (accepted expired, as every rollback).
+    let session = find_session(conn, &request.token).await?;
+    if let Some(first) = replay(conn, provider, request, "rollback", session.as_ref().map(|s| s.user_id)).await? {
         return Ok(first);
     }
     let reference = request.reference_transaction_uuid.clone().unwrap_or_default();
     let bet: Option<RolledBet> = sqlx::query_as(
         "SELECT w.round_id, w.amount, w.rolled_back, w.bonus_id, w.bonus_wagered, w.points, \
-         r.user_id AS round_user, r.mode AS round_mode, r.currency AS round_currency \
+         r.win AS round_win, r.user_id AS round_user, r.mode AS round_mode, r.currency AS round_currency \
          FROM wallet_transactions w JOIN game_rounds r ON r.id = w.round_id \
          WHERE w.provider = $1 AND w.transaction_uuid = $2 AND w.kind = 'bet'",
     )
@@ -1189,7 +1191,8 @@ pub async fn rollback(
     let Some(bet) = bet else {
         return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
     };
-    let session = session_for(conn, provider, request, true).await?;
+    let session = session.ok_or(WalletError::Status("RS_ERROR_INVALID_TOKEN"))?;
+    check_session(&session, provider, request, true)?;
     // Another session's bet does not exist for this one (module docs).
     if (bet.round_user, bet.round_mode.as_str(), bet.round_currency.as_str())
         != (session.user_id, session.mode.as_str(), session.currency.as_str())
@@ -1197,10 +1200,7 @@ pub async fn rollback(
         return Err(WalletError::Status("RS_ERROR_TRANSACTION_DOES_NOT_EXIST"));
     }
     let RolledBet { round_id, amount, rolled_back, bonus_id: wagered_bonus, bonus_wagered: wagered, points, .. } = bet;
-    // The round's win, read again once the session read has locked the player (PostgreSQL).
-    let won: i64 =
-        sqlx::query_scalar("SELECT win FROM game_rounds WHERE id = $1").bind(round_id).fetch_one(&mut *conn).await?;
-    if won > 0 {
+    if bet.round_win > 0 {
         return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
     }
     let currency = currency_of(&session)?;

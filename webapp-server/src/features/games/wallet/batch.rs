@@ -341,20 +341,16 @@ impl Run {
         let kind = item.kind();
         // The first answer of a transaction id seen before (here or in the database).
         let id = (item.provider.clone(), request.transaction_uuid.clone());
-        let (earlier, player) = match self.answered.get(&id) {
-            Some((fingerprint, response, player)) => (Some((fingerprint.clone(), response.clone())), Some(*player)),
-            None => (
-                seen.and_then(|s| s.seen_fingerprint.clone().zip(s.seen_response.clone())),
-                seen.and_then(|s| s.seen_user),
-            ),
+        // Answered to its own player only (the token's, when it finds a session), as on the
+        // general path.
+        let earlier = match self.answered.get(&id) {
+            Some((fingerprint, response, player)) => Some((fingerprint.clone(), response.clone(), Some(*player))),
+            None => seen.and_then(|s| {
+                let (fingerprint, response) = s.seen_fingerprint.clone().zip(s.seen_response.clone())?;
+                Some((fingerprint, response, s.seen_user))
+            }),
         };
-        // Answered to its own player only (the token's, when it finds a session): another
-        // player's id is a duplicate, as on the general path.
-        let caller = read.map(|(_, r)| r.session.user_id);
-        if earlier.is_some() && player.zip(caller).is_some_and(|(player, caller)| player != caller) {
-            return Err(WalletError::Status("RS_ERROR_DUPLICATE_TRANSACTION"));
-        }
-        if let Some(first) = replayed(request, kind, earlier)? {
+        if let Some(first) = replayed(request, kind, earlier, read.map(|(_, r)| r.session.user_id))? {
             return Ok(Some(first));
         }
         let Some((read_index, read)) = read else { return Err(WalletError::Status("RS_ERROR_INVALID_TOKEN")) };
@@ -399,12 +395,7 @@ impl Run {
                 return Err(WalletError::Excluded(exclusion));
             }
             // A round that exists must be open and the session's; none yet is opened by the bet.
-            let open = match self.rounds.get(&round_key) {
-                Some(round) => round.open && !round.closes && round.owned_by(session),
-                None => seen
-                    .and_then(|s| s.round_id.map(|id| RoundState::read(id, s)))
-                    .is_none_or(|round| round.open && round.owned_by(session)),
-            };
+            let open = self.round(&round_key, seen, None).is_none_or(|r| r.open && !r.closes && r.owned_by(session));
             if !open {
                 return Err(WalletError::Status("RS_ERROR_UNKNOWN"));
             }
