@@ -321,6 +321,7 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
         serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
     };
     let number = |text: &str| text.parse::<i64>().map_err(|_| format!("{text:?} is not a whole number"));
+    let cli = croupier_server::features::backoffice::trail::Actor::cli();
     let result: Result<String, String> = async {
         match (area, args) {
             ("campaigns", ["list"]) => {
@@ -328,22 +329,23 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                 Ok(items.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("\n"))
             }
             ("campaigns", ["create", file]) => {
-                let id = read(file)?.save(&state, None).await.map_err(|e| format!("{e:?}"))?;
+                let id = read(file)?.save(&state, &cli, None).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("campaign {id} created"))
             }
             ("campaigns", ["update", id, file]) => {
-                let id = read(file)?.save(&state, Some(number(id)?)).await.map_err(|e| format!("{e:?}"))?;
+                let id = read(file)?.save(&state, &cli, Some(number(id)?)).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("campaign {id} updated"))
             }
             ("campaigns", [action, id]) => {
-                let status =
-                    admin::set_campaign_status(&state, number(id)?, action).await.map_err(|e| format!("{e:?}"))?;
+                let status = admin::set_campaign_status(&state, &cli, number(id)?, action)
+                    .await
+                    .map_err(|e| format!("{e:?}"))?;
                 Ok(format!("campaign {id}: {status}"))
             }
             ("promo-codes", ["create", code, campaign, rest @ ..]) => {
                 let max_uses = rest.first().map(|m| number(m)).transpose()?;
                 let input = admin::CodeInput { code: (*code).to_owned(), campaign_id: number(campaign)?, max_uses };
-                let key = admin::create_promo_code(&state, &input).await.map_err(|e| format!("{e:?}"))?;
+                let key = admin::create_promo_code(&state, &cli, &input).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("promo code {key} created"))
             }
             ("bonuses", ["grant", user, campaign, reason]) => {
@@ -352,20 +354,11 @@ async fn bonuses_admin(config: Config, area: &str, args: &[&str]) -> ExitCode {
                     campaign_id: number(campaign)?,
                     reason: (*reason).to_owned(),
                 };
-                let id = admin::grant(&state, &croupier_server::features::backoffice::trail::Actor::cli(), &input)
-                    .await
-                    .map_err(|e| format!("{e:?}"))?;
+                let id = admin::grant(&state, &cli, &input).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("bonus {id} granted to player {user}"))
             }
             ("bonuses", ["cancel", id, reason]) => {
-                let status = admin::cancel(
-                    &state,
-                    &croupier_server::features::backoffice::trail::Actor::cli(),
-                    number(id)?,
-                    reason,
-                )
-                .await
-                .map_err(|e| format!("{e:?}"))?;
+                let status = admin::cancel(&state, &cli, number(id)?, reason).await.map_err(|e| format!("{e:?}"))?;
                 Ok(format!("bonus {id}: {status}"))
             }
             ("cashbacks", [action @ ("approve" | "reject"), id, rest @ ..]) => {

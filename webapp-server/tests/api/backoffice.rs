@@ -788,6 +788,60 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
             (rows[0].0.as_str(), rows[0].1, rows[0].2.as_deref(), rows[0].3.as_deref()),
             ("loyalty.points", Some(admin.id), Some("goodwill"), Some("adjust:gate-points"))
         );
+        // Campaigns and promo codes through the gate: each change's own row, written with it,
+        // and no generic one; the CLI's update is audited as the CLI.
+        let spring = crate::bonuses::campaign("gate-spring", "promo_code", "fixed", 500, 5);
+        let (status, body) = post(&admin.http, &app, "/admin/campaigns", &serde_json::to_value(&spring).unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let campaign = body["data"]["id"].as_i64().expect(&body.to_string());
+        let steps = [
+            (format!("/admin/campaigns/{campaign}/pause"), json!({})),
+            ("/admin/promo-codes".to_owned(), json!({"code": "gate-26", "campaign_id": campaign, "max_uses": 3})),
+            ("/admin/promo-codes/gate-26/pause".to_owned(), json!({})),
+        ];
+        for (path, sent) in &steps {
+            let (status, body) = post(&admin.http, &app, path, sent).await;
+            assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        }
+        // A refused change (the code is unknown) writes nothing.
+        let (status, _) = post(&admin.http, &app, "/admin/promo-codes/nope/pause", &json!({})).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        let cli = croupier_server::features::backoffice::trail::Actor::cli();
+        spring.save(&app.state, &cli, Some(campaign)).await.unwrap();
+        type Change = (String, Option<i64>, String, Option<String>, Option<String>, String);
+        let rows: Vec<Change> = sqlx::query_as(
+            "SELECT action, operator_id, role, target_id, before_json, after_json FROM operator_audit \
+             WHERE action LIKE 'campaigns.%' OR action LIKE 'promo_codes.%' OR action LIKE 'admin.%campaigns%' \
+             OR action LIKE 'admin.%promo-codes%' ORDER BY id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        let seen: Vec<(&str, Option<i64>, &str, Option<&str>)> =
+            rows.iter().map(|r| (r.0.as_str(), r.1, r.2.as_str(), r.3.as_deref())).collect();
+        let (id, role) = (campaign.to_string(), rows[0].2.as_str());
+        assert_eq!(
+            seen,
+            vec![
+                ("campaigns.create", Some(admin.id), role, Some(id.as_str())),
+                ("campaigns.status", Some(admin.id), role, Some(id.as_str())),
+                ("promo_codes.create", Some(admin.id), role, Some("GATE-26")),
+                ("promo_codes.status", Some(admin.id), role, Some("GATE-26")),
+                ("campaigns.update", None, "automation", Some(id.as_str())),
+            ]
+        );
+        let after = |i: usize| serde_json::from_str::<Value>(&rows[i].5).unwrap();
+        assert_eq!(after(0)["sysname"], "gate-spring");
+        assert_eq!(
+            (rows[1].4.as_deref(), after(1)["status"].as_str()),
+            (Some(r#"{"status":"active"}"#), Some("paused"))
+        );
+        assert_eq!((after(2)["campaign_id"].as_i64(), after(2)["max_uses"].as_i64()), (Some(campaign), Some(3)));
+        assert_eq!(
+            (rows[3].4.as_deref(), after(3)["status"].as_str()),
+            (Some(r#"{"status":"active"}"#), Some("paused"))
+        );
+        assert_eq!(rows[4].4.as_deref(), Some(r#"{"status":"paused"}"#), "the update's status before");
         app.finish().await;
     }
 }

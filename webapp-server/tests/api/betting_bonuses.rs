@@ -8,6 +8,7 @@ use crate::bonuses::campaign;
 use crate::db_test;
 use crate::games::funded;
 use crate::helpers::{TestApp, expect_error};
+use croupier_server::features::backoffice::trail::Actor;
 use croupier_server::features::bonuses::admin::{self, GrantInput};
 use croupier_server::features::bonuses::jobs;
 use croupier_server::features::sportsbook::feed::{EventStatus, FeedEvent, Sport, sandbox::Sandbox};
@@ -95,13 +96,9 @@ fn returns(stake: i64, odds: &str) -> i64 {
 }
 
 async fn grant(app: &TestApp, user_id: i64, campaign_id: i64) -> i64 {
-    admin::grant(
-        &app.state,
-        &croupier_server::features::backoffice::trail::Actor::cli(),
-        &GrantInput { user_id, campaign_id, reason: "betting bonus test".into() },
-    )
-    .await
-    .unwrap()
+    admin::grant(&app.state, &Actor::cli(), &GrantInput { user_id, campaign_id, reason: "betting bonus test".into() })
+        .await
+        .unwrap()
 }
 
 async fn betting_bonuses(app: &TestApp, client: &reqwest::Client, statuses: &str) -> Vec<Value> {
@@ -129,10 +126,10 @@ db_test!(async fn a_free_bet_wins_its_winnings_only_and_an_odds_boost_pays_its_c
     let bob = funded(app, "bob@example.com", 50_000).await;
     let (alice_id, bob_id) = (uid(app, &alice).await, uid(app, &bob).await);
     // A 10.00 free bet, and a 50 % odds boost whose extra is capped at 1.00.
-    let freebet = campaign("free-tenner", "manual", "freebet", 1_000, 0).save(&app.state, None).await.unwrap();
+    let freebet = campaign("free-tenner", "manual", "freebet", 1_000, 0).save(&app.state, &Actor::cli(), None).await.unwrap();
     let mut boost = campaign("half-boost", "manual", "odds_boost", 100, 0);
     boost.match_percent = 50;
-    let boost = boost.save(&app.state, None).await.unwrap();
+    let boost = boost.save(&app.state, &Actor::cli(), None).await.unwrap();
     let liability_before = liability(app).await;
     let free_id = grant(app, alice_id, freebet).await;
     let boost_id = grant(app, alice_id, boost).await;
@@ -243,8 +240,8 @@ db_test!(async fn a_free_bet_wins_its_winnings_only_and_an_odds_boost_pays_its_c
 db_test!(async fn removing_switching_and_expiring_give_a_free_bets_stake_back_and_bad_input_changes_nothing(app) {
     let client = app.browser();
     let user = app.register(&client, "punter@example.com").await["uid"].as_i64().unwrap();
-    let first = campaign("fb-one", "manual", "freebet", 500, 0).save(&app.state, None).await.unwrap();
-    let second = campaign("fb-two", "manual", "freebet", 700, 0).save(&app.state, None).await.unwrap();
+    let first = campaign("fb-one", "manual", "freebet", 500, 0).save(&app.state, &Actor::cli(), None).await.unwrap();
+    let second = campaign("fb-two", "manual", "freebet", 700, 0).save(&app.state, &Actor::cli(), None).await.unwrap();
     let before = liability(app).await;
     let a = grant(app, user, first).await;
     let b = grant(app, user, second).await;
@@ -262,7 +259,7 @@ db_test!(async fn removing_switching_and_expiring_give_a_free_bets_stake_back_an
     expect_error(status, &body, 401, "AuthorizationException");
     assert_eq!(betting_of(app, user).await, 0);
     // A casino bonus is not a betting bonus.
-    let fixed = campaign("casino-gift", "manual", "fixed", 1_000, 10).save(&app.state, None).await.unwrap();
+    let fixed = campaign("casino-gift", "manual", "fixed", 1_000, 10).save(&app.state, &Actor::cli(), None).await.unwrap();
     let casino = grant(app, user, fixed).await;
     let (status, body) = app.post_as(&client, "BettingBonuses.remove", &[("bonus_id", &casino.to_string())]).await;
     assert_eq!(field(status, &body, "bonus_id"), "NOT_FOUND");
@@ -289,7 +286,7 @@ db_test!(async fn removing_switching_and_expiring_give_a_free_bets_stake_back_an
     let (status, body) = app.post_as(&client, "BettingBonuses.activate", &[("bonus_id", &a.to_string())]).await;
     assert_eq!(field(status, &body, "bonus_id"), "INVALID");
     // Expiry of an active free bet gives its stake back too.
-    let third = campaign("fb-three", "manual", "freebet", 300, 0).save(&app.state, None).await.unwrap();
+    let third = campaign("fb-three", "manual", "freebet", 300, 0).save(&app.state, &Actor::cli(), None).await.unwrap();
     let c = grant(app, user, third).await;
     let (status, _) = app.post_as(&client, "BettingBonuses.activate", &[("bonus_id", &c.to_string())]).await;
     assert_eq!(status, StatusCode::OK);
@@ -301,7 +298,7 @@ db_test!(async fn removing_switching_and_expiring_give_a_free_bets_stake_back_an
     // The casino bonus is untouched; the betting bonuses' money is all back with the house.
     assert_eq!(liability(app).await, before - 1_000);
     // Campaign rules: an odds boost needs its percent and its cap.
-    let bad = campaign("bad-boost", "manual", "odds_boost", 0, 0).save(&app.state, None).await.unwrap_err();
+    let bad = campaign("bad-boost", "manual", "odds_boost", 0, 0).save(&app.state, &Actor::cli(), None).await.unwrap_err();
     let fields: Vec<&str> = bad.fields().iter().map(|f| f.field.as_str()).collect();
     assert!(fields.contains(&"match_percent") && fields.contains(&"amounts.max_bonus"), "{fields:?}");
     ledger_clean(app).await;

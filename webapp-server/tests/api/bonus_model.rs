@@ -8,6 +8,7 @@
 use crate::games::launch;
 use crate::helpers::XorShift;
 use crate::helpers::{Backend, TestApp, postgres_configured};
+use croupier_server::features::backoffice::trail::Actor;
 use croupier_server::features::bonuses::Rules;
 use croupier_server::features::bonuses::admin::{self, GrantInput};
 use croupier_server::features::bonuses::jobs;
@@ -168,12 +169,12 @@ async fn run(backend: Backend, isolation: bool, seed: u64) {
     // Two campaigns: any game, capped at 5.00 a bet; dice only, no cap, conversion capped at 8.00.
     let mut any = crate::bonuses::campaign("model-any", "manual", "fixed", 2_000, 2);
     any.amounts[0].max_bet = 500;
-    let any = any.save(&app.state, None).await.unwrap();
+    let any = any.save(&app.state, &Actor::cli(), None).await.unwrap();
     let mut dice_only = crate::bonuses::campaign("model-dice", "manual", "fixed", 1_000, 1);
     dice_only.games = vec!["dice".into()];
     dice_only.amounts[0].max_bet = 0;
     dice_only.amounts[0].max_conversion = Some(800);
-    let dice_only = dice_only.save(&app.state, None).await.unwrap();
+    let dice_only = dice_only.save(&app.state, &Actor::cli(), None).await.unwrap();
 
     // Real play needs a first deposit: the model starts with it.
     let client = crate::games::funded(&app, "model@example.com", 5_000).await;
@@ -221,7 +222,7 @@ async fn run(backend: Backend, isolation: bool, seed: u64) {
             };
             let id = admin::grant(
                 &app.state,
-                &croupier_server::features::backoffice::trail::Actor::cli(),
+                &Actor::cli(),
                 &GrantInput { user_id: user, campaign_id: campaign, reason: "model".into() },
             )
             .await
@@ -363,9 +364,7 @@ async fn run(backend: Backend, isolation: bool, seed: u64) {
                 b.status = "expired".into();
                 b.balance = 0;
             } else {
-                admin::cancel(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), id, "model")
-                    .await
-                    .unwrap();
+                admin::cancel(&app.state, &Actor::cli(), id, "model").await.unwrap();
                 let b = model.bonus(id);
                 b.status = "forfeited".into();
                 b.balance = 0;

@@ -5,6 +5,7 @@
 use crate::db_test;
 use crate::games::{dice_rounds_in_flight, launch};
 use crate::helpers::{TestApp, expect_error, read_json};
+use croupier_server::features::backoffice::trail::Actor;
 use croupier_server::features::bonuses::admin::{self, AmountInput, CampaignInput, GrantInput};
 use croupier_server::features::bonuses::jobs;
 use croupier_server::ledger::{self, Account, HouseAccount, PlayerAccount};
@@ -183,7 +184,7 @@ db_test!(async fn promo_codes_are_checked_used_once_and_rate_limited(app) {
     let other = app.browser();
     app.register(&other, "late@example.com").await;
     let weekend: i64 = sqlx::query_scalar("SELECT id FROM campaigns WHERE sysname = 'weekend'").fetch_one(app.state.db().pool()).await.unwrap();
-    admin::set_campaign_status(&app.state, weekend, "pause").await.unwrap();
+    admin::set_campaign_status(&app.state, &Actor::cli(), weekend, "pause").await.unwrap();
     let (status, body) = app.post_as(&other, "campaigns.activateOffer", &[("promo_code", "WEEKEND")]).await;
     let err = expect_error(status, &body, 422, "InvalidParameterException");
     assert_eq!(err["error_data"]["promo_code"][0], "PROMO_EXPIRED");
@@ -204,7 +205,7 @@ db_test!(async fn promo_codes_are_checked_used_once_and_rate_limited(app) {
 
 db_test!(async fn a_bonus_is_wagered_in_house_games_to_completion(app) {
     // 20.00 fixed, wagered once (20.00 of stakes), bets up to 5.00.
-    let id = campaign("reload", "deposit", "fixed", 2_000, 1).save(&app.state, None).await.unwrap();
+    let id = campaign("reload", "deposit", "fixed", 2_000, 1).save(&app.state, &Actor::cli(), None).await.unwrap();
     let client = app.browser();
     let user = app.register(&client, "wagerer@example.com").await["uid"].as_i64().unwrap();
     deposit(app, &client, "100", Some(&id.to_string())).await;
@@ -252,12 +253,12 @@ db_test!(async fn a_bonus_is_wagered_in_house_games_to_completion(app) {
 });
 
 db_test!(async fn removing_expiring_and_burning_a_bonus_forfeits_its_balance(app) {
-    let fixed = campaign("gift", "manual", "fixed", 1_000, 10).save(&app.state, None).await.unwrap();
+    let fixed = campaign("gift", "manual", "fixed", 1_000, 10).save(&app.state, &Actor::cli(), None).await.unwrap();
     let client = app.browser();
     let user = app.register(&client, "remover@example.com").await["uid"].as_i64().unwrap();
     let before = liability(app).await;
     let grant = |reason: &str| GrantInput { user_id: user, campaign_id: fixed, reason: reason.into() };
-    let first = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("goodwill")).await.unwrap();
+    let first = admin::grant(&app.state, &Actor::cli(), &grant("goodwill")).await.unwrap();
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 1_000);
     // The grant's audit row was written with it: who, for whom, why.
     type Audit = (String, Option<String>, Option<i64>, Option<String>);
@@ -287,15 +288,15 @@ db_test!(async fn removing_expiring_and_burning_a_bonus_forfeits_its_balance(app
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 0);
     assert_eq!(liability(app).await, before);
     // Expiry: the job forfeits a bonus past its deadline.
-    let second = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("second")).await.unwrap();
+    let second = admin::grant(&app.state, &Actor::cli(), &grant("second")).await.unwrap();
     sqlx::query("UPDATE player_bonuses SET expires_at = 1 WHERE id = $1").bind(second).execute(app.state.db().pool()).await.unwrap();
     assert_eq!(jobs::expire(&app.state, croupier_server::db::now_ms()).await.unwrap(), 1);
     assert_eq!(bonuses(app, &client, "expired").await.len(), 1);
     assert_eq!(account(app, user, PlayerAccount::Bonus).await, 0);
     // An operator's cancel, with its reason in the bonus's events.
-    let third = admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant("third")).await.unwrap();
-    assert!(admin::cancel(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), third, " ").await.is_err(), "a reason is required");
-    assert_eq!(admin::cancel(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), third, "abuse").await.unwrap(), "forfeited");
+    let third = admin::grant(&app.state, &Actor::cli(), &grant("third")).await.unwrap();
+    assert!(admin::cancel(&app.state, &Actor::cli(), third, " ").await.is_err(), "a reason is required");
+    assert_eq!(admin::cancel(&app.state, &Actor::cli(), third, "abuse").await.unwrap(), "forfeited");
     let cancelled: Vec<(Option<String>, Option<String>)> =
         sqlx::query_as("SELECT target_id, reason FROM operator_audit WHERE action = 'bonuses.cancel'")
             .fetch_all(app.state.db().pool())
@@ -317,7 +318,7 @@ db_test!(async fn removing_expiring_and_burning_a_bonus_forfeits_its_balance(app
 });
 
 db_test!(async fn a_withdrawal_asks_before_it_burns_a_wagering_bonus(app) {
-    let fixed = campaign("burnable", "manual", "fixed", 1_000, 10).save(&app.state, None).await.unwrap();
+    let fixed = campaign("burnable", "manual", "fixed", 1_000, 10).save(&app.state, &Actor::cli(), None).await.unwrap();
     let client = crate::cashier::verified_player(app, "burner@example.com").await;
     let user = {
         let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
@@ -325,7 +326,7 @@ db_test!(async fn a_withdrawal_asks_before_it_burns_a_wagering_bonus(app) {
     };
     deposit(app, &client, "50", Some("none")).await;
     assert!(bonuses(app, &client, "").await.is_empty(), "none asks for no bonus");
-    admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &GrantInput { user_id: user, campaign_id: fixed, reason: "test".into() }).await.unwrap();
+    admin::grant(&app.state, &Actor::cli(), &GrantInput { user_id: user, campaign_id: fixed, reason: "test".into() }).await.unwrap();
     let form = [("method", "sandbox_card"), ("amount", "20")];
     let (status, body) = app.post_as(&client, "cashier.makewithdrawal", &form).await;
     let err = expect_error(status, &body, 409, "BonusBurnConfirmationRequiredException");
@@ -385,7 +386,7 @@ db_test!(async fn banners_and_popups_follow_their_campaigns(app) {
     let (_, popups) = app.api_get("popups.get", &[]).await;
     assert!(popups["data"].as_array().unwrap().iter().any(|p| p["sysname"] == "welcome-bonus"));
     let welcome: i64 = sqlx::query_scalar("SELECT id FROM campaigns WHERE sysname = 'welcome'").fetch_one(app.state.db().pool()).await.unwrap();
-    admin::set_campaign_status(&app.state, welcome, "end").await.unwrap();
+    admin::set_campaign_status(&app.state, &Actor::cli(), welcome, "end").await.unwrap();
     let (_, body) = app.api_get("banners.get", &[("count", "10")]).await;
     assert_eq!(body["data"]["count"].as_i64().unwrap(), count - 1, "the ended campaign's banner is gone");
     let (_, popups) = app.api_get("popups.get", &[]).await;
@@ -397,19 +398,19 @@ db_test!(async fn banners_and_popups_follow_their_campaigns(app) {
 db_test!(async fn operators_manage_campaigns_and_codes_with_checked_input(app) {
     let mut bad = campaign("Bad Name", "sometimes", "fixed", 0, 500);
     bad.amounts[0].currency = "XXX".into();
-    let err = bad.save(&app.state, None).await.unwrap_err();
+    let err = bad.save(&app.state, &Actor::cli(), None).await.unwrap_err();
     let fields: Vec<String> = err.fields().iter().map(|f| f.field.clone()).collect();
     for field in ["sysname", "trigger", "wager_multiplier", "amounts.currency"] {
         assert!(fields.contains(&field.to_owned()), "{field} in {fields:?}");
     }
-    let id = campaign("spring", "promo_code", "fixed", 500, 5).save(&app.state, None).await.unwrap();
-    assert!(campaign("spring", "promo_code", "fixed", 500, 5).save(&app.state, None).await.is_err(), "sysnames are unique");
+    let id = campaign("spring", "promo_code", "fixed", 500, 5).save(&app.state, &Actor::cli(), None).await.unwrap();
+    assert!(campaign("spring", "promo_code", "fixed", 500, 5).save(&app.state, &Actor::cli(), None).await.is_err(), "sysnames are unique");
     let code = admin::CodeInput { code: "Spring-26".into(), campaign_id: id, max_uses: Some(1) };
-    assert_eq!(admin::create_promo_code(&app.state, &code).await.unwrap(), "SPRING-26");
-    assert!(admin::create_promo_code(&app.state, &code).await.is_err(), "codes are unique");
+    assert_eq!(admin::create_promo_code(&app.state, &Actor::cli(), &code).await.unwrap(), "SPRING-26");
+    assert!(admin::create_promo_code(&app.state, &Actor::cli(), &code).await.is_err(), "codes are unique");
     let welcome: i64 = sqlx::query_scalar("SELECT id FROM campaigns WHERE sysname = 'welcome'").fetch_one(app.state.db().pool()).await.unwrap();
     let wrong = admin::CodeInput { code: "W2".into(), campaign_id: welcome, max_uses: None };
-    assert!(admin::create_promo_code(&app.state, &wrong).await.is_err(), "only promo-code campaigns take codes");
+    assert!(admin::create_promo_code(&app.state, &Actor::cli(), &wrong).await.is_err(), "only promo-code campaigns take codes");
     // One use in all: the second player finds it spent.
     let a = app.browser();
     app.register(&a, "first-spring@example.com").await;
@@ -421,10 +422,10 @@ db_test!(async fn operators_manage_campaigns_and_codes_with_checked_input(app) {
     let err = expect_error(status, &body, 422, "InvalidParameterException");
     assert_eq!(err["error_data"]["promo_code"][0], "PROMO_EXPIRED");
     // Pause, resume, end; an ended campaign does not resume.
-    assert_eq!(admin::set_campaign_status(&app.state, id, "pause").await.unwrap(), "paused");
-    assert_eq!(admin::set_campaign_status(&app.state, id, "resume").await.unwrap(), "active");
-    assert_eq!(admin::set_campaign_status(&app.state, id, "end").await.unwrap(), "ended");
-    assert!(admin::set_campaign_status(&app.state, id, "resume").await.is_err());
+    assert_eq!(admin::set_campaign_status(&app.state, &Actor::cli(), id, "pause").await.unwrap(), "paused");
+    assert_eq!(admin::set_campaign_status(&app.state, &Actor::cli(), id, "resume").await.unwrap(), "active");
+    assert_eq!(admin::set_campaign_status(&app.state, &Actor::cli(), id, "end").await.unwrap(), "ended");
+    assert!(admin::set_campaign_status(&app.state, &Actor::cli(), id, "resume").await.is_err());
     // The operator API needs its token.
     let response = reqwest::Client::new().get(app.url("/admin/campaigns")).send().await.unwrap();
     assert_ne!(response.status(), StatusCode::OK);
@@ -534,8 +535,8 @@ db_test!(async fn rounds_wagering_a_bonus_merged_on_the_lane_count_and_settle_li
         .execute(app.state.db().pool())
         .await
         .unwrap();
-    let id = campaign("reload", "deposit", "fixed", 2_000, 1).save(&app.state, None).await.unwrap();
-    let gift = campaign("gift", "manual", "fixed", 2_000, 1).save(&app.state, None).await.unwrap();
+    let id = campaign("reload", "deposit", "fixed", 2_000, 1).save(&app.state, &Actor::cli(), None).await.unwrap();
+    let gift = campaign("gift", "manual", "fixed", 2_000, 1).save(&app.state, &Actor::cli(), None).await.unwrap();
     let mut players = Vec::new();
     for name in ["a", "b", "c"] {
         let client = app.browser();
@@ -554,7 +555,7 @@ db_test!(async fn rounds_wagering_a_bonus_merged_on_the_lane_count_and_settle_li
             let mut tx = app.state.db().begin().await.unwrap();
             ledger::post(&mut tx, &taken).await.unwrap();
             tx.commit().await.unwrap();
-            admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &GrantInput { user_id: user, campaign_id: gift, reason: "test".into() }).await.unwrap();
+            admin::grant(&app.state, &Actor::cli(), &GrantInput { user_id: user, campaign_id: gift, reason: "test".into() }).await.unwrap();
         }
         // The first round makes the seed pair (the general path).
         let (status, first) = dice(app, &token, "0.10").await;

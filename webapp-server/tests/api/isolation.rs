@@ -13,6 +13,7 @@ use crate::cashier::{deposit, verified_player};
 use crate::db_test;
 use crate::games::{funded, launch};
 use crate::helpers::{TestApp, read_json};
+use croupier_server::features::backoffice::trail::Actor;
 use croupier_server::features::bonuses::admin::{self as bonus_admin, GrantInput};
 use croupier_server::features::cashbacks::CreateRequest;
 use croupier_server::features::freespins;
@@ -62,19 +63,18 @@ impl World {
         assert_eq!((status, body["data"]["status"].as_str()), (StatusCode::OK, Some("pending")), "{body}");
         let withdrawal = body["data"]["id"].as_str().unwrap().to_owned();
 
-        let gift =
-            crate::bonuses::campaign("xp-gift", "manual", "fixed", 1_000, 10).save(&app.state, None).await.unwrap();
-        let grant = GrantInput { user_id: alice_id, campaign_id: gift, reason: "isolation test".into() };
-        let bonus = bonus_admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant)
+        let gift = crate::bonuses::campaign("xp-gift", "manual", "fixed", 1_000, 10)
+            .save(&app.state, &Actor::cli(), None)
             .await
             .unwrap();
-        let freebet =
-            crate::bonuses::campaign("xp-freebet", "manual", "freebet", 500, 0).save(&app.state, None).await.unwrap();
+        let grant = GrantInput { user_id: alice_id, campaign_id: gift, reason: "isolation test".into() };
+        let bonus = bonus_admin::grant(&app.state, &Actor::cli(), &grant).await.unwrap();
+        let freebet = crate::bonuses::campaign("xp-freebet", "manual", "freebet", 500, 0)
+            .save(&app.state, &Actor::cli(), None)
+            .await
+            .unwrap();
         let grant = GrantInput { user_id: alice_id, campaign_id: freebet, reason: "isolation test".into() };
-        let betting_bonus =
-            bonus_admin::grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli(), &grant)
-                .await
-                .unwrap();
+        let betting_bonus = bonus_admin::grant(&app.state, &Actor::cli(), &grant).await.unwrap();
         let cashback = CreateRequest {
             reason: None,
             request_id: None,
@@ -104,7 +104,7 @@ impl World {
 
         let written = adjust(
             &app.state,
-            &croupier_server::features::backoffice::trail::Actor::cli(),
+            &Actor::cli(),
             &PointsInput { user_id: alice_id, points: 1_000, reason: "isolation test".into(), key: None },
         )
         .await

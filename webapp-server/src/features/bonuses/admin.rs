@@ -358,7 +358,10 @@ impl CampaignInput {
 
     /// Creates (no `id`) or replaces a campaign, checked first; answers its id. A taken
     /// campaign's bonuses keep the terms they were given with.
-    pub async fn save(&self, state: &AppState, id: Option<i64>) -> Result<i64, ApiError> {
+    ///
+    /// `by`'s audit row (`campaigns.create` or `campaigns.update`, the campaign as sent, and the
+    /// status it had before an update) is written in the change's own transaction.
+    pub async fn save(&self, state: &AppState, by: &trail::Actor, id: Option<i64>) -> Result<i64, ApiError> {
         let mut tx = state.db().begin().await?;
         self.check(&mut tx).await?;
         let clash: Option<i64> = sqlx::query_scalar("SELECT id FROM campaigns WHERE sysname = $1")
@@ -368,9 +371,28 @@ impl CampaignInput {
         if clash.is_some_and(|c| Some(c) != id) {
             return Err(ApiError::field("sysname", FieldCode::Taken));
         }
-        let id = self.write(&mut tx, id).await?;
+        let before: Option<String> = match id {
+            Some(id) => {
+                sqlx::query_scalar("SELECT status FROM campaigns WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?
+            }
+            None => None,
+        };
+        let saved = self.write(&mut tx, id).await?;
+        let target = saved.to_string();
+        let row = trail::Row {
+            action: if id.is_some() { "campaigns.update" } else { "campaigns.create" },
+            target_type: Some("campaign"),
+            target_id: Some(&target),
+            before: before.map(|status| json!({ "status": status })),
+            after: serde_json::to_value(self).ok(),
+            ..trail::Row::by(by)
+        };
+        trail::write(&mut *tx, &row).await?;
         tx.commit().await?;
-        Ok(id)
+        Ok(saved)
     }
 }
 
@@ -505,26 +527,41 @@ async fn show_campaign(State(state): State<AppState>, _: Operator, Path(id): Pat
     answer(result)
 }
 
-async fn create_campaign(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+// Each change below writes its own audit row in its transaction (`trail::audited`: the console's
+// gate adds no generic row after it).
+
+async fn create_campaign(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: CampaignInput = body(&bytes)?;
-        Ok(json!({ "id": input.save(&state, None).await? }))
+        Ok(json!({ "id": input.save(&state, &trail::Actor::from(&staff), None).await? }))
     }
     .await;
-    answer(result)
+    trail::audited(answer(result))
 }
 
-async fn update_campaign(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+async fn update_campaign(
+    State(state): State<AppState>,
+    _: Operator,
+    staff: Staff,
+    Path(id): Path<i64>,
+    bytes: Bytes,
+) -> Response {
     let result = async {
         let input: CampaignInput = body(&bytes)?;
-        Ok(json!({ "id": input.save(&state, Some(id)).await? }))
+        Ok(json!({ "id": input.save(&state, &trail::Actor::from(&staff), Some(id)).await? }))
     }
     .await;
-    answer(result)
+    trail::audited(answer(result))
 }
 
 /// Pauses, resumes or ends a campaign. Ending is final; bonuses already taken run their course.
-pub async fn set_campaign_status(state: &AppState, id: i64, action: &str) -> Result<String, ApiError> {
+/// `by`'s audit row (`campaigns.status`, the status before and after) is written with the change.
+pub async fn set_campaign_status(
+    state: &AppState,
+    by: &trail::Actor,
+    id: i64,
+    action: &str,
+) -> Result<String, ApiError> {
     let (to, from): (&str, &[&str]) = match action {
         "pause" => ("paused", &["active"]),
         "resume" => ("active", &["paused", "draft"]),
@@ -544,6 +581,16 @@ pub async fn set_campaign_status(state: &AppState, id: i64, action: &str) -> Res
         .bind(id)
         .execute(&mut *tx)
         .await?;
+    let target = id.to_string();
+    let row = trail::Row {
+        action: "campaigns.status",
+        target_type: Some("campaign"),
+        target_id: Some(&target),
+        before: Some(json!({ "status": status })),
+        after: Some(json!({ "status": to })),
+        ..trail::Row::by(by)
+    };
+    trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
     Ok(to.to_owned())
 }
@@ -551,9 +598,11 @@ pub async fn set_campaign_status(state: &AppState, id: i64, action: &str) -> Res
 async fn campaign_status(
     State(state): State<AppState>,
     _: Operator,
+    staff: Staff,
     Path((id, action)): Path<(i64, String)>,
 ) -> Response {
-    answer(set_campaign_status(&state, id, &action).await.map(|s| json!({ "id": id, "status": s })))
+    let result = set_campaign_status(&state, &trail::Actor::from(&staff), id, &action).await;
+    trail::audited(answer(result.map(|s| json!({ "id": id, "status": s }))))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -568,7 +617,9 @@ pub struct CodeInput {
     pub max_uses: Option<i64>,
 }
 
-pub async fn create_promo_code(state: &AppState, input: &CodeInput) -> Result<String, ApiError> {
+/// Makes a promo code of a `promo_code` campaign; answers the code as players see it. `by`'s audit
+/// row (`promo_codes.create`) is written with it.
+pub async fn create_promo_code(state: &AppState, by: &trail::Actor, input: &CodeInput) -> Result<String, ApiError> {
     let code = input.code.trim();
     if code.is_empty()
         || code.len() > super::methods::MAX_CODE
@@ -607,43 +658,71 @@ pub async fn create_promo_code(state: &AppState, input: &CodeInput) -> Result<St
     .bind(now_ms())
     .execute(&mut *tx)
     .await?;
+    let shown = code.to_uppercase();
+    let row = trail::Row {
+        action: "promo_codes.create",
+        target_type: Some("promo_code"),
+        target_id: Some(&shown),
+        after: Some(json!({ "code": shown, "campaign_id": input.campaign_id, "max_uses": input.max_uses })),
+        ..trail::Row::by(by)
+    };
+    trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
-    Ok(code.to_uppercase())
+    Ok(shown)
 }
 
-async fn create_code(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+async fn create_code(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: CodeInput = body(&bytes)?;
-        Ok(json!({ "code": create_promo_code(&state, &input).await? }))
+        Ok(json!({ "code": create_promo_code(&state, &trail::Actor::from(&staff), &input).await? }))
     }
     .await;
-    answer(result)
+    trail::audited(answer(result))
+}
+
+/// Pauses or resumes a promo code; answers its status. `by`'s audit row (`promo_codes.status`,
+/// the status before and after) is written with the change.
+pub async fn set_code_status(
+    state: &AppState,
+    by: &trail::Actor,
+    code: &str,
+    action: &str,
+) -> Result<String, ApiError> {
+    let to = match action {
+        "pause" => "paused",
+        "resume" => "active",
+        _ => return Err(ApiError::field("action", FieldCode::Unsupported)),
+    };
+    let key = super::campaigns::code_key(code);
+    let mut tx = state.db().begin().await?;
+    let status: Option<String> = sqlx::query_scalar("SELECT status FROM promo_codes WHERE code_key = $1")
+        .bind(&key)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let status = status.ok_or_else(|| ApiError::field("code", FieldCode::NotFound))?;
+    sqlx::query("UPDATE promo_codes SET status = $1 WHERE code_key = $2").bind(to).bind(&key).execute(&mut *tx).await?;
+    let shown = code.trim().to_uppercase();
+    let row = trail::Row {
+        action: "promo_codes.status",
+        target_type: Some("promo_code"),
+        target_id: Some(&shown),
+        before: Some(json!({ "status": status })),
+        after: Some(json!({ "status": to })),
+        ..trail::Row::by(by)
+    };
+    trail::write(&mut *tx, &row).await?;
+    tx.commit().await?;
+    Ok(to.to_owned())
 }
 
 async fn code_status(
     State(state): State<AppState>,
     _: Operator,
+    staff: Staff,
     Path((code, action)): Path<(String, String)>,
 ) -> Response {
-    let result = async {
-        let to = match action.as_str() {
-            "pause" => "paused",
-            "resume" => "active",
-            _ => return Err(ApiError::field("action", FieldCode::Unsupported)),
-        };
-        let changed = sqlx::query("UPDATE promo_codes SET status = $1 WHERE code_key = $2")
-            .bind(to)
-            .bind(super::campaigns::code_key(&code))
-            .execute(state.db().pool())
-            .await?
-            .rows_affected();
-        if changed == 0 {
-            return Err(ApiError::field("code", FieldCode::NotFound));
-        }
-        Ok(json!({ "code": code.trim().to_uppercase(), "status": to }))
-    }
-    .await;
-    answer(result)
+    let result = set_code_status(&state, &trail::Actor::from(&staff), &code, &action).await;
+    trail::audited(answer(result.map(|to| json!({ "code": code.trim().to_uppercase(), "status": to }))))
 }
 
 // ---------------------------------------------------------------------------------------------
