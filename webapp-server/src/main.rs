@@ -475,20 +475,21 @@ async fn competition_admin(config: Config, area: &str, args: &[&str]) -> ExitCod
     }
     let number = |text: &str| text.parse::<i64>().map_err(|_| format!("{text:?} is not a whole number"));
     let lines = |items: Vec<serde_json::Value>| items.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("\n");
+    let cli = croupier_server::features::backoffice::trail::Actor::cli();
     let result: Result<String, String> = async {
         let e = |e: croupier_server::api::ApiError| format!("{e:?}");
         match (area, args) {
             ("tournaments", ["list"]) => Ok(lines(tournaments::list(&state).await.map_err(e)?)),
             ("tournaments", ["create", file]) => {
-                let id = tournaments::create(&state, &read(file)?).await.map_err(e)?;
+                let id = tournaments::create(&state, &cli, &read(file)?).await.map_err(e)?;
                 Ok(format!("tournament {id} created"))
             }
             ("tournaments", ["update", id, file]) => {
-                tournaments::update(&state, number(id)?, &read(file)?).await.map_err(e)?;
+                tournaments::update(&state, &cli, number(id)?, &read(file)?).await.map_err(e)?;
                 Ok(format!("tournament {id} updated"))
             }
             ("tournaments", ["cancel", id, reason]) => {
-                let status = tournaments::cancel(&state, number(id)?, reason).await.map_err(e)?;
+                let status = tournaments::cancel(&state, &cli, number(id)?, reason).await.map_err(e)?;
                 Ok(format!("tournament {id}: {status}"))
             }
             ("tournaments", ["report", id]) => {
@@ -496,16 +497,16 @@ async fn competition_admin(config: Config, area: &str, args: &[&str]) -> ExitCod
             }
             ("jackpots", ["list"]) => Ok(lines(pools::list(&state).await.map_err(e)?)),
             ("jackpots", ["create", file]) => {
-                let id = pools::create(&state, &read(file)?).await.map_err(e)?;
+                let id = pools::create(&state, &cli, &read(file)?).await.map_err(e)?;
                 Ok(format!("jackpot {id} created"))
             }
             ("jackpots", ["update", id, file]) => {
-                pools::update(&state, number(id)?, &read(file)?).await.map_err(e)?;
+                pools::update(&state, &cli, number(id)?, &read(file)?).await.map_err(e)?;
                 Ok(format!("jackpot {id} updated"))
             }
             ("jackpots", ["report", id]) => Ok(pools::report(&state, number(id)?).await.map_err(e)?.to_string()),
             ("jackpots", [action, id]) => {
-                let status = pools::act(&state, number(id)?, action).await.map_err(e)?;
+                let status = pools::act(&state, &cli, number(id)?, action).await.map_err(e)?;
                 Ok(format!("jackpot {id}: {status}"))
             }
             _ => Err(USAGE.to_owned()),

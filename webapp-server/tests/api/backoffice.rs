@@ -842,6 +842,24 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
             (Some(r#"{"status":"active"}"#), Some("paused"))
         );
         assert_eq!(rows[4].4.as_deref(), Some(r#"{"status":"paused"}"#), "the update's status before");
+        // A jackpot made and paused through the gate: the feature's rows, no generic one.
+        let pot = json!({"title_en": "Gate Pot", "title_fr": "Pot", "currency": "USD", "seed": 1_000,
+                         "contribution_bps": 100, "trigger": "must_drop", "must_drop_before": 5_000});
+        let (status, body) = post(&admin.http, &app, "/admin/jackpots", &pot).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let pot = body["data"]["id"].as_i64().expect(&body.to_string());
+        let (status, body) = post(&admin.http, &app, &format!("/admin/jackpots/{pot}/pause"), &json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let rows: Vec<(String, Option<i64>)> = sqlx::query_as(
+            "SELECT action, operator_id FROM operator_audit WHERE action LIKE 'jackpots.%' OR action LIKE 'admin.%jackpots%' ORDER BY id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        assert_eq!(
+            rows,
+            [("jackpots.create".to_owned(), Some(admin.id)), ("jackpots.status".to_owned(), Some(admin.id))]
+        );
         app.finish().await;
     }
 }

@@ -339,6 +339,18 @@ async fn automatic_tournaments_count_wins_and_multipliers_and_cancel_pays_nothin
         let (_, again) =
             admin(&app, reqwest::Method::POST, &format!("/admin/tournaments/{win_id}/cancel"), reason).await;
         assert_eq!(again["data"]["status"], "cancelled");
+        let cancels: Vec<(Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT reason, before_json FROM operator_audit WHERE action = 'tournaments.cancel' AND target_id = $1",
+        )
+        .bind(win_id.to_string())
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        assert_eq!(
+            cancels,
+            [(Some("wrong prize table".to_owned()), Some(r#"{"status":"scheduled"}"#.to_owned()))],
+            "one row, for the cancel that changed something"
+        );
         let b = json!({"transaction_uuid": "b9", "round": "r9", "amount": 100, "currency": "USD"});
         wallet.call("bet", b).await;
         let w =
@@ -452,6 +464,21 @@ async fn two_hundred_players_betting_into_a_pool_near_its_trigger_make_exactly_o
         assert_eq!(closed["data"]["status"], "closed", "{closed}");
         admin(&app, reqwest::Method::POST, &format!("/admin/jackpots/{id}/close"), json!(null)).await;
         assert_eq!(pool_account(&app).await, 0);
+        // Each change of the pool is one audit row, written with it; the second close changed
+        // nothing and wrote none.
+        let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT action, role, before_json, after_json FROM operator_audit \
+             WHERE target_type = 'jackpot' AND target_id = $1 ORDER BY id",
+        )
+        .bind(id.to_string())
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        let actions: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(actions, ["jackpots.create", "jackpots.status"], "{rows:?}");
+        let closed: Value = serde_json::from_str(rows[1].3.as_deref().unwrap()).unwrap();
+        assert_eq!((closed["status"].as_str(), closed["returned"].as_i64()), (Some("closed"), Some(100_500)));
+        assert_eq!(rows[1].2.as_deref(), Some(r#"{"amount":100500,"status":"active"}"#));
         ledger_clean(&app).await;
         app.finish().await;
     }

@@ -4,6 +4,7 @@ use super::{draw, fund_seed, trigger_hash};
 use crate::AppState;
 use crate::api::{ApiError, FieldErrors, Operator};
 use crate::db::now_ms;
+use crate::features::backoffice::{Staff, trail};
 use crate::features::bonuses::admin::{answer, body};
 use crate::features::loyalty::admin::image_check;
 use crate::features::tournaments::admin::check_text;
@@ -87,8 +88,9 @@ impl PoolInput {
     }
 }
 
-/// Creates a pool: its first cycle starts at once, funded with the seed. Answers its id.
-pub async fn create(state: &AppState, input: &PoolInput) -> Result<i64, ApiError> {
+/// Creates a pool: its first cycle starts at once, funded with the seed. Answers its id. `by`'s
+/// audit row (`jackpots.create`, the pool as sent) is written with it.
+pub async fn create(state: &AppState, by: &trail::Actor, input: &PoolInput) -> Result<i64, ApiError> {
     let currency = input.check(state)?;
     let mut tx = state.db().begin().await?;
     let covered = games::resolve(&mut tx, &input.games).await?;
@@ -124,13 +126,15 @@ pub async fn create(state: &AppState, input: &PoolInput) -> Result<i64, ApiError
     fund_seed(&mut tx, id, 1, currency, input.seed, None).await?;
     games::cover(&mut tx, "jackpot", id, &covered, i64::MAX).await?;
     weigh(&mut tx, id, &covered, &input.game_contributions, i64::MAX).await?;
+    audit(&mut tx, by, "jackpots.create", id, None, serde_json::to_value(input).ok()).await?;
     tx.commit().await?;
     Ok(id)
 }
 
 /// Edits a pool: texts, image, contribution and games now; seed, trigger and cap from its next
 /// cycle (the current cycle's trigger was published and stays). The currency cannot change.
-pub async fn update(state: &AppState, id: i64, input: &PoolInput) -> Result<(), ApiError> {
+/// `by`'s audit row (`jackpots.update`) is written with the change.
+pub async fn update(state: &AppState, by: &trail::Actor, id: i64, input: &PoolInput) -> Result<(), ApiError> {
     let currency = input.check(state)?;
     let mut tx = state.db().begin().await?;
     let current: Option<(String, String)> = sqlx::query_as("SELECT currency, status FROM jackpot_pools WHERE id = $1")
@@ -166,6 +170,7 @@ pub async fn update(state: &AppState, id: i64, input: &PoolInput) -> Result<(), 
     let ends_at = if status == "active" { i64::MAX } else { 0 };
     games::cover(&mut tx, "jackpot", id, &covered, ends_at).await?;
     weigh(&mut tx, id, &covered, &input.game_contributions, ends_at).await?;
+    audit(&mut tx, by, "jackpots.update", id, None, serde_json::to_value(input).ok()).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -206,8 +211,10 @@ fn not_found() -> ApiError {
 }
 
 /// pause, resume or close. Closing gives what the pool holds back to the house, once; closing a
-/// closed pool answers its status and moves nothing.
-pub async fn act(state: &AppState, id: i64, action: &str) -> Result<String, ApiError> {
+/// closed pool answers its status, moves nothing and writes no audit row. `by`'s audit row
+/// (`jackpots.status`: the status before and after, and what a close gave back) is written with
+/// the change and its ledger posting.
+pub async fn act(state: &AppState, by: &trail::Actor, id: i64, action: &str) -> Result<String, ApiError> {
     let mut tx = state.db().begin().await?;
     let current: Option<(String, String, i64)> =
         sqlx::query_as("SELECT status, currency, amount FROM jackpot_pools WHERE id = $1")
@@ -251,8 +258,33 @@ pub async fn act(state: &AppState, id: i64, action: &str) -> Result<String, ApiE
         .execute(&mut *tx)
         .await?;
     games::set_end(&mut tx, "jackpot", id, if next == "active" { i64::MAX } else { 0 }).await?;
+    let returned = if next == "closed" { amount } else { 0 };
+    let before = Some(json!({ "status": status, "amount": amount }));
+    let after = json!({ "status": next, "returned": returned, "currency": currency });
+    audit(&mut tx, by, "jackpots.status", id, before, Some(after)).await?;
     tx.commit().await?;
     Ok(next.to_owned())
+}
+
+/// `by`'s audit row of a change of pool `id`, in the change's transaction.
+async fn audit(
+    conn: &mut sqlx::AnyConnection,
+    by: &trail::Actor,
+    action: &str,
+    id: i64,
+    before: Option<serde_json::Value>,
+    after: Option<serde_json::Value>,
+) -> Result<(), ApiError> {
+    let target = id.to_string();
+    let row = trail::Row {
+        action,
+        target_type: Some("jackpot"),
+        target_id: Some(&target),
+        before,
+        after,
+        ..trail::Row::by(by)
+    };
+    trail::write(conn, &row).await
 }
 
 /// Every pool, as operators see them (never the hidden trigger of the running cycle).
@@ -316,22 +348,38 @@ async fn list_route(State(state): State<AppState>, _: Operator) -> Response {
     answer(list(&state).await.map(|items| json!({ "items": items })))
 }
 
-async fn create_route(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
-    let result = async { Ok(json!({ "id": create(&state, &body::<PoolInput>(&bytes)?).await? })) }.await;
-    answer(result)
+// Each change writes its own audit row in its transaction (`trail::audited`: the console's gate
+// adds no generic row after it).
+
+async fn create_route(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
+    let by = trail::Actor::from(&staff);
+    let result = async { Ok(json!({ "id": create(&state, &by, &body::<PoolInput>(&bytes)?).await? })) }.await;
+    trail::audited(answer(result))
 }
 
-async fn update_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>, bytes: Bytes) -> Response {
+async fn update_route(
+    State(state): State<AppState>,
+    _: Operator,
+    staff: Staff,
+    Path(id): Path<i64>,
+    bytes: Bytes,
+) -> Response {
     let result = async {
-        update(&state, id, &body::<PoolInput>(&bytes)?).await?;
+        update(&state, &trail::Actor::from(&staff), id, &body::<PoolInput>(&bytes)?).await?;
         Ok(json!({ "id": id }))
     }
     .await;
-    answer(result)
+    trail::audited(answer(result))
 }
 
-async fn action_route(State(state): State<AppState>, _: Operator, Path((id, action)): Path<(i64, String)>) -> Response {
-    answer(act(&state, id, &action).await.map(|status| json!({ "id": id, "status": status })))
+async fn action_route(
+    State(state): State<AppState>,
+    _: Operator,
+    staff: Staff,
+    Path((id, action)): Path<(i64, String)>,
+) -> Response {
+    let result = act(&state, &trail::Actor::from(&staff), id, &action).await;
+    trail::audited(answer(result.map(|status| json!({ "id": id, "status": status }))))
 }
 
 async fn report_route(State(state): State<AppState>, _: Operator, Path(id): Path<i64>) -> Response {
