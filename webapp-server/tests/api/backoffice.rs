@@ -793,7 +793,7 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         let spring = crate::bonuses::campaign("gate-spring", "promo_code", "fixed", 500, 5);
         let (status, body) = post(&admin.http, &app, "/admin/campaigns", &serde_json::to_value(&spring).unwrap()).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        let campaign = body["data"]["id"].as_i64().expect(&body.to_string());
+        let campaign = body["data"]["id"].as_i64().unwrap_or_else(|| panic!("{body}"));
         let steps = [
             (format!("/admin/campaigns/{campaign}/pause"), json!({})),
             ("/admin/promo-codes".to_owned(), json!({"code": "gate-26", "campaign_id": campaign, "max_uses": 3})),
@@ -847,7 +847,7 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
                          "contribution_bps": 100, "trigger": "must_drop", "must_drop_before": 5_000});
         let (status, body) = post(&admin.http, &app, "/admin/jackpots", &pot).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        let pot = body["data"]["id"].as_i64().expect(&body.to_string());
+        let pot = body["data"]["id"].as_i64().unwrap_or_else(|| panic!("{body}"));
         let (status, body) = post(&admin.http, &app, &format!("/admin/jackpots/{pot}/pause"), &json!({})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let rows: Vec<(String, Option<i64>)> = sqlx::query_as(
