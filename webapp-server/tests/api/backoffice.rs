@@ -819,7 +819,7 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         .unwrap();
         let seen: Vec<(&str, Option<i64>, &str, Option<&str>)> =
             rows.iter().map(|r| (r.0.as_str(), r.1, r.2.as_str(), r.3.as_deref())).collect();
-        let (id, role) = (campaign.to_string(), rows[0].2.as_str());
+        let (id, role) = (campaign.to_string(), "admin");
         assert_eq!(
             seen,
             vec![

@@ -75,6 +75,11 @@ impl<'a> Row<'a> {
         Row::blank(actor.operator_id, &actor.name, &actor.role, actor.ip)
     }
 
+    /// This row as `action` on the `target_type` whose id is `target_id`.
+    pub fn on(self, action: &'a str, target_type: &'a str, target_id: &'a str) -> Row<'a> {
+        Row { action, target_type: Some(target_type), target_id: Some(target_id), ..self }
+    }
+
     fn blank(operator_id: Option<i64>, name: &'a str, role: &'a str, ip: Option<IpAddr>) -> Row<'a> {
         Row {
             at: now_ms(),

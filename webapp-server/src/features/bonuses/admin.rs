@@ -382,13 +382,11 @@ impl CampaignInput {
         };
         let saved = self.write(&mut tx, id).await?;
         let target = saved.to_string();
+        let action = if id.is_some() { "campaigns.update" } else { "campaigns.create" };
         let row = trail::Row {
-            action: if id.is_some() { "campaigns.update" } else { "campaigns.create" },
-            target_type: Some("campaign"),
-            target_id: Some(&target),
             before: before.map(|status| json!({ "status": status })),
             after: serde_json::to_value(self).ok(),
-            ..trail::Row::by(by)
+            ..trail::Row::by(by).on(action, "campaign", &target)
         };
         trail::write(&mut *tx, &row).await?;
         tx.commit().await?;
@@ -583,12 +581,9 @@ pub async fn set_campaign_status(
         .await?;
     let target = id.to_string();
     let row = trail::Row {
-        action: "campaigns.status",
-        target_type: Some("campaign"),
-        target_id: Some(&target),
         before: Some(json!({ "status": status })),
         after: Some(json!({ "status": to })),
-        ..trail::Row::by(by)
+        ..trail::Row::by(by).on("campaigns.status", "campaign", &target)
     };
     trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
@@ -660,11 +655,8 @@ pub async fn create_promo_code(state: &AppState, by: &trail::Actor, input: &Code
     .await?;
     let shown = code.to_uppercase();
     let row = trail::Row {
-        action: "promo_codes.create",
-        target_type: Some("promo_code"),
-        target_id: Some(&shown),
         after: Some(json!({ "code": shown, "campaign_id": input.campaign_id, "max_uses": input.max_uses })),
-        ..trail::Row::by(by)
+        ..trail::Row::by(by).on("promo_codes.create", "promo_code", &shown)
     };
     trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
@@ -703,12 +695,9 @@ pub async fn set_code_status(
     sqlx::query("UPDATE promo_codes SET status = $1 WHERE code_key = $2").bind(to).bind(&key).execute(&mut *tx).await?;
     let shown = code.trim().to_uppercase();
     let row = trail::Row {
-        action: "promo_codes.status",
-        target_type: Some("promo_code"),
-        target_id: Some(&shown),
         before: Some(json!({ "status": status })),
         after: Some(json!({ "status": to })),
-        ..trail::Row::by(by)
+        ..trail::Row::by(by).on("promo_codes.status", "promo_code", &shown)
     };
     trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
@@ -802,14 +791,11 @@ impl ByOperator {
     ) -> Result<(), ApiError> {
         let target = bonus_id.to_string();
         let row = trail::Row {
-            action,
-            target_type: Some("bonus"),
-            target_id: Some(&target),
             user_id: Some(user_id),
             reason: Some(&self.why),
             before,
             after: Some(after),
-            ..trail::Row::by(&self.by)
+            ..trail::Row::by(&self.by).on(action, "bonus", &target)
         };
         trail::write(conn, &row).await
     }

@@ -276,15 +276,7 @@ async fn audit(
     after: Option<serde_json::Value>,
 ) -> Result<(), ApiError> {
     let target = id.to_string();
-    let row = trail::Row {
-        action,
-        target_type: Some("jackpot"),
-        target_id: Some(&target),
-        before,
-        after,
-        ..trail::Row::by(by)
-    };
-    trail::write(conn, &row).await
+    trail::write(conn, &trail::Row { before, after, ..trail::Row::by(by).on(action, "jackpot", &target) }).await
 }
 
 /// Every pool, as operators see them (never the hidden trigger of the running cycle).
@@ -353,7 +345,7 @@ async fn list_route(State(state): State<AppState>, _: Operator) -> Response {
 
 async fn create_route(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let by = trail::Actor::from(&staff);
-    let result = async { Ok(json!({ "id": create(&state, &by, &body::<PoolInput>(&bytes)?).await? })) }.await;
+    let result = async { Ok(json!({ "id": create(&state, &by, &body(&bytes)?).await? })) }.await;
     trail::audited(answer(result))
 }
 

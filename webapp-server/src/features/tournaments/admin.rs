@@ -291,12 +291,10 @@ async fn save(
     games::cover(&mut tx, "tournament", saved, &covered, input.ends_at * 1000).await?;
     if let Some(by) = by {
         let target = saved.to_string();
+        let action = if id.is_some() { "tournaments.update" } else { "tournaments.create" };
         let row = trail::Row {
-            action: if id.is_some() { "tournaments.update" } else { "tournaments.create" },
-            target_type: Some("tournament"),
-            target_id: Some(&target),
             after: serde_json::to_value(input).ok(),
-            ..trail::Row::by(by)
+            ..trail::Row::by(by).on(action, "tournament", &target)
         };
         trail::write(&mut *tx, &row).await?;
     }
@@ -327,13 +325,10 @@ pub async fn cancel(state: &AppState, by: &trail::Actor, id: i64, reason: &str) 
     games::set_end(&mut tx, "tournament", id, 0).await?;
     let target = id.to_string();
     let row = trail::Row {
-        action: "tournaments.cancel",
-        target_type: Some("tournament"),
-        target_id: Some(&target),
         reason: Some(reason.trim()),
         before: Some(json!({ "status": status })),
         after: Some(json!({ "status": "cancelled" })),
-        ..trail::Row::by(by)
+        ..trail::Row::by(by).on("tournaments.cancel", "tournament", &target)
     };
     trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
@@ -408,7 +403,7 @@ async fn list_route(State(state): State<AppState>, _: Operator) -> Response {
 
 async fn create_route(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let by = trail::Actor::from(&staff);
-    let result = async { Ok(json!({ "id": create(&state, &by, &body::<TournamentInput>(&bytes)?).await? })) }.await;
+    let result = async { Ok(json!({ "id": create(&state, &by, &body(&bytes)?).await? })) }.await;
     trail::audited(answer(result))
 }
 
