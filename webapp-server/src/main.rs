@@ -230,7 +230,7 @@ async fn grant_freespins(config: Config, args: &[&str]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match request.grant(&state).await {
+    match request.grant(&state, &croupier_server::features::backoffice::trail::Actor::cli()).await {
         Ok(id) => {
             println!("free-spin pack {id}: {count} spins of {game} for player {user_id}");
             ExitCode::SUCCESS

@@ -860,6 +860,46 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
             rows,
             [("jackpots.create".to_owned(), Some(admin.id)), ("jackpots.status".to_owned(), Some(admin.id))]
         );
+        // A free-spin pack and the loyalty programme's settings through the gate: the feature's
+        // rows, written with the change, and no generic one.
+        let pack = json!({"user_id": user_id, "game": "lucky-sevens", "currency": "USD", "bet": 100, "count": 2});
+        let (status, body) = post(&admin.http, &app, "/admin/freespins", &pack).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let pack = body["data"]["id"].as_i64().unwrap_or_else(|| panic!("{body}"));
+        let response = admin
+            .http
+            .put(url(&app, "/admin/loyalty/settings"))
+            .json(&json!({"active": false, "levels_drop": true}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        type Audited = (String, Option<i64>, Option<String>, Option<i64>, Option<String>, Option<String>);
+        let rows: Vec<Audited> = sqlx::query_as(
+            "SELECT action, operator_id, target_id, user_id, before_json, after_json FROM operator_audit \
+             WHERE (action LIKE 'freespins.%' OR action LIKE 'loyalty.%' OR action LIKE 'admin.%freespins%' \
+             OR action LIKE 'admin.%loyalty%') AND action <> 'loyalty.points' ORDER BY id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        let seen: Vec<(&str, Option<i64>, Option<&str>, Option<i64>)> =
+            rows.iter().map(|r| (r.0.as_str(), r.1, r.2.as_deref(), r.3)).collect();
+        let player = user_id.to_string();
+        assert_eq!(
+            seen,
+            vec![
+                ("freespins.grant", Some(admin.id), Some(player.as_str()), Some(user_id)),
+                ("loyalty.settings", Some(admin.id), Some("1"), None),
+            ]
+        );
+        let after = |i: usize| serde_json::from_str::<Value>(rows[i].5.as_deref().unwrap_or("null")).unwrap();
+        assert_eq!(
+            (after(0)["pack_id"].as_i64(), after(0)["count"].as_i64(), after(0)["win_account"].as_str()),
+            (Some(pack), Some(2), Some("main"))
+        );
+        assert_eq!(rows[1].4.as_deref(), Some(r#"{"active":true,"levels_drop":false}"#), "the settings before");
+        assert_eq!(after(1), json!({"active": false, "levels_drop": true}));
         app.finish().await;
     }
 }

@@ -59,7 +59,7 @@ db_test!(async fn free_spins_cost_nothing_and_pay_where_the_pack_says(app) {
         valid_days: Some(1),
         wager_multiplier: Some(2),
     };
-    bonus_pack.grant(&app.state).await.unwrap();
+    bonus_pack.grant(&app.state, &croupier_server::features::backoffice::trail::Actor::cli()).await.unwrap();
     assert!(freespins::grant(db, user, "mines", usd(), 100, 2, 3_600_000).await.is_err(), "mines rounds have several steps");
     freespins::grant(db, user, "gem-rush", usd(), 100, 1, -1).await.unwrap();
 
@@ -284,6 +284,30 @@ async fn operators_grant_free_spins_over_http_and_from_the_command_line() {
             assert_eq!(refused.status.code(), Some(1), "a zero bet is refused");
             let (_, packs) = app.get_as(&client, "freespins.get", &[("status", "active")]).await;
             assert_eq!(packs["data"]["total"], 2, "{packs}");
+        }
+        // Each grant is audited with the pack it made, by whoever made it; a refused one wrote none.
+        let rows: Vec<(String, String, Option<String>, Option<i64>, String)> = sqlx::query_as(
+            "SELECT operator_name, role, target_id, user_id, after_json FROM operator_audit \
+             WHERE action = 'freespins.grant' ORDER BY id",
+        )
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        assert_eq!(rows.len(), if backend == Backend::Sqlite { 2 } else { 1 }, "{rows:?}");
+        let (target, after) = (user.to_string(), serde_json::from_str::<Value>(&rows[0].4).unwrap());
+        assert_eq!(
+            (rows[0].1.as_str(), rows[0].2.as_deref(), rows[0].3),
+            ("automation", Some(target.as_str()), Some(user))
+        );
+        assert_eq!(after["pack_id"], answer["data"]["id"]);
+        assert_eq!((after["win_account"].as_str(), after["valid_days"].as_i64()), (Some("bonus"), Some(3)));
+        assert!(after["bonus_id"].as_i64().is_some(), "a bonus pack names its bonus: {after}");
+        if let Some(cli) = rows.get(1) {
+            let after = serde_json::from_str::<Value>(&cli.4).unwrap();
+            assert_eq!(
+                (cli.0.as_str(), after["game"].as_str(), after["bonus_id"].as_i64()),
+                ("cli", Some("plinko"), None)
+            );
         }
         app.finish().await;
     }

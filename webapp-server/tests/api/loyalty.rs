@@ -464,6 +464,36 @@ async fn operators_configure_the_programme_and_bad_config_is_refused_whole() {
         assert_eq!(info(&app, &client).await["points"], 15);
         let out = app.cli(&["admin", "loyalty", "points", &user, "0", "nothing"]);
         assert!(!out.status.success(), "0 points is refused");
+
+        // A programme made, then changed: each put audited with what it replaced.
+        for title in ["Tour", "Grand tour"] {
+            let sent = json!({"title_en": title, "title_fr": title});
+            let (status, body) = admin(&app, reqwest::Method::PUT, "/admin/loyalty/programs/audit-tour", sent).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+        // Every accepted change has its own row, in order; the refused ones above wrote none.
+        let rows: Vec<(String, Option<String>, Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT action, target_id, before_json, after_json FROM operator_audit WHERE action LIKE 'loyalty.%' \
+             AND action <> 'loyalty.points' ORDER BY id",
+        )
+        .fetch_all(app.state.db().pool())
+        .await
+        .unwrap();
+        let actions: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(
+            actions,
+            ["loyalty.settings", "loyalty.settings", "loyalty.rates", "loyalty.program", "loyalty.program"]
+        );
+        let json = |text: &Option<String>| serde_json::from_str::<Value>(text.as_deref().unwrap_or("null")).unwrap();
+        assert_eq!(json(&rows[0].2), json!({"active": true, "levels_drop": false}));
+        assert_eq!(json(&rows[0].3), json!({"active": false, "levels_drop": false}));
+        let rates_before = json(&rows[2].2);
+        assert!(rates_before.as_array().is_some_and(|r| !r.is_empty()), "the rates replaced: {rates_before}");
+        assert_eq!(json(&rows[2].3)[0]["game_type"], "fast");
+        assert_eq!((rows[3].1.as_deref(), rows[3].2.as_deref()), (Some("audit-tour"), None), "made by the put");
+        let made = json(&rows[4].2);
+        assert_eq!((made["active"].as_bool(), json(&rows[4].3)["title_en"].as_str()), (Some(true), Some("Grand tour")));
+        assert!(made["id"].as_i64().is_some(), "{made}");
         app.finish().await;
     }
 }

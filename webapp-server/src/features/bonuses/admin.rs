@@ -915,7 +915,7 @@ async fn cancel_bonus(
 /// `POST /admin/freespins`: gives a player a pack. Its wins go to the main balance; with
 /// `win_account` `bonus` the pack is a bonus's (a manual freespins bonus whose wins must be
 /// wagered `wager_multiplier` times, 0 by default), as every bonus-balance money is.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GrantRequest {
     pub user_id: i64,
@@ -936,8 +936,9 @@ pub struct GrantRequest {
 }
 
 impl GrantRequest {
-    /// Checks every part, then grants; answers the pack's id.
-    pub async fn grant(&self, state: &AppState) -> Result<i64, ApiError> {
+    /// Checks every part, then grants; answers the pack's id. The grant writes its audit row
+    /// (`freespins.grant`, by `by`: the pack as granted) in its own transaction.
+    pub async fn grant(&self, state: &AppState, by: &trail::Actor) -> Result<i64, ApiError> {
         let currency =
             Currency::parse(&self.currency).ok_or_else(|| ApiError::field("currency", FieldCode::Unsupported))?;
         let bonus = match self.win_account.as_deref() {
@@ -954,16 +955,13 @@ impl GrantRequest {
             return Err(ApiError::field_with("wager_multiplier", FieldCode::MaxValue, vec![("max", "200".into())]));
         }
         if !bonus {
-            return freespins::grant(
-                state.db(),
-                self.user_id,
-                &self.game,
-                currency,
-                self.bet,
-                self.count,
-                days * engine::DAY_MS,
-            )
-            .await;
+            let mut tx = state.db().begin().await?;
+            let (user_id, valid) = (self.user_id, days * engine::DAY_MS);
+            let id =
+                freespins::grant_in(&mut tx, user_id, &self.game, currency, self.bet, self.count, None, valid).await?;
+            self.audit(&mut tx, by, id, None).await?;
+            tx.commit().await?;
+            return Ok(id);
         }
         if bet_or_count_bad(self.bet, self.count) {
             return Err(if self.bet <= 0 {
@@ -976,12 +974,14 @@ impl GrantRequest {
         // A bonus of free spins only: the player's active-bonus limit does not hold it back.
         let rules = Rules { max_active: i64::MAX, ..Rules::of(state) };
         let db = state.db().clone();
+        let request = std::sync::Arc::new(self.clone());
+        let by = std::sync::Arc::new(by.clone());
         state
             .db()
             .group(
                 user_id,
                 job(move |conn| {
-                    let (db, game) = (db.clone(), game.clone());
+                    let (db, game, request, by) = (db.clone(), game.clone(), request.clone(), by.clone());
                     Box::pin(async move {
                         db.lock_user(conn, user_id).await?;
                         let player = campaigns::player(conn, user_id)
@@ -1026,7 +1026,9 @@ impl GrantRequest {
                                 BonusError::Internal(_) => ApiError::field("game", FieldCode::NotFound),
                                 other => super::methods::refusal(other),
                             })?;
-                        credited.freespin_pack_id.ok_or_else(|| ApiError::field("game", FieldCode::NotFound))
+                        let pack = credited.freespin_pack_id.ok_or_else(|| ApiError::field("game", FieldCode::NotFound))?;
+                        request.audit(conn, &by, pack, Some(id)).await?;
+                        Ok(pack)
                     })
                 }),
             )
@@ -1034,15 +1036,45 @@ impl GrantRequest {
     }
 }
 
+impl GrantRequest {
+    /// The grant's audit row in its transaction: the player, the pack made (`pack`) and, for a
+    /// pack that pays into a bonus, that bonus (`bonus`), with the request as given.
+    async fn audit(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        by: &trail::Actor,
+        pack: i64,
+        bonus: Option<i64>,
+    ) -> Result<(), ApiError> {
+        let target = self.user_id.to_string();
+        let row = trail::Row {
+            user_id: Some(self.user_id),
+            after: Some(json!({
+                "pack_id": pack,
+                "bonus_id": bonus,
+                "game": self.game,
+                "count": self.count,
+                "bet": self.bet,
+                "currency": self.currency,
+                "win_account": if bonus.is_some() { "bonus" } else { "main" },
+                "valid_days": self.valid_days.unwrap_or(7),
+                "wager_multiplier": self.wager_multiplier.unwrap_or(0),
+            })),
+            ..trail::Row::by(by).on("freespins.grant", "player", &target)
+        };
+        trail::write(conn, &row).await
+    }
+}
+
 fn bet_or_count_bad(bet: i64, count: i64) -> bool {
     bet <= 0 || !(1..=freespins::MAX_PACK).contains(&count)
 }
 
-async fn admin_grant_freespins(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+async fn admin_grant_freespins(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let request: GrantRequest = body(&bytes)?;
-        Ok(json!({ "id": request.grant(&state).await? }))
+        Ok(json!({ "id": request.grant(&state, &trail::Actor::from(&staff)).await? }))
     }
     .await;
-    answer(result)
+    trail::audited(answer(result))
 }

@@ -613,56 +613,127 @@ async fn admin_get(State(state): State<AppState>, _: Operator) -> Response {
     answer(result)
 }
 
-async fn in_tx<T, F>(state: &AppState, f: F) -> Result<T, ApiError>
+/// Runs `f` in one transaction with the change's audit row (`action` on `target`, by `staff`):
+/// `f` answers its result and what it replaced (`before`); `after` is the change as sent. A
+/// refused change writes neither. The route is marked [`trail::audited`], so the console's gate
+/// adds no generic row after the commit.
+async fn audited_tx<T, F>(
+    state: &AppState,
+    staff: &Staff,
+    (action, target_type, target_id): (&str, &str, &str),
+    after: Value,
+    f: F,
+) -> Result<T, ApiError>
 where
-    F: for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<T, ApiError>>,
+    F: for<'c> FnOnce(&'c mut AnyConnection) -> futures::future::BoxFuture<'c, Result<(T, Option<Value>), ApiError>>,
 {
     let mut tx = state.db().begin().await?;
-    let out = f(&mut tx).await?;
+    let (out, before) = f(&mut tx).await?;
+    let by = trail::Actor::from(staff);
+    let row = trail::Row { before, after: Some(after), ..trail::Row::by(&by).on(action, target_type, target_id) };
+    trail::write(&mut *tx, &row).await?;
     tx.commit().await?;
     Ok(out)
 }
 
-async fn admin_settings(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
+/// The rates as they stand, for an audit row's `before`.
+async fn rates_now(conn: &mut AnyConnection) -> Result<Value, sqlx::Error> {
+    let rates: Vec<(String, String, i64)> =
+        sqlx::query_as("SELECT game_type, currency, milli_per_unit FROM loyalty_rates ORDER BY game_type, currency")
+            .fetch_all(&mut *conn)
+            .await?;
+    Ok(json!(
+        rates.iter().map(|(g, c, m)| json!({"game_type": g, "currency": c, "milli_per_unit": m})).collect::<Vec<_>>()
+    ))
+}
+
+/// The levels as they stand, for an audit row's `before`.
+async fn levels_now(conn: &mut AnyConnection) -> Result<Value, sqlx::Error> {
+    let levels = super::levels(conn).await?;
+    Ok(json!(
+        levels
+            .iter()
+            .map(
+                |l| json!({"level": l.level, "min_points": l.min_points, "title_en": l.title_en, "title_fr": l.title_fr,
+            "campaign_id": l.campaign_id})
+            )
+            .collect::<Vec<_>>()
+    ))
+}
+
+/// The row of `sysname` in a catalogue's `table` before a put (none: the put makes it), for an
+/// audit row's `before`: its id and whether it was on the players' pages.
+async fn item_now(conn: &mut AnyConnection, table: &str, sysname: &str) -> Result<Option<Value>, sqlx::Error> {
+    let sql = format!("SELECT id, active FROM {table} WHERE sysname = $1");
+    let row: Option<(i64, i64)> =
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(sysname).fetch_optional(&mut *conn).await?;
+    Ok(row.map(|(id, active)| json!({ "id": id, "active": active != 0 })))
+}
+
+async fn admin_settings(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: SettingsInput = body(&bytes)?;
-        in_tx(&state, |conn| Box::pin(async move { Ok(write_settings(conn, &input).await?) })).await?;
-        Ok(json!({}))
-    }
-    .await;
-    answer(result)
-}
-
-async fn admin_rates(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
-    let result = async {
-        let input: Items<RateInput> = body(&bytes)?;
-        check_rates(&input.items)?;
-        in_tx(&state, |conn| Box::pin(async move { Ok(write_rates(conn, &input.items).await?) })).await?;
-        Ok(json!({}))
-    }
-    .await;
-    answer(result)
-}
-
-async fn admin_levels(State(state): State<AppState>, _: Operator, bytes: Bytes) -> Response {
-    let result = async {
-        let input: Items<LevelInput> = body(&bytes)?;
-        in_tx(&state, |conn| {
+        let after = json!(input);
+        let target = ("loyalty.settings", "loyalty_settings", "1");
+        audited_tx(&state, &staff, target, after, |conn| {
             Box::pin(async move {
-                check_levels(conn, &input.items).await?;
-                Ok(write_levels(conn, &input.items).await?)
+                let was = super::settings(conn).await?;
+                write_settings(conn, &input).await?;
+                Ok(((), Some(json!({ "active": was.active, "levels_drop": was.levels_drop }))))
             })
         })
         .await?;
         Ok(json!({}))
     }
     .await;
-    answer(result)
+    trail::audited(answer(result))
 }
 
+async fn admin_rates(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
+    let result = async {
+        let input: Items<RateInput> = body(&bytes)?;
+        check_rates(&input.items)?;
+        let after = json!(input.items);
+        audited_tx(&state, &staff, ("loyalty.rates", "loyalty_rates", "*"), after, |conn| {
+            Box::pin(async move {
+                let before = rates_now(conn).await?;
+                write_rates(conn, &input.items).await?;
+                Ok(((), Some(before)))
+            })
+        })
+        .await?;
+        Ok(json!({}))
+    }
+    .await;
+    trail::audited(answer(result))
+}
+
+async fn admin_levels(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
+    let result = async {
+        let input: Items<LevelInput> = body(&bytes)?;
+        let after = json!(input.items);
+        audited_tx(&state, &staff, ("loyalty.levels", "loyalty_levels", "*"), after, |conn| {
+            Box::pin(async move {
+                check_levels(conn, &input.items).await?;
+                let before = levels_now(conn).await?;
+                write_levels(conn, &input.items).await?;
+                Ok(((), Some(before)))
+            })
+        })
+        .await?;
+        Ok(json!({}))
+    }
+    .await;
+    trail::audited(answer(result))
+}
+
+/// `PUT /admin/loyalty/{kind}/{sysname}`: audited as `loyalty.character|product|program|quest`
+/// on the item's sysname, `before` its id and visibility (none: made by this put), `after` the
+/// item as sent with its id.
 async fn admin_put(
     State(state): State<AppState>,
     _: Operator,
+    staff: Staff,
     Path((kind, sysname)): Path<(String, String)>,
     bytes: Bytes,
 ) -> Response {
@@ -670,29 +741,64 @@ async fn admin_put(
         if !is_slug(&sysname) {
             return Err(ApiError::field("sysname", FieldCode::Invalid));
         }
+        let (action, table) = match kind.as_str() {
+            "characters" => ("loyalty.character", "loyalty_characters"),
+            "products" => ("loyalty.product", "loyalty_products"),
+            "programs" => ("loyalty.program", "loyalty_programs"),
+            "quests" => ("loyalty.quest", "loyalty_quests"),
+            _ => return Err(ApiError::field("kind", FieldCode::NotFound)),
+        };
+        let (target, name) = ((action, table, sysname.as_str()), sysname.clone());
         let id = match kind.as_str() {
             "characters" => {
                 let input: CharacterInput = body(&bytes)?;
-                in_tx(&state, |conn| Box::pin(async move { put_character(conn, &sysname, &input).await })).await?
+                let after = json!(input);
+                audited_tx(&state, &staff, target, after, |conn| {
+                    Box::pin(async move {
+                        let before = item_now(conn, table, &name).await?;
+                        Ok((put_character(conn, &name, &input).await?, before))
+                    })
+                })
+                .await?
             }
             "products" => {
                 let input: ProductInput = body(&bytes)?;
-                in_tx(&state, |conn| Box::pin(async move { put_product(conn, &sysname, &input).await })).await?
+                let after = json!(input);
+                audited_tx(&state, &staff, target, after, |conn| {
+                    Box::pin(async move {
+                        let before = item_now(conn, table, &name).await?;
+                        Ok((put_product(conn, &name, &input).await?, before))
+                    })
+                })
+                .await?
             }
             "programs" => {
                 let input: ProgramInput = body(&bytes)?;
-                in_tx(&state, |conn| Box::pin(async move { put_program(conn, &sysname, &input).await })).await?
+                let after = json!(input);
+                audited_tx(&state, &staff, target, after, |conn| {
+                    Box::pin(async move {
+                        let before = item_now(conn, table, &name).await?;
+                        Ok((put_program(conn, &name, &input).await?, before))
+                    })
+                })
+                .await?
             }
-            "quests" => {
+            _ => {
                 let input: QuestInput = body(&bytes)?;
-                in_tx(&state, |conn| Box::pin(async move { put_quest(conn, &sysname, &input).await })).await?
+                let after = json!(input);
+                audited_tx(&state, &staff, target, after, |conn| {
+                    Box::pin(async move {
+                        let before = item_now(conn, table, &name).await?;
+                        Ok((put_quest(conn, &name, &input).await?, before))
+                    })
+                })
+                .await?
             }
-            _ => return Err(ApiError::field("kind", FieldCode::NotFound)),
         };
         Ok(json!({ "id": id }))
     }
     .await;
-    answer(result)
+    trail::audited(answer(result))
 }
 
 async fn admin_points(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
