@@ -798,6 +798,8 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
             (format!("/admin/campaigns/{campaign}/pause"), json!({})),
             ("/admin/promo-codes".to_owned(), json!({"code": "gate-26", "campaign_id": campaign, "max_uses": 3})),
             ("/admin/promo-codes/gate-26/pause".to_owned(), json!({})),
+            // Paused again: nothing changes and no row is written.
+            ("/admin/promo-codes/gate-26/pause".to_owned(), json!({})),
         ];
         for (path, sent) in &steps {
             let (status, body) = post(&admin.http, &app, path, sent).await;
@@ -848,8 +850,11 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         let (status, body) = post(&admin.http, &app, "/admin/jackpots", &pot).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let pot = body["data"]["id"].as_i64().unwrap_or_else(|| panic!("{body}"));
-        let (status, body) = post(&admin.http, &app, &format!("/admin/jackpots/{pot}/pause"), &json!({})).await;
-        assert_eq!(status, StatusCode::OK, "{body}");
+        for _ in 0..2 {
+            // The second pause changes nothing and writes no row.
+            let (status, body) = post(&admin.http, &app, &format!("/admin/jackpots/{pot}/pause"), &json!({})).await;
+            assert_eq!((status, body["data"]["status"].as_str()), (StatusCode::OK, Some("paused")), "{body}");
+        }
         let rows: Vec<(String, Option<i64>)> = sqlx::query_as(
             "SELECT action, operator_id FROM operator_audit WHERE action LIKE 'jackpots.%' OR action LIKE 'admin.%jackpots%' ORDER BY id",
         )

@@ -692,6 +692,10 @@ pub async fn set_code_status(
         .fetch_optional(&mut *tx)
         .await?;
     let status = status.ok_or_else(|| ApiError::field("code", FieldCode::NotFound))?;
+    // Pausing a paused code (or resuming an active one) changes nothing and writes no row.
+    if status == to {
+        return Ok(status);
+    }
     sqlx::query("UPDATE promo_codes SET status = $1 WHERE code_key = $2").bind(to).bind(&key).execute(&mut *tx).await?;
     let shown = code.trim().to_uppercase();
     let row = trail::Row {

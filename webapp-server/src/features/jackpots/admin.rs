@@ -211,7 +211,8 @@ fn not_found() -> ApiError {
 }
 
 /// pause, resume or close. Closing gives what the pool holds back to the house, once; closing a
-/// closed pool answers its status, moves nothing and writes no audit row. `by`'s audit row
+/// closed pool, pausing a paused one or resuming an active one answers its status, changes nothing
+/// and writes no audit row. `by`'s audit row
 /// (`jackpots.status`: the status before and after, and what a close gave back) is written with
 /// the change and its ledger posting.
 pub async fn act(state: &AppState, by: &trail::Actor, id: i64, action: &str) -> Result<String, ApiError> {
@@ -234,6 +235,9 @@ pub async fn act(state: &AppState, by: &trail::Actor, id: i64, action: &str) -> 
             );
         }
     };
+    if next == status {
+        return Ok(status);
+    }
     if next == "closed" && amount > 0 {
         let currency =
             Currency::parse(&currency).ok_or_else(|| ApiError::internal(anyhow::anyhow!("pool {id}: bad currency")))?;
