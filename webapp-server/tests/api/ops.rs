@@ -93,3 +93,49 @@ async fn sqlite_write_ahead_log_is_copied_back_beside_the_writer() {
     assert!(seen, "the log was copied back into the database file");
     app.finish().await;
 }
+
+/// The write-ahead log starts over under a steady stream of commits: a write that begins with
+/// the whole log copied restarts it, which a stream of commits never leaves time for, so the
+/// checkpointer asks the writer's lane to copy the last commits between two batches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_write_ahead_log_starts_over_when_the_lane_catches_up() {
+    use croupier_server::db::{Db, group::job};
+    let dir = std::env::temp_dir().join(format!("croupier-wal-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = Db::connect(&format!("sqlite://{}/wal.db", dir.display()), 4).await.unwrap();
+    let write = |sql: &'static str| {
+        let db = db.clone();
+        async move {
+            db.group(0, job(move |conn| Box::pin(async move { sqlx::query(sql).execute(conn).await.map(|_| ()) })))
+                .await
+        }
+    };
+    // A log's frames, and how many of them the file has: a passive checkpoint's answer.
+    let pass =
+        || async { sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(db.pool()).await };
+    write("CREATE TABLE blobs (b BLOB)").await.unwrap();
+    // Twenty commits (about ten pages each) and two small ones, none copied: a pass finds them all.
+    let twenty = || async {
+        for _ in 0..20 {
+            write("INSERT INTO blobs (b) VALUES (randomblob(40000))").await.unwrap();
+        }
+    };
+    twenty().await;
+    write("INSERT INTO blobs (b) VALUES (1)").await.unwrap();
+    write("INSERT INTO blobs (b) VALUES (2)").await.unwrap();
+    let (_, log, copied) = pass().await.unwrap();
+    assert!(log > 150 && copied == log, "the commits are all in the log: {log} frames, {copied} copied");
+    // The same again, but the lane asked to catch up after the first small commit: it copies the
+    // log after that batch, and the next batch starts the log over.
+    twenty().await;
+    write("INSERT INTO blobs (b) VALUES (1)").await.unwrap();
+    db.ask_wal_restart();
+    write("INSERT INTO blobs (b) VALUES (2)").await.unwrap();
+    write("INSERT INTO blobs (b) VALUES (3)").await.unwrap();
+    let (_, restarted, _) = pass().await.unwrap();
+    assert!(restarted < 20, "the log started over: {restarted} frames, against {log}");
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM blobs").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(rows, 45, "nothing lost");
+    db.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -237,9 +237,10 @@ impl Committer {
     /// of `writer` (SQLite's one-connection writer pool, or PostgreSQL's pool) in transactions
     /// opened with `begin`.
     /// A run of queued [`Committer::submit`]s of one kind in a batch runs in one call.
-    pub fn start(writer: AnyPool, begin: &'static str, max_batch: usize) -> Committer {
+    /// On SQLite `wal_restart` is the checkpointer's request to start the log over.
+    pub fn start(writer: AnyPool, begin: &'static str, max_batch: usize, wal_restart: Option<WalRestart>) -> Committer {
         let (queue, jobs) = mpsc::channel(4 * max_batch);
-        tokio::spawn(commit_loop(Lane { writer, begin, max_batch }, jobs));
+        tokio::spawn(commit_loop(Lane { writer, begin, max_batch, wal_restart }, jobs));
         Committer { queue }
     }
 
@@ -264,11 +265,31 @@ impl Committer {
     }
 }
 
+/// SQLite: the checkpointer's request that the writer's lane start the write-ahead log over
+/// (see `Db::spawn_checkpointer`). Between two batches the lane then runs a passive checkpoint on
+/// the writer's connection, which copies the commits made since the checkpointer's pass (a few
+/// batches' pages) and leaves the whole log copied, so the next batch's `BEGIN IMMEDIATE` writes
+/// from the log's start (when no reader still holds an old snapshot).
+#[derive(Clone, Default)]
+pub struct WalRestart(Arc<std::sync::atomic::AtomicBool>);
+
+impl WalRestart {
+    pub fn ask(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether a restart was asked for since the last call.
+    fn take(&self) -> bool {
+        self.0.swap(false, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// How a lane runs its batches.
 struct Lane {
     writer: AnyPool,
     begin: &'static str,
     max_batch: usize,
+    wal_restart: Option<WalRestart>,
 }
 
 async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
@@ -282,7 +303,18 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
             }
         }
         match lane.writer.acquire().await {
-            Ok(mut conn) => run_batch(&mut conn, &lane, &mut batch).await,
+            Ok(mut conn) => {
+                run_batch(&mut conn, &lane, &mut batch).await;
+                if lane.wal_restart.as_ref().is_some_and(WalRestart::take) {
+                    // Answer the batch first: the copy is the next batch's wait, not this one's.
+                    for job in batch.drain(..) {
+                        job.answer();
+                    }
+                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut *conn).await {
+                        tracing::debug!(error = %e, "the writer's catch-up checkpoint failed");
+                    }
+                }
+            }
             Err(e) => {
                 let message = e.to_string();
                 for job in &mut batch {

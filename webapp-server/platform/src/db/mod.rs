@@ -43,7 +43,11 @@ const IDLE_PING_AFTER: Duration = Duration::from_secs(30);
 
 /// SQLite: how often the checkpointer ([`Db::spawn_checkpointer`]) copies the write-ahead log
 /// back into the database file.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(50);
+
+/// SQLite: the log's size in pages (4 KiB) past which the checkpointer, once it has copied all
+/// of it, asks the writer to start it over ([`group::WalRestart`]).
+const RESTART_PAGES: i64 = 4_000;
 
 /// SQLite: the log's size in pages (4 KiB) past which the writer checkpoints by itself, in the
 /// commit that crossed it: a backstop for a checkpointer that cannot keep up (a reader holding
@@ -60,6 +64,8 @@ pub struct Db {
     backend: Backend,
     /// The group committer's lanes (see [`group`]): one on SQLite, several on PostgreSQL.
     lanes: Vec<group::Committer>,
+    /// SQLite: the checkpointer's request to the writer's lane to start the log over.
+    wal_restart: group::WalRestart,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
@@ -77,6 +83,7 @@ impl Db {
         };
         let options = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
         let pool = Db::pool_options(backend, max_connections).connect_with(options.clone()).await?;
+        let wal_restart = group::WalRestart::default();
         let (writer, lanes) = match backend {
             Backend::Sqlite => {
                 let writer = Db::pool_options(backend, 1)
@@ -105,17 +112,18 @@ impl Db {
                     })
                     .connect_with(options)
                     .await?;
-                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH);
+                let restart = Some(wal_restart.clone());
+                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH, restart);
                 (writer, vec![lane])
             }
             Backend::Postgres => {
                 let lanes = (0..group::postgres_lanes(max_connections))
-                    .map(|_| group::Committer::start(pool.clone(), "BEGIN", group::MAX_BATCH))
+                    .map(|_| group::Committer::start(pool.clone(), "BEGIN", group::MAX_BATCH, None))
                     .collect();
                 (pool.clone(), lanes)
             }
         };
-        Ok(Db { pool, writer, backend, lanes })
+        Ok(Db { pool, writer, backend, lanes, wal_restart })
     }
 
     fn pool_options(backend: Backend, max_connections: u32) -> AnyPoolOptions {
@@ -208,6 +216,13 @@ impl Db {
         }
     }
 
+    /// SQLite: asks the writer's lane to copy the write-ahead log's last commits after its
+    /// current batch, so the next batch starts the log over ([`group::WalRestart`]); the
+    /// checkpointer asks once it has copied a long log. Nothing on PostgreSQL.
+    pub fn ask_wal_restart(&self) {
+        self.wal_restart.ask();
+    }
+
     /// The lane of `player`: `player mod lanes`.
     fn lane(&self, player: i64) -> Option<&group::Committer> {
         let lanes = i64::try_from(self.lanes.len()).unwrap_or(1).max(1);
@@ -243,21 +258,36 @@ impl Db {
     /// takes no lock a writer or a reader waits for, and copies what no reader still needs).
     /// Before, the one writer did it in whichever commit took the log past 4,000 pages, and every
     /// group-commit batch queued behind that commit waited for the copy and its fsync: those were
-    /// the wallet's slowest calls. The next write after a checkpoint that copied everything starts
-    /// the log over. It stops when the pool closes. None on PostgreSQL.
+    /// the wallet's slowest calls.
+    ///
+    /// The log starts over only at a write that begins with all of it copied, which under a
+    /// steady stream of commits never happens by itself: every commit lands while the checkpointer
+    /// copies the ones before. The log then grew to the writer's backstop (64 MiB) and the
+    /// writer's own checkpoint copied everything the checkpointer had not reached yet, a stall of
+    /// its batch. So once a pass has copied a log past [`RESTART_PAGES`] to its end, the
+    /// checkpointer asks the writer's lane ([`group::WalRestart`]) to copy the few commits since,
+    /// between two batches, and the next batch starts the log over. It stops when the pool
+    /// closes. None on PostgreSQL.
     pub fn spawn_checkpointer(&self) -> Option<tokio::task::JoinHandle<()>> {
         if self.backend != Backend::Sqlite {
             return None;
         }
-        let pool = self.pool.clone();
+        let (pool, restart) = (self.pool.clone(), self.wal_restart.clone());
         Some(tokio::spawn(async move {
             let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             let mut told = false;
             while !pool.is_closed() {
                 tick.tick().await;
-                match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
-                    Ok(_) => told = false,
+                let pass: Result<(i64, i64, i64), _> =
+                    sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&pool).await;
+                match pass {
+                    Ok((_busy, log, copied)) => {
+                        told = false;
+                        if log >= RESTART_PAGES && copied == log {
+                            restart.ask();
+                        }
+                    }
                     Err(e) if !pool.is_closed() && !told => {
                         // Said once per run of failures: the writer's backstop still checkpoints.
                         tracing::warn!(error = %e, "write-ahead log checkpoint failed");
