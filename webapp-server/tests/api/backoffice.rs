@@ -888,8 +888,8 @@ async fn players_are_found_banned_noted_and_the_trail_is_append_only_and_exporte
         .fetch_all(pool)
         .await
         .unwrap();
-        let seen: Vec<(&str, Option<i64>, Option<&str>, Option<i64>)> =
-            rows.iter().map(|r| (r.0.as_str(), r.1, r.2.as_deref(), r.3)).collect();
+        type Seen<'a> = (&'a str, Option<i64>, Option<&'a str>, Option<i64>);
+        let seen: Vec<Seen> = rows.iter().map(|r| (r.0.as_str(), r.1, r.2.as_deref(), r.3)).collect();
         let player = user_id.to_string();
         assert_eq!(
             seen,

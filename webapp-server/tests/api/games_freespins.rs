@@ -286,7 +286,8 @@ async fn operators_grant_free_spins_over_http_and_from_the_command_line() {
             assert_eq!(packs["data"]["total"], 2, "{packs}");
         }
         // Each grant is audited with the pack it made, by whoever made it; a refused one wrote none.
-        let rows: Vec<(String, String, Option<String>, Option<i64>, String)> = sqlx::query_as(
+        type Grant = (String, String, Option<String>, Option<i64>, String);
+        let rows: Vec<Grant> = sqlx::query_as(
             "SELECT operator_name, role, target_id, user_id, after_json FROM operator_audit \
              WHERE action = 'freespins.grant' ORDER BY id",
         )

@@ -472,7 +472,8 @@ async fn operators_configure_the_programme_and_bad_config_is_refused_whole() {
             assert_eq!(status, StatusCode::OK, "{body}");
         }
         // Every accepted change has its own row, in order; the refused ones above wrote none.
-        let rows: Vec<(String, Option<String>, Option<String>, Option<String>)> = sqlx::query_as(
+        type Change = (String, Option<String>, Option<String>, Option<String>);
+        let rows: Vec<Change> = sqlx::query_as(
             "SELECT action, target_id, before_json, after_json FROM operator_audit WHERE action LIKE 'loyalty.%' \
              AND action <> 'loyalty.points' ORDER BY id",
         )
