@@ -302,19 +302,9 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
                 Err(_) => break,
             }
         }
-        match lane.writer.acquire().await {
-            Ok(mut conn) => {
-                run_batch(&mut conn, &lane, &mut batch).await;
-                if lane.wal_restart.as_ref().is_some_and(WalRestart::take) {
-                    // Answer the batch first: the copy is the next batch's wait, not this one's.
-                    for job in batch.drain(..) {
-                        job.answer();
-                    }
-                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut *conn).await {
-                        tracing::debug!(error = %e, "the writer's catch-up checkpoint failed");
-                    }
-                }
-            }
+        let mut conn = lane.writer.acquire().await;
+        match &mut conn {
+            Ok(conn) => run_batch(conn, &lane, &mut batch).await,
             Err(e) => {
                 let message = e.to_string();
                 for job in &mut batch {
@@ -324,6 +314,13 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
         }
         for job in batch.drain(..) {
             job.answer();
+        }
+        // After the answers: the copy is the next batch's wait, not this one's.
+        if let Ok(conn) = &mut conn
+            && lane.wal_restart.as_ref().is_some_and(WalRestart::take)
+            && let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut **conn).await
+        {
+            tracing::debug!(error = %e, "the writer's catch-up checkpoint failed");
         }
     }
 }

@@ -974,19 +974,20 @@ impl GrantRequest {
                 ApiError::field_with("count", FieldCode::MaxValue, vec![("max", freespins::MAX_PACK.to_string())])
             });
         }
-        let (user_id, game, bet, count) = (self.user_id, self.game.clone(), self.bet, self.count);
+        let (user_id, bet, count) = (self.user_id, self.bet, self.count);
         // A bonus of free spins only: the player's active-bonus limit does not hold it back.
         let rules = Rules { max_active: i64::MAX, ..Rules::of(state) };
         let db = state.db().clone();
-        let request = std::sync::Arc::new(self.clone());
-        let by = std::sync::Arc::new(by.clone());
+        // The job may run again (its batch retried): it owns the request and the operator.
+        let (request, by) = (std::sync::Arc::new(self.clone()), std::sync::Arc::new(by.clone()));
         state
             .db()
             .group(
                 user_id,
                 job(move |conn| {
-                    let (db, game, request, by) = (db.clone(), game.clone(), request.clone(), by.clone());
+                    let (db, request, by) = (db.clone(), request.clone(), by.clone());
                     Box::pin(async move {
+                        let game = &request.game;
                         db.lock_user(conn, user_id).await?;
                         let player = campaigns::player(conn, user_id)
                             .await?
@@ -1038,9 +1039,7 @@ impl GrantRequest {
             )
             .await
     }
-}
 
-impl GrantRequest {
     /// The grant's audit row in its transaction: the player, the pack made (`pack`) and, for a
     /// pack that pays into a bonus, that bonus (`bonus`), with the request as given.
     async fn audit(

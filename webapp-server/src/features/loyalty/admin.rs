@@ -572,11 +572,8 @@ async fn admin_get(State(state): State<AppState>, _: Operator) -> Response {
     let result = async {
         let mut conn = state.db().pool().acquire().await?;
         let settings = super::settings(&mut conn).await?;
-        let rates: Vec<(String, String, i64)> =
-            sqlx::query_as("SELECT game_type, currency, milli_per_unit FROM loyalty_rates ORDER BY game_type, currency")
-                .fetch_all(&mut *conn)
-                .await?;
-        let levels = super::levels(&mut conn).await?;
+        let rates = rates_now(&mut conn).await?;
+        let levels = levels_now(&mut conn).await?;
         let characters: Vec<(i64, String, String, i64, i64)> =
             sqlx::query_as("SELECT id, sysname, title_en, min_level, active FROM loyalty_characters ORDER BY position, id")
                 .fetch_all(&mut *conn)
@@ -597,10 +594,8 @@ async fn admin_get(State(state): State<AppState>, _: Operator) -> Response {
         .await?;
         Ok(json!({
             "settings": {"active": settings.active, "levels_drop": settings.levels_drop},
-            "rates": rates.iter().map(|(g, c, m)| json!({"game_type": g, "currency": c, "milli_per_unit": m})).collect::<Vec<_>>(),
-            "levels": levels.iter().map(|l| json!({"level": l.level, "min_points": l.min_points, "title_en": l.title_en,
-                "title_fr": l.title_fr, "description_en": l.description_en, "description_fr": l.description_fr,
-                "image": l.image, "campaign_id": l.campaign_id})).collect::<Vec<_>>(),
+            "rates": rates,
+            "levels": levels,
             "characters": characters.iter().map(|(id, s, t, m, a)| json!({"id": id, "sysname": s, "title_en": t, "min_level": m, "active": *a != 0})).collect::<Vec<_>>(),
             "products": products.iter().map(|(id, s, t, p, k, c, b, m, st, a)| json!({"id": id, "sysname": s, "title_en": t,
                 "price": p, "kind": k, "campaign_id": c, "boost_bps": b, "min_level": m, "stock": st, "active": *a != 0})).collect::<Vec<_>>(),
@@ -636,7 +631,7 @@ where
     Ok(out)
 }
 
-/// The rates as they stand, for an audit row's `before`.
+/// The rates as they stand (`GET /admin/loyalty`'s, and an audit row's `before`).
 async fn rates_now(conn: &mut AnyConnection) -> Result<Value, sqlx::Error> {
     let rates: Vec<(String, String, i64)> =
         sqlx::query_as("SELECT game_type, currency, milli_per_unit FROM loyalty_rates ORDER BY game_type, currency")
@@ -647,18 +642,15 @@ async fn rates_now(conn: &mut AnyConnection) -> Result<Value, sqlx::Error> {
     ))
 }
 
-/// The levels as they stand, for an audit row's `before`.
+/// The levels as they stand (`GET /admin/loyalty`'s, and an audit row's `before`).
 async fn levels_now(conn: &mut AnyConnection) -> Result<Value, sqlx::Error> {
     let levels = super::levels(conn).await?;
-    Ok(json!(
-        levels
-            .iter()
-            .map(
-                |l| json!({"level": l.level, "min_points": l.min_points, "title_en": l.title_en, "title_fr": l.title_fr,
+    let level = |l: &super::LevelRow| {
+        json!({"level": l.level, "min_points": l.min_points, "title_en": l.title_en, "title_fr": l.title_fr,
+            "description_en": l.description_en, "description_fr": l.description_fr, "image": l.image,
             "campaign_id": l.campaign_id})
-            )
-            .collect::<Vec<_>>()
-    ))
+    };
+    Ok(json!(levels.iter().map(level).collect::<Vec<_>>()))
 }
 
 /// The row of `sysname` in a catalogue's `table` before a put (none: the put makes it), for an
@@ -673,7 +665,7 @@ async fn item_now(conn: &mut AnyConnection, table: &str, sysname: &str) -> Resul
 async fn admin_settings(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: SettingsInput = body(&bytes)?;
-        let after = json!(input);
+        let after = serde_json::to_value(&input).unwrap_or_default();
         let target = ("loyalty.settings", "loyalty_settings", "1");
         audited_tx(&state, &staff, target, after, |conn| {
             Box::pin(async move {
@@ -693,7 +685,7 @@ async fn admin_rates(State(state): State<AppState>, _: Operator, staff: Staff, b
     let result = async {
         let input: Items<RateInput> = body(&bytes)?;
         check_rates(&input.items)?;
-        let after = json!(input.items);
+        let after = serde_json::to_value(&input.items).unwrap_or_default();
         audited_tx(&state, &staff, ("loyalty.rates", "loyalty_rates", "*"), after, |conn| {
             Box::pin(async move {
                 let before = rates_now(conn).await?;
@@ -711,7 +703,7 @@ async fn admin_rates(State(state): State<AppState>, _: Operator, staff: Staff, b
 async fn admin_levels(State(state): State<AppState>, _: Operator, staff: Staff, bytes: Bytes) -> Response {
     let result = async {
         let input: Items<LevelInput> = body(&bytes)?;
-        let after = json!(input.items);
+        let after = serde_json::to_value(&input.items).unwrap_or_default();
         audited_tx(&state, &staff, ("loyalty.levels", "loyalty_levels", "*"), after, |conn| {
             Box::pin(async move {
                 check_levels(conn, &input.items).await?;
@@ -748,52 +740,26 @@ async fn admin_put(
             "quests" => ("loyalty.quest", "loyalty_quests"),
             _ => return Err(ApiError::field("kind", FieldCode::NotFound)),
         };
-        let (target, name) = ((action, table, sysname.as_str()), sysname.clone());
+        let target = (action, table, sysname.as_str());
+        // Each kind: its input, read from the body, put in one audited transaction with what
+        // the put replaced.
+        macro_rules! put {
+            ($input:ty, $put:path) => {{
+                let (input, name): ($input, String) = (body(&bytes)?, sysname.clone());
+                audited_tx(&state, &staff, target, serde_json::to_value(&input).unwrap_or_default(), |conn| {
+                    Box::pin(async move {
+                        let before = item_now(conn, table, &name).await?;
+                        Ok(($put(conn, &name, &input).await?, before))
+                    })
+                })
+                .await?
+            }};
+        }
         let id = match kind.as_str() {
-            "characters" => {
-                let input: CharacterInput = body(&bytes)?;
-                let after = json!(input);
-                audited_tx(&state, &staff, target, after, |conn| {
-                    Box::pin(async move {
-                        let before = item_now(conn, table, &name).await?;
-                        Ok((put_character(conn, &name, &input).await?, before))
-                    })
-                })
-                .await?
-            }
-            "products" => {
-                let input: ProductInput = body(&bytes)?;
-                let after = json!(input);
-                audited_tx(&state, &staff, target, after, |conn| {
-                    Box::pin(async move {
-                        let before = item_now(conn, table, &name).await?;
-                        Ok((put_product(conn, &name, &input).await?, before))
-                    })
-                })
-                .await?
-            }
-            "programs" => {
-                let input: ProgramInput = body(&bytes)?;
-                let after = json!(input);
-                audited_tx(&state, &staff, target, after, |conn| {
-                    Box::pin(async move {
-                        let before = item_now(conn, table, &name).await?;
-                        Ok((put_program(conn, &name, &input).await?, before))
-                    })
-                })
-                .await?
-            }
-            _ => {
-                let input: QuestInput = body(&bytes)?;
-                let after = json!(input);
-                audited_tx(&state, &staff, target, after, |conn| {
-                    Box::pin(async move {
-                        let before = item_now(conn, table, &name).await?;
-                        Ok((put_quest(conn, &name, &input).await?, before))
-                    })
-                })
-                .await?
-            }
+            "characters" => put!(CharacterInput, put_character),
+            "products" => put!(ProductInput, put_product),
+            "programs" => put!(ProgramInput, put_program),
+            _ => put!(QuestInput, put_quest),
         };
         Ok(json!({ "id": id }))
     }
