@@ -1012,7 +1012,7 @@ impl GrantRequest {
                         .bind(&claim)
                         .bind(currency.code())
                         .bind(multiplier)
-                        .bind(&game)
+                        .bind(game)
                         .bind(count)
                         .bind(bet)
                         .bind(days)
