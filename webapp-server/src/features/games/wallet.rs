@@ -100,8 +100,9 @@ fn answer(status: &str, request: &WalletRequest, balance: Option<(i64, &str)>) -
     }
 }
 
-/// A launch session as the wallet sees it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+/// A launch session as the wallet sees it. Also read as a JSON array of its fields in this
+/// order (the merged wallet calls' one-row read on SQLite, `batch::CALL_READ_SQLITE`).
+#[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
 pub struct GameSession {
     pub user_id: i64,
     pub game_id: i64,
@@ -1072,8 +1073,9 @@ pub struct HouseRead {
 /// merged paths (`house::batch`, `batch`) track what their run's earlier calls left per key.
 pub type Held = (i64, bool, Currency);
 
-/// A session's loyalty terms, read with it ([`loyalty_terms!`]).
-#[derive(sqlx::FromRow)]
+/// A session's loyalty terms, read with it ([`loyalty_terms!`]); also as a JSON array of its
+/// fields in this order, as [`GameSession`] is.
+#[derive(sqlx::FromRow, Deserialize)]
 pub struct LoyaltyTerms {
     /// Milli-points per major unit for the session's game and currency (none: no rate).
     pub loyalty_rate: Option<i64>,
