@@ -123,7 +123,7 @@ macro_rules! call_read {
 /// (`[provider, transaction id, round]`), with its dialect's way of listing them (`j`) and of
 /// looking each up by its unique key (`w`, `r`).
 macro_rules! seen_read {
-    ($index:literal, $from:expr) => {
+    ($index:literal, $from:literal) => {
         concat!(
             "SELECT ",
             $index,
@@ -133,25 +133,6 @@ macro_rules! seen_read {
              CAST((SELECT COUNT(*) FROM bonus_stakes b WHERE b.round_id = r.id AND b.provider = r.provider \
                AND b.rolled_back = 0 AND b.staked > 0) AS BIGINT) AS bonus_stakes FROM ",
             $from
-        )
-    };
-}
-
-/// [`seen_read`] on SQLite, with the list in parameter `$param`: its joins run from the list
-/// (parsed once into SQLite's binary JSON, so reading an element's field does not parse its text
-/// again), by the unique indexes.
-macro_rules! seen_sqlite {
-    ($param:literal) => {
-        seen_read!(
-            "CAST(j.key AS BIGINT)",
-            concat!(
-                "jsonb_each(jsonb(",
-                $param,
-                ")) j \
-                 LEFT JOIN wallet_transactions w ON w.provider = j.value ->> 0 AND w.transaction_uuid = j.value ->> 1 \
-                 LEFT JOIN game_rounds wr ON wr.id = w.round_id \
-                 LEFT JOIN game_rounds r ON r.provider = j.value ->> 0 AND r.round = j.value ->> 2"
-            )
         )
     };
 }
@@ -169,7 +150,16 @@ const CALL_READ_SQLITE: &str = concat!(
     call_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))", ""),
     ") x), (SELECT json_group_array(json_array(y.idx, y.seen_fingerprint, y.seen_response, y.seen_user, y.round_id, \
      y.round_status, y.round_bet, y.round_win, y.round_user, y.round_mode, y.round_currency, y.bonus_stakes)) FROM (",
-    seen_sqlite!("$3"),
+    // The earlier answers and rounds: the joins run from the list (parsed once into SQLite's
+    // binary JSON, so reading an element's field does not parse its text again), by the unique
+    // indexes.
+    seen_read!(
+        "CAST(j.key AS BIGINT)",
+        "jsonb_each(jsonb($3)) j \
+         LEFT JOIN wallet_transactions w ON w.provider = j.value ->> 0 AND w.transaction_uuid = j.value ->> 1 \
+         LEFT JOIN game_rounds wr ON wr.id = w.round_id \
+         LEFT JOIN game_rounds r ON r.provider = j.value ->> 0 AND r.round = j.value ->> 2"
+    ),
     ") y)"
 );
 
