@@ -1054,8 +1054,10 @@ const HOUSE_ROUNDS_POSTGRES: &str = "WITH j AS (SELECT value AS v FROM jsonb_arr
      SELECT CAST(COUNT(*) AS BIGINT) FROM r";
 
 /// A session read for the merged house rounds (`house::batch`), with its player's active seed
-/// pair and the loyalty terms of its game.
-#[derive(sqlx::FromRow)]
+/// pair and the loyalty terms of its game (on SQLite read as the JSON array `[[session…],
+/// token_hash, seed_id, server_seed, server_seed_hash, client_seed, nonce, [loyalty…]]`,
+/// [`read_house_rounds`]).
+#[derive(sqlx::FromRow, Deserialize)]
 pub struct HouseRead {
     #[sqlx(flatten)]
     pub session: GameSession,
@@ -1110,6 +1112,23 @@ macro_rules! loyalty_terms {
     };
 }
 
+/// A [`GameSession`] as a JSON array of its fields in their order, from the rows of a
+/// `session_query!` named `x`: the merged paths' one-row reads on SQLite
+/// ([`read_house_rounds`], `batch::CALL_READ_SQLITE`).
+macro_rules! session_array {
+    () => {
+        "json_array(x.user_id, x.game_id, x.sysname, x.provider, x.currency, x.mode, x.expires_at, x.status, \
+         x.blocked_until, x.blocked_kind, x.play_limits, x.wagering, x.held, x.competing)"
+    };
+}
+
+/// [`LoyaltyTerms`] as a JSON array of its fields in their order, as [`session_array!`].
+macro_rules! loyalty_array {
+    () => {
+        "json_array(x.loyalty_rate, x.loyalty_off, x.loyalty_active)"
+    };
+}
+
 /// [`read_house_rounds`]'s read, with its dialect's way of naming many tokens in `$1`.
 macro_rules! house_read {
     ($tokens:literal, $tail:literal) => {
@@ -1143,8 +1162,22 @@ pub async fn read_house_rounds(
         );
         sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
     } else {
-        const READ: &str = house_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))", "");
-        sqlx::query_as(READ).bind(tokens).bind(now_ms()).fetch_all(conn).await
+        // One row: the reads as one JSON array of arrays in [`HouseRead`]'s field order. Read row
+        // by row, each of a round's ~25 values was copied out of SQLite, converted to the driver's
+        // generic row and decoded alone, on the lane's serial path: a fifth of the lane task's
+        // samples under the house rounds' load (`perf`, 2026-11-28), as the aggregator calls'
+        // read was (`batch::CALL_READ_SQLITE`).
+        const READ: &str = concat!(
+            "SELECT json_group_array(json_array(",
+            session_array!(),
+            ", x.token_hash, x.seed_id, x.server_seed, x.server_seed_hash, x.client_seed, x.nonce, ",
+            loyalty_array!(),
+            ")) FROM (",
+            house_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))", ""),
+            ") x"
+        );
+        let reads: String = sqlx::query_scalar(READ).bind(tokens).bind(now_ms()).fetch_one(conn).await?;
+        serde_json::from_str(&reads).map_err(|e| sqlx::Error::Decode(Box::new(e)))
     }
 }
 

@@ -28,8 +28,7 @@
 //! bonus would complete or be forfeited ([`bonus::settles_after`]) take the general path, which
 //! writes the bonus stakes, splits the win and settles.
 
-use super::round::{Play, RoundRequest, answer, bet_refusal, is_free_spin, paid_bet};
-use super::seeds::Seed;
+use super::round::{Play, Played, RoundRequest, bet_refusal, is_free_spin, paid_bet};
 use super::*;
 use crate::db::group::Batchable;
 use crate::features::bonuses::engine::{self as bonus, Stake};
@@ -63,10 +62,10 @@ impl QueuedRound {
 }
 
 impl Batchable for QueuedRound {
-    type Output = Option<Value>;
+    type Output = Option<Played>;
     type Error = HouseError;
 
-    fn run_one<'a>(&'a self, conn: &'a mut AnyConnection) -> BoxFuture<'a, Result<Option<Value>, HouseError>> {
+    fn run_one<'a>(&'a self, conn: &'a mut AnyConnection) -> BoxFuture<'a, Result<Option<Played>, HouseError>> {
         Box::pin(async move {
             let mut results = play_many(conn, &[self]).await?;
             results.pop().unwrap_or(Err(HouseError::Internal))
@@ -76,7 +75,7 @@ impl Batchable for QueuedRound {
     fn run_many<'a>(
         conn: &'a mut AnyConnection,
         items: &'a [&'a QueuedRound],
-    ) -> BoxFuture<'a, Result<Vec<Result<Option<Value>, HouseError>>, HouseError>> {
+    ) -> BoxFuture<'a, Result<Vec<Result<Option<Played>, HouseError>>, HouseError>> {
         Box::pin(play_many(conn, items))
     }
 }
@@ -139,7 +138,7 @@ struct Accepted {
 async fn play_many(
     conn: &mut AnyConnection,
     items: &[&QueuedRound],
-) -> Result<Vec<Result<Option<Value>, HouseError>>, HouseError> {
+) -> Result<Vec<Result<Option<Played>, HouseError>>, HouseError> {
     let Some(first) = items.first() else { return Ok(Vec::new()) };
     let rules = Rules::of(&first.state);
     let hashes: Vec<String> = items.iter().map(|i| wallet::token_hash(&i.request.token)).collect();
@@ -147,7 +146,7 @@ async fn play_many(
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let now = now_ms();
     let mut tallies = Tallies::of(conn, &reads).await?;
-    let mut results: Vec<Result<Option<Value>, HouseError>> = Vec::with_capacity(items.len());
+    let mut results: Vec<Result<Option<Played>, HouseError>> = Vec::with_capacity(items.len());
     let mut accepted: Vec<Accepted> = Vec::with_capacity(items.len());
     for (item, hash) in items.iter().zip(&hashes) {
         let read = by_token.get(hash.as_str()).copied();
@@ -210,7 +209,7 @@ async fn play_many(
 }
 
 enum Drawn {
-    Played(Box<Accepted>, Value),
+    Played(Box<Accepted>, Played),
     Reroute,
 }
 
@@ -313,15 +312,17 @@ fn draw(
         (seed_id, nonce),
         (request.params.to_string(), outcome.to_string()),
     );
-    let seed = Seed {
-        id: seed_id,
-        server_seed: server_seed.clone(),
+    let played = Played {
+        round_id,
+        outcome,
+        bet,
+        win,
+        balance: after_win,
+        currency,
         server_seed_hash: server_seed_hash.clone(),
         client_seed: client_seed.clone(),
         nonce,
     };
-    outcome["nonce"] = json!(nonce);
-    let answer = answer(&round_id, outcome, bet, win, after_win, currency, &seed, nonce);
     let accepted = Accepted {
         read: 0,
         user_id: session.user_id,
@@ -335,5 +336,5 @@ fn draw(
         wagered: stake.wagered,
         row,
     };
-    Ok(Drawn::Played(Box::new(accepted), answer))
+    Ok(Drawn::Played(Box::new(accepted), played))
 }

@@ -144,9 +144,11 @@ macro_rules! seen_read {
 /// channel-sized handoffs: about a tenth of the single writer's critical path under the
 /// wallet's load (`perf`, 2026-11-28). The arrays' order is [`CallRead`]'s and [`Seen`]'s fields'.
 const CALL_READ_SQLITE: &str = concat!(
-    "SELECT (SELECT json_group_array(json_array(json_array(x.user_id, x.game_id, x.sysname, x.provider, x.currency, \
-     x.mode, x.expires_at, x.status, x.blocked_until, x.blocked_kind, x.play_limits, x.wagering, x.held, x.competing), \
-     x.token_hash, json_array(x.loyalty_rate, x.loyalty_off, x.loyalty_active))) FROM (",
+    "SELECT (SELECT json_group_array(json_array(",
+    session_array!(),
+    ", x.token_hash, ",
+    loyalty_array!(),
+    ")) FROM (",
     call_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))", ""),
     ") x), (SELECT json_group_array(json_array(y.idx, y.seen_fingerprint, y.seen_response, y.seen_user, y.round_id, \
      y.round_status, y.round_bet, y.round_win, y.round_user, y.round_mode, y.round_currency, y.bonus_stakes)) FROM (",
