@@ -336,7 +336,7 @@ pub const VARIABLES: &[Variable] = &[
         "CROUPIER_GAME_PROVIDERS",
         None,
         true,
-        "External game providers: comma-separated name|launch_url_template|wallet_secret ({token} {game} {mode} {currency} {locale} in the template).",
+        "External game providers: comma-separated name|launch_url_template|wallet_secret ({token} {user} {game} {mode} {currency} {locale} in the template; a wallet call's user, when sent, must be the token's player id).",
     ),
     var(
         "CROUPIER_SPORTSBOOK_PROVIDERS",
@@ -634,7 +634,7 @@ impl OAuthProvider {
 #[derive(Debug, Clone)]
 pub struct GameProvider {
     pub name: String,
-    /// The game's iframe address with `{token}`, `{game}`, `{mode}`, `{currency}`, `{locale}`.
+    /// The game's iframe address with `{token}`, `{user}`, `{game}`, `{mode}`, `{currency}`, `{locale}`.
     pub launch_url: String,
     /// Signs the provider's wallet calls.
     pub secret: Secret,

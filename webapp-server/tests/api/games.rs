@@ -332,8 +332,9 @@ async fn an_external_aggregator_plays_through_the_signed_idempotent_wallet() {
         if backend == Backend::Postgres && !crate::helpers::postgres_configured() {
             continue;
         }
-        let providers =
-            format!("fakeagg|https://agg.example/launch?t={{token}}&g={{game}}&m={{mode}}&c={{currency}}|{AGG_SECRET}");
+        let providers = format!(
+            "fakeagg|https://agg.example/launch?t={{token}}&u={{user}}&g={{game}}&m={{mode}}&c={{currency}}|{AGG_SECRET}"
+        );
         let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_PROVIDERS", providers.as_str())], |_| {}).await;
         sqlx::query("INSERT INTO games (sysname, provider, game_type, name_en, name_fr, image_url, search_text, rtp_bp, volatility, has_demo, config, popularity, created_at) \
                      VALUES ('agg-slot', 'fakeagg', 'slot', 'Agg Slot', 'Agg Slot', '/x.svg', 'agg slot', 9600, 'high', 1, '{}', 1, 0)")
@@ -344,7 +345,9 @@ async fn an_external_aggregator_plays_through_the_signed_idempotent_wallet() {
         let (status, launched) = launch(&app, &client, "agg-slot", "play").await;
         assert_eq!(status, StatusCode::OK, "{launched}");
         let token = launched["token"].as_str().unwrap().to_owned();
-        assert_eq!(launched["url"], format!("https://agg.example/launch?t={token}&g=agg-slot&m=real&c=USD"));
+        let player: i64 =
+            sqlx::query_scalar("SELECT user_id FROM game_sessions").fetch_one(app.state.db().pool()).await.unwrap();
+        assert_eq!(launched["url"], format!("https://agg.example/launch?t={token}&u={player}&g=agg-slot&m=real&c=USD"));
         let agg = Aggregator { app: &app, token: token.clone() };
 
         let balance = agg.call("balance", json!({})).await;
@@ -373,6 +376,24 @@ async fn an_external_aggregator_plays_through_the_signed_idempotent_wallet() {
                 ["status"],
             "RS_ERROR_WRONG_CURRENCY"
         );
+        // `user`, when sent, must be the token's player (the launch URL's `{user}`), on every call.
+        let named = |user: String, id: &str| json!({"transaction_uuid": id, "round": id, "amount": 10, "currency": "USD", "user": user});
+        for (user, id) in [
+            (format!("{}", player + 1), "u-1"),
+            (format!("0{player}"), "u-2"),
+            (format!(" {player}"), "u-3"),
+            (format!("-{player}"), "u-4"),
+        ] {
+            let refused = agg.call("bet", named(user.clone(), id)).await;
+            assert_eq!(refused["status"], "RS_ERROR_INVALID_TOKEN", "user {user:?}: {refused}");
+            let balance = agg.call("balance", json!({"user": user})).await;
+            assert_eq!(balance["status"], "RS_ERROR_INVALID_TOKEN", "user {user:?}: {balance}");
+        }
+        assert_eq!(agg.call("balance", json!({"user": player.to_string()})).await["balance"], 700, "nothing moved");
+        let own = agg.call("bet", named(player.to_string(), "u-5")).await;
+        assert_eq!((own["status"].as_str(), own["balance"].as_i64()), (Some("RS_OK"), Some(690)), "{own}");
+        let own = agg.call("rollback", json!({"transaction_uuid": "u-6", "reference_transaction_uuid": "u-5", "round": "u-5", "round_closed": true, "currency": "USD", "user": player.to_string()})).await;
+        assert_eq!((own["status"].as_str(), own["balance"].as_i64()), (Some("RS_OK"), Some(700)), "{own}");
 
         let win = agg.call("win", json!({"transaction_uuid": "t-4", "reference_transaction_uuid": "t-1", "round": "r-1", "round_closed": true, "amount": 900, "currency": "USD"})).await;
         assert_eq!((win["status"].as_str(), win["balance"].as_i64()), (Some("RS_OK"), Some(1_600)));

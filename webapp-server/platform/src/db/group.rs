@@ -292,9 +292,20 @@ struct Lane {
     wal_restart: Option<WalRestart>,
 }
 
+/// Microseconds of `d`, for the lane's trace.
+pub fn micros(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}
+
+/// A lane's loop. At `trace` level (`CROUPIER_LOG=…,croupier_platform::db::group=trace`) each
+/// batch says its size, how long the lane waited for it (`idle_us`), for the writer connection
+/// (`acquired_us`), to run and commit it (`ran_us`) and to answer (`busy_us`): the figures behind
+/// README's account of the wallet's path.
 async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
     let mut batch: Vec<Box<dyn Queued>> = Vec::with_capacity(lane.max_batch);
+    let mut idle_since = std::time::Instant::now();
     while let Some(first) = jobs.recv().await {
+        let started = std::time::Instant::now();
         batch.push(first);
         while batch.len() < lane.max_batch {
             match jobs.try_recv() {
@@ -303,6 +314,7 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
             }
         }
         let mut conn = lane.writer.acquire().await;
+        let acquired_us = micros(started.elapsed());
         match &mut conn {
             Ok(conn) => run_batch(conn, &lane, &mut batch).await,
             Err(e) => {
@@ -312,9 +324,20 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
                 }
             }
         }
+        let ran_us = micros(started.elapsed());
+        let size = batch.len();
         for job in batch.drain(..) {
             job.answer();
         }
+        tracing::trace!(
+            jobs = size,
+            idle_us = micros(started.duration_since(idle_since)),
+            busy_us = micros(started.elapsed()),
+            acquired_us,
+            ran_us,
+            "batch"
+        );
+        idle_since = std::time::Instant::now();
         // After the answers: the copy is the next batch's wait, not this one's.
         if let Ok(conn) = &mut conn
             && lane.wal_restart.as_ref().is_some_and(WalRestart::take)

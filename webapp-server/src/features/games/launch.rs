@@ -190,7 +190,7 @@ async fn start(
     state.hot().put_game_player(&hash, user_id);
     Ok((
         Launch {
-            url: game_url(state, &game, &token, mode, currency, user.locale.as_str()),
+            url: game_url(state, &game, user_id, &token, mode, currency, user.locale.as_str()),
             token,
             mode: mode.to_owned(),
             currency: currency.code().to_owned(),
@@ -313,11 +313,23 @@ async fn sweep_guest(conn: &mut AnyConnection, db: &Db, user_id: i64, currency: 
     Ok(())
 }
 
-fn game_url(state: &AppState, game: &GameRow, token: &str, mode: &str, currency: Currency, locale: &str) -> String {
+/// The game's address: an external provider's template with its placeholders filled (`{user}` is
+/// the player's id, which the provider may send back as its wallet calls' `user`: the wallet
+/// then refuses a call whose `user` is not the token's player), else the house game's page.
+fn game_url(
+    state: &AppState,
+    game: &GameRow,
+    user_id: i64,
+    token: &str,
+    mode: &str,
+    currency: Currency,
+    locale: &str,
+) -> String {
     match state.config().game_providers.iter().find(|p| p.name == game.provider) {
         Some(provider) => provider
             .launch_url
             .replace("{token}", token)
+            .replace("{user}", &user_id.to_string())
             .replace("{game}", &game.sysname)
             .replace("{mode}", mode)
             .replace("{currency}", currency.code())

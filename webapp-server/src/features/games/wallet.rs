@@ -395,7 +395,20 @@ fn check_session(
     if !request.currency.is_empty() && !request.currency.eq_ignore_ascii_case(&session.currency) {
         return Err(WalletError::Status("RS_ERROR_WRONG_CURRENCY"));
     }
+    // The player the provider names (`user`, the launch URL's `{user}`: the player's id) must be
+    // the token's: a provider's mix-up of two players' tokens must not move the wrong player's
+    // money. Empty: the provider does not send it (the token alone names the player).
+    if !request.user.is_empty() && !names_player(&request.user, session.user_id) {
+        return Err(WalletError::Status("RS_ERROR_INVALID_TOKEN"));
+    }
     Ok(())
+}
+
+/// Whether a call's `user` is `player`'s id as the launch URL's `{user}` gave it: its decimal
+/// digits exactly (no sign, no leading zero, no spaces), compared without allocating.
+fn names_player(user: &str, player: i64) -> bool {
+    let canonical = user.bytes().all(|b| b.is_ascii_digit()) && (user == "0" || !user.starts_with('0'));
+    canonical && user.parse::<i64>() == Ok(player)
 }
 
 /// The first answer for a repeated id, or a duplicate ([`replayed`]).
@@ -1113,19 +1126,29 @@ macro_rules! loyalty_terms {
 }
 
 /// A [`GameSession`] as a JSON array of its fields in their order, from the rows of a
-/// `session_query!` named `x`: the merged paths' one-row reads on SQLite
-/// ([`read_house_rounds`], `batch::CALL_READ_SQLITE`).
+/// `session_query!` named `x`: the merged paths' one-row reads ([`read_house_rounds`] and
+/// `batch::CALL_READ_SQLITE` with SQLite's `json_array`, `batch::CALL_READ_POSTGRES` with
+/// PostgreSQL's `json_build_array`).
 macro_rules! session_array {
     () => {
-        "json_array(x.user_id, x.game_id, x.sysname, x.provider, x.currency, x.mode, x.expires_at, x.status, \
-         x.blocked_until, x.blocked_kind, x.play_limits, x.wagering, x.held, x.competing)"
+        session_array!("json_array")
+    };
+    ($array:literal) => {
+        concat!(
+            $array,
+            "(x.user_id, x.game_id, x.sysname, x.provider, x.currency, x.mode, x.expires_at, x.status, \
+             x.blocked_until, x.blocked_kind, x.play_limits, x.wagering, x.held, x.competing)"
+        )
     };
 }
 
 /// [`LoyaltyTerms`] as a JSON array of its fields in their order, as [`session_array!`].
 macro_rules! loyalty_array {
     () => {
-        "json_array(x.loyalty_rate, x.loyalty_off, x.loyalty_active)"
+        loyalty_array!("json_array")
+    };
+    ($array:literal) => {
+        concat!($array, "(x.loyalty_rate, x.loyalty_off, x.loyalty_active)")
     };
 }
 

@@ -80,20 +80,17 @@ impl Batchable for QueuedCall {
     }
 }
 
-/// A session read for the merged calls, with its game's loyalty terms (on SQLite read as the
-/// JSON array `[[session…], token_hash, [loyalty…]]`, [`CALL_READ_SQLITE`]).
-#[derive(sqlx::FromRow, Deserialize)]
+/// A session read for the merged calls, with its game's loyalty terms (read as the JSON array `[[session…], token_hash, [loyalty…]]`, [`CALL_READ_SQLITE`]).
+#[derive(Deserialize)]
 struct CallRead {
-    #[sqlx(flatten)]
     session: GameSession,
     token_hash: String,
-    #[sqlx(flatten)]
     loyalty: LoyaltyTerms,
 }
 
-/// What the database holds for one call: its transaction id's first answer and its round (on
-/// SQLite read as a JSON array of these fields in this order, [`CALL_READ_SQLITE`]).
-#[derive(sqlx::FromRow, Deserialize)]
+/// What the database holds for one call: its transaction id's first answer and its round (read
+/// as a JSON array of these fields in this order, [`CALL_READ_SQLITE`]).
+#[derive(Deserialize)]
 struct Seen {
     idx: i64,
     seen_fingerprint: Option<String>,
@@ -165,22 +162,43 @@ const CALL_READ_SQLITE: &str = concat!(
     ") y)"
 );
 
-/// [`seen_read`] on PostgreSQL: each lookup a lateral subquery with `LIMIT 1`, which the planner
-/// cannot turn into a join — as plain joins it hashed all of `wallet_transactions` per run
-/// (`pg_stat_activity` during `make bench`: 493 pairs/s).
-const SEEN_POSTGRES: &str = seen_read!(
-    "CAST(j.n - 1 AS BIGINT)",
-    "jsonb_array_elements(CAST($1 AS JSONB)) WITH ORDINALITY AS j(value, n) \
+/// [`read_calls`] on PostgreSQL: both reads in one statement of one row, as on SQLite (one round
+/// trip fewer per run: a run on a PostgreSQL lane was about seven round trips of about a
+/// millisecond each under the wallet's load, 2026-11-28). The sessions are read first, in a
+/// `WITH` query that locks their players' `users` rows in id order (`FOR UPDATE OF u`), as
+/// [`read_house_rounds`]'s read does; the earlier answers and rounds are each looked up by a
+/// lateral subquery with `LIMIT 1`, which the planner cannot turn into a join — as plain joins it
+/// hashed all of `wallet_transactions` per run (`pg_stat_activity` during `make bench`: 493
+/// pairs/s). Each read's rows come back as one JSON array of arrays, in [`CallRead`]'s and
+/// [`Seen`]'s field order (`$1` the token hashes, `$2` the time, `$3` the calls' list).
+const CALL_READ_POSTGRES: &str = concat!(
+    "WITH x AS (",
+    call_read!(
+        " WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))",
+        " ORDER BY u.id FOR UPDATE OF u"
+    ),
+    ") SELECT CAST(COALESCE((SELECT json_agg(json_build_array(",
+    session_array!("json_build_array"),
+    ", x.token_hash, ",
+    loyalty_array!("json_build_array"),
+    ")) FROM x), '[]') AS TEXT), CAST(COALESCE((SELECT json_agg(json_build_array(y.idx, y.seen_fingerprint, \
+     y.seen_response, y.seen_user, y.round_id, y.round_status, y.round_bet, y.round_win, y.round_user, y.round_mode, \
+     y.round_currency, y.bonus_stakes)) FROM (",
+    seen_read!(
+        "CAST(j.n - 1 AS BIGINT)",
+        "jsonb_array_elements(CAST($3 AS JSONB)) WITH ORDINALITY AS j(value, n) \
      LEFT JOIN LATERAL (SELECT x.fingerprint, x.response, x.round_id FROM wallet_transactions x \
        WHERE x.provider = j.value ->> 0 AND x.transaction_uuid = j.value ->> 1 LIMIT 1) w ON TRUE \
      LEFT JOIN LATERAL (SELECT x.user_id FROM game_rounds x WHERE x.id = w.round_id LIMIT 1) wr ON TRUE \
      LEFT JOIN LATERAL (SELECT x.id, x.provider, x.status, x.bet, x.win, x.user_id, x.mode, x.currency FROM game_rounds x \
        WHERE x.provider = j.value ->> 0 AND x.round = j.value ->> 2 LIMIT 1) r ON TRUE"
+    ),
+    ") y), '[]') AS TEXT)"
 );
 
-/// Every call's session (by token), earlier answer and round: one read on SQLite
-/// ([`CALL_READ_SQLITE`]), two on PostgreSQL, the first locking the players' `users` rows, as
-/// [`read_house_rounds`]'s does.
+/// Every call's session (by token), earlier answer and round: one read of one row
+/// ([`CALL_READ_SQLITE`], [`CALL_READ_POSTGRES`], which locks the players' `users` rows as
+/// [`read_house_rounds`]'s does).
 async fn read_calls(
     conn: &mut AnyConnection,
     items: &[&QueuedCall],
@@ -195,19 +213,11 @@ async fn read_calls(
         .map(|i| [i.provider.as_str(), i.request.transaction_uuid.as_str(), i.request.round.as_str()])
         .collect();
     let elements = serde_json::to_string(&elements).unwrap_or_default();
-    if !ledger::is_postgres(conn) {
-        let (sessions, seen): (String, String) =
-            sqlx::query_as(CALL_READ_SQLITE).bind(tokens).bind(now_ms()).bind(elements).fetch_one(&mut *conn).await?;
-        let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
-        return Ok((serde_json::from_str(&sessions).map_err(decode)?, serde_json::from_str(&seen).map_err(decode)?));
-    }
-    const SESSIONS: &str = call_read!(
-        " WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))",
-        " ORDER BY u.id FOR UPDATE OF u"
-    );
-    let sessions: Vec<CallRead> = sqlx::query_as(SESSIONS).bind(tokens).bind(now_ms()).fetch_all(&mut *conn).await?;
-    let seen: Vec<Seen> = sqlx::query_as(SEEN_POSTGRES).bind(elements).fetch_all(&mut *conn).await?;
-    Ok((sessions, seen))
+    let sql = if ledger::is_postgres(conn) { CALL_READ_POSTGRES } else { CALL_READ_SQLITE };
+    let (sessions, seen): (String, String) =
+        sqlx::query_as(sql).bind(tokens).bind(now_ms()).bind(elements).fetch_one(&mut *conn).await?;
+    let decode = |e: serde_json::Error| sqlx::Error::Decode(Box::new(e));
+    Ok((serde_json::from_str(&sessions).map_err(decode)?, serde_json::from_str(&seen).map_err(decode)?))
 }
 
 /// A round as the run leaves it: its state when read (none: opened in this run) and what the run
@@ -258,8 +268,11 @@ async fn call_many(
 ) -> Result<Vec<Result<Option<WalletResponse>, WalletError>>, WalletError> {
     let Some(first) = items.first() else { return Ok(Vec::new()) };
     let rules = first.rules;
+    // At `trace` level a run says when each of its steps ended (µs from its start).
+    let (t0, micros) = (std::time::Instant::now(), crate::db::group::micros);
     let hashes: Vec<String> = items.iter().map(|i| token_hash(&i.request.token)).collect();
     let (reads, seen) = read_calls(conn, items, &hashes).await?;
+    let t_read = micros(t0.elapsed());
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let mut seen_by_item: Vec<Option<Seen>> = items.iter().map(|_| None).collect();
     for row in seen {
@@ -298,6 +311,7 @@ async fn call_many(
         };
         entries.extend(entry);
     }
+    let t_check = micros(t0.elapsed());
     match ledger::post_fresh(conn, &entries).await {
         Ok(()) => {}
         Err(LedgerError::Db(e)) => return Err(WalletError::Db(e)),
@@ -307,11 +321,14 @@ async fn call_many(
             ))));
         }
     }
+    let t_post = micros(t0.elapsed());
     record_calls(conn, items, &reads, &run, now).await?;
+    let t_record = micros(t0.elapsed());
     // Loyalty: the points of every real-money bet in one upsert.
     let earned: Vec<(i64, i64)> =
         run.accepted.iter().filter_map(|c| reads.get(c.read).map(|r| (r.session.user_id, c.points))).collect();
     loyalty::accrue_many(conn, &rules, &earned).await?;
+    tracing::trace!(calls = items.len(), t_read, t_check, t_post, t_record, t_accrue = micros(t0.elapsed()), "calls");
     // A big real-money win is listed on /winners (rare).
     for call in &run.accepted {
         let (Some(item), Some(read)) = (items.get(call.item), reads.get(call.read)) else { continue };
