@@ -1173,10 +1173,7 @@ macro_rules! house_read {
 /// the locked rows' latest versions; the rest is the statement's snapshot, in which every earlier
 /// change of these players' money is committed: money moves only on their lanes, and this is
 /// their lane's next transaction. (It was a statement of its own before the read.)
-pub async fn read_house_rounds(
-    conn: &mut AnyConnection,
-    token_hashes: &[String],
-) -> Result<Vec<HouseRead>, sqlx::Error> {
+pub async fn read_house_rounds(conn: &mut AnyConnection, token_hashes: &[&str]) -> Result<Vec<HouseRead>, sqlx::Error> {
     let tokens = serde_json::to_string(token_hashes).unwrap_or_default();
     if ledger::is_postgres(conn) {
         const READ: &str = house_read!(
@@ -1351,23 +1348,22 @@ pub fn signed(secret: &[u8], timestamp: &str, given: &str, path: &str, body: &[u
     fresh && croupier_platform::crypto::same_bytes(given.as_bytes(), expected.as_bytes())
 }
 
-/// The player of the game session of `token`: this replica's memory of it ([`Hot::game_player`]:
+/// The player of the game session whose token hashes to `hash` ([`token_hash`]): this replica's memory of it ([`Hot::game_player`]:
 /// a session's player never changes), else one indexed read, remembered. Chooses a wallet call's
 /// or a house round's lane on PostgreSQL; whatever runs there reads the session itself.
 ///
 /// [`Hot::game_player`]: croupier_platform::hot::Hot::game_player
-pub async fn game_player(state: &AppState, token: &str) -> Result<Option<i64>, sqlx::Error> {
-    let hash = token_hash(token);
-    if let Some(player) = state.hot().game_player(&hash) {
+pub async fn game_player(state: &AppState, hash: &str) -> Result<Option<i64>, sqlx::Error> {
+    if let Some(player) = state.hot().game_player(hash) {
         return Ok(Some(player));
     }
     let mut conn = state.db().pool().acquire().await?;
     let player: Option<i64> = sqlx::query_scalar("SELECT user_id FROM game_sessions WHERE token_hash = $1")
-        .bind(&hash)
+        .bind(hash)
         .fetch_optional(&mut *conn)
         .await?;
     if let Some(player) = player {
-        state.hot().put_game_player(&hash, player);
+        state.hot().put_game_player(hash, player);
     }
     Ok(player)
 }
@@ -1444,7 +1440,10 @@ async fn run(
     // Bets, wins and rollbacks of every round go through the group committer: many players'
     // calls share one transaction (see `db::group`). With several lanes (PostgreSQL) the call
     // goes on its player's lane; an unknown token fails inside the job whichever lane runs it.
-    let player = if state.db().lanes() > 1 { game_player(state, &request.token).await?.unwrap_or(0) } else { 0 };
+    // The token's hash, once, on the call's own task: it finds the lane here and the session on
+    // the lane (whose run is serial: the less it computes, the sooner the next run starts).
+    let hash = token_hash(&request.token);
+    let player = if state.db().lanes() > 1 { game_player(state, &hash).await?.unwrap_or(0) } else { 0 };
     // A bet or a win is queued as data and merged with its neighbours on the lane (`batch`); one
     // that does not fit there comes back and runs as a job of the general path.
     if action != "rollback" {
@@ -1453,6 +1452,7 @@ async fn run(
             provider: provider.to_owned(),
             win: action == "win",
             request: request.clone(),
+            token_hash: hash,
             user_id: player,
         };
         if let Some(answer) = state.db().submit(player, call).await? {

@@ -46,6 +46,8 @@ pub(super) struct QueuedRound {
     pub(super) state: AppState,
     pub(super) sysname: String,
     pub(super) request: Arc<RoundRequest>,
+    /// The request's token's [`wallet::token_hash`], made by the caller.
+    pub(super) token_hash: String,
     /// The session's player as read before queuing (a session's player never changes), whose
     /// `users` row the run locks on PostgreSQL; 0 on SQLite, whose one lane needs no player and
     /// whose transaction holds the write lock.
@@ -141,15 +143,15 @@ async fn play_many(
 ) -> Result<Vec<Result<Option<Played>, HouseError>>, HouseError> {
     let Some(first) = items.first() else { return Ok(Vec::new()) };
     let rules = Rules::of(&first.state);
-    let hashes: Vec<String> = items.iter().map(|i| wallet::token_hash(&i.request.token)).collect();
+    let hashes: Vec<&str> = items.iter().map(|i| i.token_hash.as_str()).collect();
     let reads = wallet::read_house_rounds(conn, &hashes).await?;
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let now = now_ms();
     let mut tallies = Tallies::of(conn, &reads).await?;
     let mut results: Vec<Result<Option<Played>, HouseError>> = Vec::with_capacity(items.len());
     let mut accepted: Vec<Accepted> = Vec::with_capacity(items.len());
-    for (item, hash) in items.iter().zip(&hashes) {
-        let read = by_token.get(hash.as_str()).copied();
+    for item in items {
+        let read = by_token.get(item.token_hash.as_str()).copied();
         match draw(item, read.and_then(|i| reads.get(i)), &rules, now, &mut tallies) {
             Ok(Drawn::Played(round, answer)) => {
                 accepted.push(Accepted { read: read.unwrap_or_default(), ..*round });

@@ -120,14 +120,17 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     // to the merged path at once, which reads the session in the lane's transaction and refuses
     // a bad request without writing anything (`batch`); one that does not fit there comes back
     // here.
+    // The token's hash, once, on the round's own task: it finds the lane here and the session on
+    // the lane (whose run is serial: the less it computes, the sooner the next run starts).
+    let hash = wallet::token_hash(&request.token);
     let lane = match state.db().backend() {
         crate::db::Backend::Sqlite => Some(0),
-        _ => state.hot().game_player(&wallet::token_hash(&request.token)),
+        _ => state.hot().game_player(&hash),
     };
     let merged_tried = sysname != "mines" && !is_free_spin(&request) && lane.is_some();
     if merged_tried
         && let Some(player) = lane
-        && let Some(answer) = merged(state, sysname, &request, player).await?
+        && let Some(answer) = merged(state, sysname, &request, &hash, player).await?
     {
         return Ok(answer);
     }
@@ -160,7 +163,7 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
     // with its neighbours on its player's lane (`batch`); one that no longer fits there comes back.
     if !merged_tried
         && batch::QueuedRound::fits(&session, sysname, &request)
-        && let Some(answer) = merged(state, sysname, &request, session.user_id).await?
+        && let Some(answer) = merged(state, sysname, &request, &hash, session.user_id).await?
     {
         return Ok(answer);
     }
@@ -173,17 +176,19 @@ pub(super) async fn play(state: &AppState, sysname: &str, request: RoundRequest)
 }
 
 /// The round queued on the merged path (`batch`) on `player`'s lane (0 on SQLite, whose one lane
-/// needs no player). `None`: it did not fit there after all.
+/// needs no player), with its token's `token_hash`. `None`: it did not fit there after all.
 async fn merged(
     state: &AppState,
     sysname: &str,
     request: &std::sync::Arc<RoundRequest>,
+    token_hash: &str,
     player: i64,
 ) -> Result<Option<Value>, HouseError> {
     let queued = batch::QueuedRound {
         state: state.clone(),
         sysname: sysname.to_owned(),
         request: std::sync::Arc::clone(request),
+        token_hash: token_hash.to_owned(),
         user_id: player,
     };
     Ok(state.db().submit(player, queued).await?.map(Played::answer))

@@ -46,6 +46,8 @@ pub(super) struct QueuedCall {
     /// A win (else a bet).
     pub(super) win: bool,
     pub(super) request: WalletRequest,
+    /// The request's token's [`token_hash`], made by the caller.
+    pub(super) token_hash: String,
     /// The session's player as known before queuing (a session's player never changes), whose
     /// `users` row the run locks on PostgreSQL; 0 on SQLite, whose one lane needs no player and
     /// whose transaction holds the write lock.
@@ -80,7 +82,8 @@ impl Batchable for QueuedCall {
     }
 }
 
-/// A session read for the merged calls, with its game's loyalty terms (read as the JSON array `[[session…], token_hash, [loyalty…]]`, [`CALL_READ_SQLITE`]).
+/// A session read for the merged calls, with its game's loyalty terms (read as the JSON array
+/// `[[session…], token_hash, [loyalty…]]`, [`CALL_READ_SQLITE`], [`CALL_READ_POSTGRES`]).
 #[derive(Deserialize)]
 struct CallRead {
     session: GameSession,
@@ -202,9 +205,8 @@ const CALL_READ_POSTGRES: &str = concat!(
 async fn read_calls(
     conn: &mut AnyConnection,
     items: &[&QueuedCall],
-    hashes: &[String],
 ) -> Result<(Vec<CallRead>, Vec<Seen>), sqlx::Error> {
-    let mut tokens: Vec<&str> = hashes.iter().map(String::as_str).collect();
+    let mut tokens: Vec<&str> = items.iter().map(|i| i.token_hash.as_str()).collect();
     tokens.sort_unstable();
     tokens.dedup();
     let tokens = serde_json::to_string(&tokens).unwrap_or_default();
@@ -270,8 +272,7 @@ async fn call_many(
     let rules = first.rules;
     // At `trace` level a run says when each of its steps ended (µs from its start).
     let (t0, micros) = (std::time::Instant::now(), crate::db::group::micros);
-    let hashes: Vec<String> = items.iter().map(|i| token_hash(&i.request.token)).collect();
-    let (reads, seen) = read_calls(conn, items, &hashes).await?;
+    let (reads, seen) = read_calls(conn, items).await?;
     let t_read = micros(t0.elapsed());
     let by_token: HashMap<&str, usize> = reads.iter().enumerate().map(|(i, r)| (r.token_hash.as_str(), i)).collect();
     let mut seen_by_item: Vec<Option<Seen>> = items.iter().map(|_| None).collect();
@@ -289,8 +290,8 @@ async fn call_many(
         accepted: Vec::with_capacity(items.len()),
     };
     let mut results = Vec::with_capacity(items.len());
-    for (index, ((item, hash), seen)) in items.iter().zip(&hashes).zip(&seen_by_item).enumerate() {
-        let read = by_token.get(hash.as_str()).copied();
+    for (index, (item, seen)) in items.iter().zip(&seen_by_item).enumerate() {
+        let read = by_token.get(item.token_hash.as_str()).copied();
         let read = read.and_then(|r| reads.get(r).map(|found| (r, found)));
         results.push(run.check(index, item, read, seen.as_ref()));
     }
