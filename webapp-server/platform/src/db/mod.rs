@@ -267,9 +267,9 @@ impl Db {
     ///
     /// The log starts over only at a write that begins with all of it copied, which under a
     /// steady stream of commits never happens by itself: every commit lands while the checkpointer
-    /// copies the ones before. The log then grew to the writer's backstop (then 16,000 pages, 64 MiB) and the
-    /// writer's own checkpoint copied everything the checkpointer had not reached yet, a stall of
-    /// its batch. So once a pass has copied a log past [`RESTART_PAGES`] to its end, the
+    /// copies the ones before. The log then grew to the writer's backstop (then 16,000 pages,
+    /// 64 MiB) and the writer's own checkpoint copied everything the checkpointer had not reached
+    /// yet, a stall of its batch. So once a pass has copied a log past [`RESTART_PAGES`] to its end, the
     /// checkpointer asks the writer's lane ([`group::WalRestart`]) to copy the few commits since,
     /// between two batches, and the next batch starts the log over. It stops when the pool
     /// closes. None on PostgreSQL.

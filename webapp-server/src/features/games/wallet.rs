@@ -1348,9 +1348,10 @@ pub fn signed(secret: &[u8], timestamp: &str, given: &str, path: &str, body: &[u
     fresh && croupier_platform::crypto::same_bytes(given.as_bytes(), expected.as_bytes())
 }
 
-/// The player of the game session whose token hashes to `hash` ([`token_hash`]): this replica's memory of it ([`Hot::game_player`]:
-/// a session's player never changes), else one indexed read, remembered. Chooses a wallet call's
-/// or a house round's lane on PostgreSQL; whatever runs there reads the session itself.
+/// The player of the game session whose token hashes to `hash` ([`token_hash`]): this replica's
+/// memory of it ([`Hot::game_player`]: a session's player never changes), else one indexed read,
+/// remembered. Chooses a wallet call's lane on PostgreSQL; whatever runs there reads the session
+/// itself.
 ///
 /// [`Hot::game_player`]: croupier_platform::hot::Hot::game_player
 pub async fn game_player(state: &AppState, hash: &str) -> Result<Option<i64>, sqlx::Error> {

@@ -92,7 +92,7 @@ struct CallRead {
 }
 
 /// What the database holds for one call: its transaction id's first answer and its round (read
-/// as a JSON array of these fields in this order, [`CALL_READ_SQLITE`]).
+/// as a JSON array of these fields in this order, [`CALL_READ_SQLITE`], [`CALL_READ_POSTGRES`]).
 #[derive(Deserialize)]
 struct Seen {
     idx: i64,
