@@ -398,17 +398,12 @@ fn check_session(
     // The player the provider names (`user`, the launch URL's `{user}`: the player's id) must be
     // the token's: a provider's mix-up of two players' tokens must not move the wrong player's
     // money. Empty: the provider does not send it (the token alone names the player).
-    if !request.user.is_empty() && !names_player(&request.user, session.user_id) {
+    // It is compared with the id written as the launch URL writes it, so only that text names it
+    // (no sign, leading zero or space).
+    if !request.user.is_empty() && request.user != session.user_id.to_string() {
         return Err(WalletError::Status("RS_ERROR_INVALID_TOKEN"));
     }
     Ok(())
-}
-
-/// Whether a call's `user` is `player`'s id as the launch URL's `{user}` gave it: its decimal
-/// digits exactly (no sign, no leading zero, no spaces), compared without allocating.
-fn names_player(user: &str, player: i64) -> bool {
-    let canonical = user.bytes().all(|b| b.is_ascii_digit()) && (user == "0" || !user.starts_with('0'));
-    canonical && user.parse::<i64>() == Ok(player)
 }
 
 /// The first answer for a repeated id, or a duplicate ([`replayed`]).

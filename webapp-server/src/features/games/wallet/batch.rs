@@ -137,6 +137,26 @@ macro_rules! seen_read {
     };
 }
 
+/// A [`CallRead`] as a JSON array (`[[session…], token_hash, [loyalty…]]`) from a row `x` of
+/// [`call_read!`], with the dialect's array function (`json_array`, `json_build_array`).
+macro_rules! call_array {
+    ($array:literal) => {
+        concat!($array, "(", session_array!($array), ", x.token_hash, ", loyalty_array!($array), ")")
+    };
+}
+
+/// A [`Seen`] as a JSON array of its fields in their order, from a row `y` of [`seen_read!`], with
+/// the dialect's array function.
+macro_rules! seen_array {
+    ($array:literal) => {
+        concat!(
+            $array,
+            "(y.idx, y.seen_fingerprint, y.seen_response, y.seen_user, y.round_id, y.round_status, y.round_bet, \
+             y.round_win, y.round_user, y.round_mode, y.round_currency, y.bonus_stakes)"
+        )
+    };
+}
+
 /// [`read_calls`] on SQLite: both reads in one statement of one row, each read's rows as one JSON
 /// array of arrays (`$1` the token hashes, `$2` the time, `$3` the calls' list). Read row by row,
 /// every value of the ~30 a call reads was copied out of SQLite, converted to the driver's
@@ -144,14 +164,13 @@ macro_rules! seen_read {
 /// channel-sized handoffs: about a tenth of the single writer's critical path under the
 /// wallet's load (`perf`, 2026-11-28). The arrays' order is [`CallRead`]'s and [`Seen`]'s fields'.
 const CALL_READ_SQLITE: &str = concat!(
-    "SELECT (SELECT json_group_array(json_array(",
-    session_array!(),
-    ", x.token_hash, ",
-    loyalty_array!(),
-    ")) FROM (",
+    "SELECT (SELECT json_group_array(",
+    call_array!("json_array"),
+    ") FROM (",
     call_read!(" WHERE s.token_hash IN (SELECT value FROM json_each($1))", ""),
-    ") x), (SELECT json_group_array(json_array(y.idx, y.seen_fingerprint, y.seen_response, y.seen_user, y.round_id, \
-     y.round_status, y.round_bet, y.round_win, y.round_user, y.round_mode, y.round_currency, y.bonus_stakes)) FROM (",
+    ") x), (SELECT json_group_array(",
+    seen_array!("json_array"),
+    ") FROM (",
     // The earlier answers and rounds: the joins run from the list (parsed once into SQLite's
     // binary JSON, so reading an element's field does not parse its text again), by the unique
     // indexes.
@@ -180,13 +199,11 @@ const CALL_READ_POSTGRES: &str = concat!(
         " WHERE s.token_hash = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST($1 AS JSONB))))",
         " ORDER BY u.id FOR UPDATE OF u"
     ),
-    ") SELECT CAST(COALESCE((SELECT json_agg(json_build_array(",
-    session_array!("json_build_array"),
-    ", x.token_hash, ",
-    loyalty_array!("json_build_array"),
-    ")) FROM x), '[]') AS TEXT), CAST(COALESCE((SELECT json_agg(json_build_array(y.idx, y.seen_fingerprint, \
-     y.seen_response, y.seen_user, y.round_id, y.round_status, y.round_bet, y.round_win, y.round_user, y.round_mode, \
-     y.round_currency, y.bonus_stakes)) FROM (",
+    ") SELECT CAST(COALESCE((SELECT json_agg(",
+    call_array!("json_build_array"),
+    ") FROM x), '[]') AS TEXT), CAST(COALESCE((SELECT json_agg(",
+    seen_array!("json_build_array"),
+    ") FROM (",
     seen_read!(
         "CAST(j.n - 1 AS BIGINT)",
         "jsonb_array_elements(CAST($3 AS JSONB)) WITH ORDINALITY AS j(value, n) \
