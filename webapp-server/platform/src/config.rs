@@ -336,13 +336,13 @@ pub const VARIABLES: &[Variable] = &[
         "CROUPIER_GAME_PROVIDERS",
         None,
         true,
-        "External game providers: comma-separated name|launch_url_template|wallet_secret ({token} {user} {game} {mode} {currency} {locale} in the template; a wallet call's user, when sent, must be the token's player id).",
+        "External game providers: comma-separated name|launch_url_template|wallet_secret[|display name] ({token} {user} {game} {mode} {currency} {locale} in the template; a wallet call's user, when sent, must be the token's player id).",
     ),
     var(
         "CROUPIER_SPORTSBOOK_PROVIDERS",
         None,
         true,
-        "External sportsbook providers: comma-separated name|frame_url_template|wallet_secret ({token} {currency} {locale} in the template); they call the signed sportsbook wallet at /provider/sportsbook/<name>/<action>.",
+        "External sportsbook providers: comma-separated name|frame_url_template|wallet_secret[|display name] ({token} {currency} {locale} in the template; the display name, up to 40 characters, is what players see, else the name); they call the signed sportsbook wallet at /provider/sportsbook/<name>/<action>.",
     ),
     var(
         "CROUPIER_SPORTSBOOK_FEED",
@@ -638,17 +638,37 @@ pub struct GameProvider {
     pub launch_url: String,
     /// Signs the provider's wallet calls.
     pub secret: Secret,
+    /// What players are shown where the provider is named (the sportsbook's book switch, its
+    /// frame's title): the optional fourth field, else the name.
+    pub title: String,
 }
 
+/// The longest display name a provider may have (characters).
+pub const PROVIDER_TITLE_MAX: usize = 40;
+
 /// Providers that call a signed wallet: comma-separated `name|url_template|wallet_secret` in
-/// `var` (`CROUPIER_GAME_PROVIDERS`, `CROUPIER_SPORTSBOOK_PROVIDERS`).
+/// `var` (`CROUPIER_GAME_PROVIDERS`, `CROUPIER_SPORTSBOOK_PROVIDERS`), with an optional fourth
+/// field, the display name (`|Acme Sports`: 1 to [`PROVIDER_TITLE_MAX`] characters, no control
+/// character; a brand, shown as written in every language).
 fn wallet_providers(raw: &Raw, var: &'static str, template_name: &str) -> Result<Vec<GameProvider>, ConfigError> {
     let mut providers = Vec::new();
     for entry in raw.optional(var).unwrap_or_default().split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let parts: Vec<&str> = entry.split('|').map(str::trim).collect();
-        let [name, template, secret] = parts.as_slice() else {
-            return Err(raw.invalid(var, format!("each provider is name|{template_name}|wallet_secret")));
+        let (name, template, secret, title) = match parts.as_slice() {
+            [name, template, secret] => (name, template, secret, *name),
+            [name, template, secret, title] => (name, template, secret, *title),
+            _ => {
+                return Err(
+                    raw.invalid(var, format!("each provider is name|{template_name}|wallet_secret[|display name]"))
+                );
+            }
         };
+        if title.is_empty() || title.chars().count() > PROVIDER_TITLE_MAX || title.chars().any(char::is_control) {
+            return Err(raw.invalid(
+                var,
+                format!("{name:?}: a display name of 1 to {PROVIDER_TITLE_MAX} characters, none a control character"),
+            ));
+        }
         let valid = !name.is_empty()
             && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
             && *name != "house";
@@ -667,6 +687,7 @@ fn wallet_providers(raw: &Raw, var: &'static str, template_name: &str) -> Result
             name: (*name).to_owned(),
             launch_url: (*template).to_owned(),
             secret: Secret::new(*secret),
+            title: title.to_owned(),
         });
     }
     Ok(providers)
@@ -1373,6 +1394,33 @@ mod tests {
             let err = load(&[("CROUPIER_OAUTH_PROVIDERS", bad)], None).unwrap_err();
             assert!(err.to_string().starts_with("CROUPIER_OAUTH_PROVIDERS: "), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn wallet_providers_take_an_optional_display_name() {
+        let secret = "0123456789abcdef";
+        let list = format!(
+            "acme|https://a.example/{{token}}|{secret}|Acme Sports Éclair, betzone|https://b.example/|{secret}"
+        );
+        let config = load(&[("CROUPIER_SPORTSBOOK_PROVIDERS", list.as_str())], None).unwrap();
+        let seen: Vec<_> = config.sportsbook_providers.iter().map(|p| (p.name.as_str(), p.title.as_str())).collect();
+        assert_eq!(seen, [("acme", "Acme Sports Éclair"), ("betzone", "betzone")]);
+        let long = "x".repeat(PROVIDER_TITLE_MAX + 1);
+        for bad in [
+            format!("acme|https://a.example/|{secret}|"),
+            format!("acme|https://a.example/|{secret}|{long}"),
+            format!("acme|https://a.example/|{secret}|Acme\tSports"),
+            format!("acme|https://a.example/|{secret}|Acme|more"),
+        ] {
+            let err = load(&[("CROUPIER_SPORTSBOOK_PROVIDERS", bad.as_str())], None).unwrap_err();
+            assert!(err.to_string().starts_with("CROUPIER_SPORTSBOOK_PROVIDERS: "), "{bad}: {err}");
+            assert!(!err.to_string().contains(secret), "the secret never prints: {err}");
+        }
+        let fits = format!("acme|https://a.example/|{secret}|{}", "é".repeat(PROVIDER_TITLE_MAX));
+        assert_eq!(
+            load(&[("CROUPIER_SPORTSBOOK_PROVIDERS", fits.as_str())], None).unwrap().sportsbook_providers.len(),
+            1
+        );
     }
 
     #[test]

@@ -60,6 +60,21 @@ struct Options {
     only_bonus: bool,
 }
 
+/// What `--help` prints.
+const USAGE: &str = "croupier-bench: the speed and memory table of `make bench` (README, \"Benchmarks\").
+
+usage: croupier-bench [--server PATH] [--web-dir DIR] [--seconds N] [--connections N] [--only ROWS]
+
+  --server PATH      the croupier-server built with the `bench` feature (target/benchmark/croupier-server)
+  --web-dir DIR      the built client the server serves (miniapp/dist)
+  --seconds N        how long each row is loaded (5)
+  --connections N    keep-alive connections per HTTP row (32)
+  --only ROWS        one group of rows: ledger, loyalty, assets, wallet, competition, odds, bets, pages, bonus
+
+PostgreSQL rows run when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server whose user may
+create databases; the asset rows compare with nginx when Debian's nginx is installed.
+";
+
 fn options() -> anyhow::Result<Options> {
     let mut o = Options {
         server: "target/benchmark/croupier-server".into(),
@@ -78,6 +93,13 @@ fn options() -> anyhow::Result<Options> {
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
+        if flag == "--help" || flag == "-h" {
+            #[allow(clippy::print_stdout)] // the bench's output is its table, on standard output
+            {
+                print!("{USAGE}");
+            }
+            std::process::exit(0);
+        }
         let value = args.next().with_context(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--server" => o.server = value,
@@ -95,7 +117,7 @@ fn options() -> anyhow::Result<Options> {
             "--only" if value == "bonus" => o.only_bonus = true,
             _ => {
                 bail!(
-                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds|bets|pages|bonus)"
+                    "unknown option {flag} {value} (known: --server --web-dir --seconds --connections --only ledger|loyalty|assets|wallet|competition|odds|bets|pages|bonus; --help)"
                 )
             }
         }

@@ -1,6 +1,6 @@
 //! External sportsbook providers seen from the client and the back office (issue 20):
-//! `sportsbook.getSports` names the configured providers and nothing else of their
-//! configuration, `sportsbook.launch` tells a player without a currency what is missing,
+//! `sportsbook.getSports` names the configured providers (and their display names) and nothing
+//! else of their configuration, `sportsbook.launch` tells a player without a currency what is missing,
 //! `sportsbook.getProviderBets` filters by provider, and `GET /admin/sportsbook/provider-bets`
 //! lists every player's provider bets for operators with `sportsbook.manage` (filters provider,
 //! player, status; bad filters are field errors).
@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 
 const OTHER_SECRET: &str = "other-provider-secret-0123456789";
 
-/// Two providers: `bookco` (the wallet tests') and `otherbook`.
+/// Two providers: `bookco` (the wallet tests') and `otherbook`, shown as "Other Book".
 fn two_providers() -> String {
-    format!("{},otherbook|https://other.example/play/{{token}}|{OTHER_SECRET}", providers())
+    format!("{},otherbook|https://other.example/play/{{token}}|{OTHER_SECRET}|Other Book", providers())
 }
 
 async fn spawn(backend: Backend) -> TestApp {
@@ -67,6 +67,12 @@ async fn get_sports_names_the_providers_and_never_their_secrets_or_frames() {
         let (status, sports) = app.api_get("sportsbook.getSports", &[]).await;
         assert_eq!(status, StatusCode::OK, "{sports}");
         assert_eq!(sports["data"]["providers"], json!(["bookco", "otherbook"]), "{sports}");
+        // What players see: the display name when configured, else the name.
+        assert_eq!(
+            sports["data"]["provider_titles"],
+            json!({"bookco": "bookco", "otherbook": "Other Book"}),
+            "{sports}"
+        );
         let text = sports.to_string();
         for hidden in [SECRET, OTHER_SECRET, "book.example", "other.example", "{token}"] {
             assert!(!text.contains(hidden), "{hidden} leaked: {text}");
@@ -90,6 +96,7 @@ async fn get_sports_names_the_providers_and_never_their_secrets_or_frames() {
     let app = TestApp::spawn(Backend::Sqlite).await;
     let (_, sports) = app.api_get("sportsbook.getSports", &[]).await;
     assert_eq!(sports["data"]["providers"], json!([]), "{sports}");
+    assert_eq!(sports["data"]["provider_titles"], json!({}), "{sports}");
     app.finish().await;
 }
 

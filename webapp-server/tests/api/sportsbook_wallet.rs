@@ -64,6 +64,10 @@ impl<'a> Book<'a> {
         assert_eq!(status, StatusCode::OK, "{launched}");
         let token = launched["data"]["token"].as_str().unwrap().to_owned();
         assert_eq!(launched["data"]["url"], format!("https://book.example/frame?t={token}&c=USD&l=en"));
+        // Valid four hours, told both ways (the client relaunches before the end by its own clock).
+        assert_eq!(launched["data"]["expires_in"], 4 * 3600, "{launched}");
+        let end = launched["data"]["expires_at"].as_i64().unwrap() - now_seconds();
+        assert!((4 * 3600 - 5..=4 * 3600).contains(&end), "{launched}");
         let (_, me) = app.get_as(&client, "account.getInfo", &[]).await;
         Book { app, token, user: me["data"]["uid"].as_i64().unwrap(), client }
     }

@@ -8,6 +8,12 @@ export interface InactivityTimerOptions {
   /** Activity came back during the warning. */
   onResume: () => void;
   onTimeout: () => void;
+  /**
+   * Whether the player is busy where this page cannot see their input (a game's or a sportsbook
+   * provider's frame has the focus): asked when the warning is due, and a yes starts the period
+   * again instead of warning.
+   */
+  engaged?: () => boolean;
   now?: () => number;
 }
 
@@ -23,6 +29,7 @@ export function createInactivityTimer({
   onWarn,
   onResume,
   onTimeout,
+  engaged = () => false,
   now = Date.now,
 }: InactivityTimerOptions): InactivityTimer {
   let warnTimer: ReturnType<typeof setTimeout> | undefined;
@@ -39,6 +46,10 @@ export function createInactivityTimer({
     clear();
     const deadline = now() + timeoutMs;
     warnTimer = setTimeout(() => {
+      if (engaged()) {
+        start();
+        return;
+      }
       warning = true;
       onWarn(deadline);
     }, timeoutMs * (1 - WARNING_SHARE));

@@ -14,7 +14,7 @@ import { localizePath } from '@/lib/i18n/locale-path';
 import { haptic } from '@/lib/telegram';
 import { showToast } from '@/lib/toasts/toast-store';
 import { BETS_FILTERS, betKeys, cashOut, useBets, type Amount, type Bet, type BetsFilter } from './api/bets';
-import { useSports } from './api/get-catalog';
+import { useProviderTitle, useSports } from './api/get-catalog';
 import { marketLabel, pickLabel, systemLabel } from './labels';
 import { formatOdds } from './odds';
 import { ProviderBetsList } from './provider-bets';
@@ -163,6 +163,7 @@ export function PlayerBets({ initial = 'open' }: { initial?: BetsFilter }) {
   const [filter, setFilter] = useState<BetsFilter>(initial);
   const [params, setParams] = useSearchParams();
   const sports = useSports();
+  const title = useProviderTitle();
   const providers = sports.data?.providers ?? NO_PROVIDERS;
   const asked = params.get('book');
   const book = asked !== null && providers.includes(asked) ? asked : null;
@@ -186,7 +187,7 @@ export function PlayerBets({ initial = 'open' }: { initial?: BetsFilter }) {
           </button>
           {providers.map((name) => (
             <button key={name} type="button" className={screens.tab} aria-pressed={book === name} data-testid={`bets-book-${name}`} onClick={() => { chooseBook(name); }}>
-              {name}
+              {title(name)}
             </button>
           ))}
         </div>

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { formatDate, formatMoney, formatTime } from '@/lib/format';
 import { useLocale } from '@/lib/i18n';
 import type { Amount, BetsFilter } from './api/bets';
+import { useProviderTitle } from './api/get-catalog';
 import { useProviderBets, type ProviderBet } from './api/providers';
 import { systemLabel } from './labels';
 import { formatOdds } from './odds';
@@ -12,6 +13,7 @@ import styles from './betting.module.css';
 
 function ProviderBetCard({ bet }: { bet: ProviderBet }) {
   const { t } = useTranslation();
+  const title = useProviderTitle();
   const locale = useLocale();
   const { format } = useSlip();
   const money = (amount: Amount) => formatMoney(amount.amount, amount.currency, locale);
@@ -28,7 +30,7 @@ function ProviderBetCard({ bet }: { bet: ProviderBet }) {
         </span>
       </div>
       <p className={styles.muted}>
-        {t('betting.bets.atProvider', { provider: bet.provider, id: bet.bet_id })} ·{' '}
+        {t('betting.bets.atProvider', { provider: title(bet.provider), id: bet.bet_id })} ·{' '}
         {t('betting.bets.placedAt', { date: `${formatDate(bet.created_at)} ${formatTime(bet.created_at)}` })}
       </p>
       <ul className={styles.betLegs}>
@@ -72,6 +74,7 @@ function ProviderBetCard({ bet }: { bet: ProviderBet }) {
 /** The player's bets at one external provider (`filter`: open, settled or all), page by page. */
 export function ProviderBetsList({ provider, filter }: { provider: string; filter: BetsFilter }) {
   const { t } = useTranslation();
+  const title = useProviderTitle();
   const bets = useProviderBets(provider, filter);
   const items = bets.data?.pages.flatMap((page) => page.items) ?? [];
   if (bets.isError) {
@@ -84,7 +87,7 @@ export function ProviderBetsList({ provider, filter }: { provider: string; filte
   if (bets.isSuccess && items.length === 0) {
     return (
       <p className={screens.muted} data-testid="bets-empty">
-        {t(`betting.bets.providerEmpty.${filter}`, { provider })}
+        {t(`betting.bets.providerEmpty.${filter}`, { provider: title(provider) })}
       </p>
     );
   }

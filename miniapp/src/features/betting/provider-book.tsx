@@ -11,11 +11,18 @@ import { ApiError } from '@/lib/api/client';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { useRouteHandle } from '@/lib/route-handle';
+import { useProviderTitle } from './api/get-catalog';
 import { needsCurrency, useProviderLaunch } from './api/providers';
 import styles from './betting.module.css';
 
 /** While a provider's frame is open, the header's balance follows the bets placed in it this often. */
 export const PROVIDER_BALANCE_REFRESH_MS = 15_000;
+
+/**
+ * A frame is launched again this long before its token ends (a launch is valid four hours), so a
+ * player who keeps it open is never left betting on a dead session; the new launch reloads it.
+ */
+export const PROVIDER_RELAUNCH_MARGIN_MS = 5 * 60_000;
 
 /** Where a player completes the personal data a launch asks for (the cashier's way out). */
 const PROFILE_SETTINGS = '/profile/settings?from=betting';
@@ -27,6 +34,7 @@ const PROFILE_SETTINGS = '/profile/settings?from=betting';
  */
 export function BookSwitch({ providers, book }: { providers: readonly string[]; book: string | null }) {
   const { t } = useTranslation();
+  const title = useProviderTitle();
   const [params, setParams] = useSearchParams();
   const account = useAccountInfo().data;
   const choose = (next: string | null) => {
@@ -44,7 +52,7 @@ export function BookSwitch({ providers, book }: { providers: readonly string[]; 
       </button>
       {providers.map((name) => (
         <button key={name} type="button" className={screens.tab} aria-pressed={book === name} data-testid={`book-${name}`} onClick={() => { choose(name); }}>
-          {name}
+          {title(name)}
         </button>
       ))}
     </nav>
@@ -92,12 +100,42 @@ function useFrameTop(ref: React.RefObject<HTMLDivElement | null>) {
 /** The provider's frame for a signed-in player: launched once, with its loading and error states. */
 function ProviderFrame({ provider }: { provider: string }) {
   const { t } = useTranslation();
+  const title = useProviderTitle();
   const locale = useLocale();
   const queryClient = useQueryClient();
   const launch = useProviderLaunch(provider);
   const box = useRef<HTMLDivElement>(null);
   useFrameTop(box);
   const url = launch.data?.url;
+
+  // Relaunched before the token ends, timed by this device's clock from when the launch was
+  // answered (`expires_in`: the server's `expires_at` may not agree with it). A timer may fire
+  // late on a sleeping phone; the page coming back into view checks again.
+  const expiresIn = launch.data?.expires_in;
+  const launchedAt = launch.dataUpdatedAt;
+  const { refetch } = launch;
+  useEffect(() => {
+    if (expiresIn === undefined) return undefined;
+    const due = launchedAt + Math.max(expiresIn * 1000 - PROVIDER_RELAUNCH_MARGIN_MS, PROVIDER_RELAUNCH_MARGIN_MS);
+    let asked = false;
+    const relaunch = () => {
+      if (asked || Date.now() < due) return;
+      asked = true;
+      // A refused relaunch keeps the frame; the page's next return into view tries again.
+      void refetch().then((result) => {
+        if (result.isError) asked = false;
+      });
+    };
+    const timer = window.setTimeout(relaunch, Math.max(0, due - Date.now()));
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') relaunch();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      window.clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [expiresIn, launchedAt, refetch]);
 
   // Bets placed in the frame move the balance: the header follows while it is open.
   useEffect(() => {
@@ -120,7 +158,7 @@ function ProviderFrame({ provider }: { provider: string }) {
 
   let content;
   if (url) {
-    content = <iframe key={url} className={styles.providerFrame} src={url} title={t('betting.books.frameTitle', { provider })} data-testid="provider-frame" allow="fullscreen" />;
+    content = <iframe key={url} className={styles.providerFrame} src={url} title={t('betting.books.frameTitle', { provider: title(provider) })} data-testid="provider-frame" allow="fullscreen" />;
   } else if (launch.isError) {
     const error = launch.error;
     const profile = error instanceof ApiError && error.type === 'UserNeedProfileDataException';
@@ -128,10 +166,10 @@ function ProviderFrame({ provider }: { provider: string }) {
       <div className={screens.alert} role="alert" data-testid="provider-error" data-error={error instanceof ApiError ? error.type : undefined}>
         <p>
           {profile
-            ? t('betting.books.needProfile', { provider })
+            ? t('betting.books.needProfile', { provider: title(provider) })
             : error instanceof ApiError && error.status > 0 && error.message
               ? error.message
-              : t('betting.books.launchFailed', { provider })}
+              : t('betting.books.launchFailed', { provider: title(provider) })}
         </p>
         {needsCurrency(error) ? (
           <Button variant="secondary" onClick={() => { openSocialRegistration(); }}>
@@ -149,7 +187,7 @@ function ProviderFrame({ provider }: { provider: string }) {
       </div>
     );
   } else {
-    content = <Spinner label={t('betting.books.opening', { provider })} />;
+    content = <Spinner label={t('betting.books.opening', { provider: title(provider) })} />;
   }
   return (
     <div ref={box} className={styles.providerBox} data-testid="provider-box" aria-busy={launch.isPending}>
@@ -161,6 +199,7 @@ function ProviderFrame({ provider }: { provider: string }) {
 /** /betting?book={provider}: the title, the book switch and the provider's frame (or the sign-in prompt for a guest). */
 export function ProviderBookPage({ provider, providers, known }: { provider: string; providers: readonly string[]; known: boolean }) {
   const { t } = useTranslation();
+  const title = useProviderTitle();
   const route = useRouteHandle()?.name;
   const account = useAccountInfo();
   const guest = !isAuthenticated(account.data);
@@ -169,7 +208,7 @@ export function ProviderBookPage({ provider, providers, known }: { provider: str
   else if (guest) {
     body = (
       <div className={screens.notice} data-testid="provider-sign-in">
-        <p>{t('betting.books.signIn', { provider })}</p>
+        <p>{t('betting.books.signIn', { provider: title(provider) })}</p>
         <Button onClick={() => { openSignIn('authorization'); }}>{t('betting.slip.signIn')}</Button>
       </div>
     );

@@ -3,12 +3,13 @@
 // choice kept in the address (reload, back), and the provider bets on /profile/bets with their
 // filters, pages and both languages.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { activateLocale } from '@/lib/i18n';
 import { apiError, mockApi, player } from '@/test/api-mock';
 import { renderApp } from '@/test/render-app';
 import { PROVIDER_BETS_PAGE_SIZE, type ProviderBet } from './api/providers';
+import { PROVIDER_RELAUNCH_MARGIN_MS } from './provider-book';
 import { initialSlip, slipStore } from './slip-store';
 
 beforeEach(() => {
@@ -22,10 +23,12 @@ afterEach(async () => {
 });
 
 const signedIn = { 'account.getInfo': player(), 'account.getprofileinfo': { contacts: [] } };
-const SPORTS = { total: 0, items: [], providers: ['acme', 'betzone'] };
-const NO_PROVIDERS = { total: 0, items: [], providers: [] };
+const SPORTS = { total: 0, items: [], providers: ['acme', 'betzone'], provider_titles: { acme: 'acme', betzone: 'betzone' } };
+/** The same providers, one with a display name configured. */
+const TITLED = { ...SPORTS, provider_titles: { acme: 'Acme Sports', betzone: 'betzone' } };
+const NO_PROVIDERS = { total: 0, items: [], providers: [], provider_titles: {} };
 const EVENTS = { total: 0, items: [] };
-const LAUNCH = { provider: 'acme', url: 'https://acme.example/frame?token=tok-1&currency=USD', token: 'tok-1', currency: 'USD', expires_at: 1_900_000_000 };
+const LAUNCH = { provider: 'acme', url: 'https://acme.example/frame?token=tok-1&currency=USD', token: 'tok-1', currency: 'USD', expires_at: 1_900_000_000, expires_in: 14_400 };
 
 function providerBet(overrides: Partial<ProviderBet> = {}): ProviderBet {
   return {
@@ -88,6 +91,58 @@ describe('/betting with external providers', () => {
     fireEvent.click(within(screen.getByTestId('books')).getByRole('button', { name: 'Our sportsbook' }));
     expect(await screen.findByTestId('events-empty')).toBeVisible();
     expect(router.state.location.search).toBe('');
+  });
+
+  it('launches the frame again before its token ends, and when the page comes back into view past that', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const quarter = 15 * 60_000;
+      const api = mockApi({ ...signedIn, 'sportsbook.getSports': SPORTS, 'sportsbook.getEvents': EVENTS, 'sportsbook.launch': { ...LAUNCH, expires_in: 900 } });
+      renderApp('/betting?book=acme');
+      expect(await screen.findByTestId('provider-frame')).toHaveAttribute('src', LAUNCH.url);
+      api.on('sportsbook.launch', { ...LAUNCH, url: 'https://acme.example/frame?token=tok-2', token: 'tok-2', expires_in: 900 });
+      // By the device's clock from the answer, not by `expires_at` (far off here).
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(quarter - PROVIDER_RELAUNCH_MARGIN_MS - 1_000);
+      });
+      expect(api.calls('sportsbook.launch')).toHaveLength(1);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1_000);
+      });
+      await waitFor(() => {
+        expect(screen.getByTestId('provider-frame')).toHaveAttribute('src', 'https://acme.example/frame?token=tok-2');
+      });
+      expect(api.calls('sportsbook.launch')).toHaveLength(2);
+      // A phone asleep past the next one: back into view, it launches at once.
+      api.on('sportsbook.launch', { ...LAUNCH, url: 'https://acme.example/frame?token=tok-3', token: 'tok-3', expires_in: 900 });
+      vi.setSystemTime(Date.now() + quarter);
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+      act(() => {
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      await waitFor(() => {
+        expect(screen.getByTestId('provider-frame')).toHaveAttribute('src', 'https://acme.example/frame?token=tok-3');
+      });
+      expect(api.calls('sportsbook.launch')).toHaveLength(3);
+      // A token that ends almost at once is not relaunched in a loop: the next one waits the margin.
+      api.on('sportsbook.launch', { ...LAUNCH, url: 'https://acme.example/frame?token=tok-4', token: 'tok-4', expires_in: 1 });
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(quarter - PROVIDER_RELAUNCH_MARGIN_MS);
+      });
+      await waitFor(() => {
+        expect(screen.getByTestId('provider-frame')).toHaveAttribute('src', 'https://acme.example/frame?token=tok-4');
+      });
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(PROVIDER_RELAUNCH_MARGIN_MS - 1_000);
+      });
+      expect(api.calls('sportsbook.launch')).toHaveLength(4);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1_000);
+      });
+      expect(api.calls('sportsbook.launch')).toHaveLength(5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows the loading state, then a refusal with a retry that launches again', async () => {
@@ -193,6 +248,30 @@ describe('the player’s provider bets', () => {
     renderApp('/fr/profile/bets?book=betzone');
     expect(await screen.findByTestId('bets-empty')).toHaveTextContent("Vous n'avez aucun pari en cours chez betzone.");
     expect(within(screen.getByTestId('bets-books')).getByRole('button', { name: 'Nos paris sportifs' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('shows a provider’s display name wherever players see it, and keeps its name in the address and calls', async () => {
+    const api = mockApi({
+      ...signedIn,
+      'sportsbook.getSports': TITLED,
+      'sportsbook.getEvents': EVENTS,
+      'sportsbook.launch': LAUNCH,
+      'bets.get': { total: 0, items: [] },
+      'games.getHistory': { items: [], total: 0 },
+      'sportsbook.getProviderBets': { total: 1, items: [providerBet()] },
+    });
+    const { router } = renderApp('/betting?book=acme');
+    expect(await screen.findByTestId('provider-frame')).toHaveAttribute('title', 'Acme Sports sportsbook');
+    const books = screen.getByTestId('books');
+    expect(within(books).getByRole('button', { name: 'Acme Sports' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(books).getByRole('button', { name: 'betzone' })).toHaveAttribute('aria-pressed', 'false');
+    expect(api.calls('sportsbook.launch')[0]?.body?.get('provider')).toBe('acme');
+    await act(async () => {
+      await router.navigate('/profile/bets?book=acme');
+    });
+    expect(await screen.findByTestId('provider-bet-card')).toHaveTextContent('Acme Sports, ref. AC-77');
+    expect(within(screen.getByTestId('bets-books')).getByRole('button', { name: 'Acme Sports' })).toHaveAttribute('aria-pressed', 'true');
+    expect(api.calls('sportsbook.getProviderBets').at(-1)?.url.searchParams.get('provider')).toBe('acme');
   });
 
   it('shows no switch without providers', async () => {

@@ -96,6 +96,9 @@ pub struct Sports {
     /// The external sportsbook providers a signed-in player can open beside the house book
     /// (`sportsbook.launch`), by name, in the configured order; empty when there are none.
     pub providers: Vec<String>,
+    /// Each provider's display name by name (the configured one, else the name): what players
+    /// are shown.
+    pub provider_titles: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -137,8 +140,10 @@ async fn get_sports(ctx: Ctx, _: crate::api::NoInput) -> Result<Sports, ApiError
             leagues,
         });
     }
-    let providers = ctx.state.config().sportsbook_providers.iter().map(|p| p.name.clone()).collect();
-    Ok(Sports { total: items.len() as i64, items, providers })
+    let configured = &ctx.state.config().sportsbook_providers;
+    let providers = configured.iter().map(|p| p.name.clone()).collect();
+    let provider_titles = configured.iter().map(|p| (p.name.clone(), p.title.clone())).collect();
+    Ok(Sports { total: items.len() as i64, items, providers, provider_titles })
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -957,6 +957,9 @@ pub struct ProviderLaunch {
     pub currency: String,
     /// Unix seconds: the token's end for placing bets.
     pub expires_at: i64,
+    /// Seconds from this answer to the token's end: a client relaunches the frame before it by
+    /// its own clock, which may not agree with the server's `expires_at`.
+    pub expires_in: i64,
 }
 
 async fn launch(ctx: Ctx, user: AuthUser, input: LaunchInput) -> Result<ProviderLaunch, ApiError> {
@@ -1000,6 +1003,7 @@ async fn launch(ctx: Ctx, user: AuthUser, input: LaunchInput) -> Result<Provider
         token,
         currency: currency.code().to_owned(),
         expires_at: (now + SESSION_TTL_MS) / 1000,
+        expires_in: SESSION_TTL_MS / 1000,
     })
 }
 

@@ -72,4 +72,53 @@ describe('inactivity watcher', () => {
     await advance(3_000);
     expect(onTimeout).toHaveBeenCalledTimes(1);
   });
+
+  it('counts play in a game’s or provider’s frame: focus moving into it, and staying there while the page is in view', async () => {
+    const { onTimeout } = setup(10);
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    try {
+      await advance(7_000);
+      // A click into the frame: the page loses the focus to it.
+      frame.focus();
+      expect(document.activeElement).toBe(frame);
+      act(() => {
+        window.dispatchEvent(new Event('blur'));
+      });
+      // No warning while the focus stays in the frame, period after period.
+      await advance(30_000);
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      expect(onTimeout).not.toHaveBeenCalled();
+      // Out of view (another tab, the phone locked): timed again, signed out.
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      await advance(10_000);
+      expect(onTimeout).toHaveBeenCalledTimes(1);
+    } finally {
+      frame.remove();
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    }
+  });
+
+  it('times a player whose focus comes back to the page as before', async () => {
+    const { onTimeout } = setup(10);
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    try {
+      frame.focus();
+      act(() => {
+        window.dispatchEvent(new Event('blur'));
+      });
+      await advance(7_000);
+      // Back on the page: its own clicks and keys count again, and nothing else does — the
+      // warning is due a second later, 8 s after the focus moved into the frame.
+      frame.blur();
+      expect(document.activeElement).not.toBe(frame);
+      await advance(1_000);
+      expect(screen.getByRole('alertdialog', { name: 'Are you still there?' })).toBeVisible();
+      await advance(2_000);
+      expect(onTimeout).toHaveBeenCalledTimes(1);
+    } finally {
+      frame.remove();
+    }
+  });
 });

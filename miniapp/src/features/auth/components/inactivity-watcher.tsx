@@ -10,6 +10,18 @@ import { useSecondsUntil } from './use-countdown';
 
 const ACTIVITY_EVENTS = ['keydown', 'click', 'scroll'] as const;
 
+/**
+ * Whether the player is using a frame of this page — a game's or a sportsbook provider's, whose
+ * clicks and keys never reach this document: the focus is in one and the page is in view. A
+ * player who plays on in a frame is not signed out (nor warned) for it; one who leaves the page
+ * (another tab, the phone locked) or focuses the page again is timed as before. A player who
+ * walks away from a visible page with a frame focused stays signed in: the frame cannot tell
+ * (its own session ends at its token's end).
+ */
+function engagedInFrame(doc: Document = document): boolean {
+  return doc.visibilityState === 'visible' && doc.hasFocus() && doc.activeElement instanceof HTMLIFrameElement;
+}
+
 function InactivityWarning({ deadline, onStay }: { deadline: number; onStay: () => void }) {
   const { t } = useTranslation();
   const seconds = useSecondsUntil(deadline);
@@ -35,6 +47,8 @@ export interface InactivityWatcherProps {
 /**
  * SPEC §4: signs a player out after `timeoutSeconds` without keydown, click, scroll or route
  * change, warning with a countdown during the last 20 %. Mount it only for a signed-in player.
+ * Play inside a game's or provider's frame counts too: focus moving into a frame is activity, and
+ * the period starts again while the focus stays there ({@link engagedInFrame}).
  */
 export function InactivityWatcher({ timeoutSeconds, onTimeout }: InactivityWatcherProps) {
   const { t } = useTranslation();
@@ -66,6 +80,7 @@ export function InactivityWatcher({ timeoutSeconds, onTimeout }: InactivityWatch
         });
       },
       onResume: closeWarning,
+      engaged: () => engagedInFrame(),
       onTimeout: () => {
         closeWarning();
         latestTimeout.current();
@@ -75,9 +90,15 @@ export function InactivityWatcher({ timeoutSeconds, onTimeout }: InactivityWatch
     const onActivity = () => {
       current.activity();
     };
+    // A click into a frame: the page loses the focus to it (its own clicks never reach us).
+    const onBlur = () => {
+      if (document.activeElement instanceof HTMLIFrameElement) current.activity();
+    };
     for (const event of ACTIVITY_EVENTS) document.addEventListener(event, onActivity, { capture: true, passive: true });
+    window.addEventListener('blur', onBlur);
     return () => {
       for (const event of ACTIVITY_EVENTS) document.removeEventListener(event, onActivity, { capture: true });
+      window.removeEventListener('blur', onBlur);
       current.stop();
       closeWarning();
       timer.current = null;

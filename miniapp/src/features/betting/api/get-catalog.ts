@@ -32,6 +32,8 @@ export interface Sports {
   items: Sport[];
   /** The external sportsbook providers' names (empty: the house book only). */
   providers: string[];
+  /** Each provider's display name by name (what players see; the name when none is configured). */
+  provider_titles: Record<string, string>;
 }
 
 export interface Selection {
@@ -138,6 +140,12 @@ export function eventQueryOptions(id: number, format: OddsFormat) {
 
 export function useSports() {
   return useQuery(sportsQueryOptions());
+}
+
+/** A provider's display name from `sportsbook.getSports` (its name until that is known). */
+export function useProviderTitle(): (provider: string) => string {
+  const titles = useSports().data?.provider_titles;
+  return (provider) => titles?.[provider] ?? provider;
 }
 
 export function useEvents(filter: EventsFilter, format: OddsFormat) {

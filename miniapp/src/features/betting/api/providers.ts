@@ -16,6 +16,8 @@ export interface ProviderLaunch {
   currency: string;
   /** Unix seconds: the token's end for placing bets. */
   expires_at: number;
+  /** Seconds from the answer to the token's end (the frame is relaunched before it). */
+  expires_in: number;
 }
 
 export type ProviderSelectionResult = 'open' | 'won' | 'lost' | 'void' | 'half_won' | 'half_lost';
@@ -79,7 +81,8 @@ export function nextProviderBetsOffset(last: ProviderBets, pages: readonly Provi
 
 /**
  * One launch per provider and player while the page is open: a new launch is a new session (and
- * reloads the frame), so it is not asked again on focus or by age; `refetch` is the retry.
+ * reloads the frame), so it is not asked again on focus or by age; `refetch` is the retry, and
+ * the frame's relaunch shortly before the token ends (`provider-book.tsx`).
  * The key holds the account's currency: a player who completes the registration (chooses a
  * currency) is launched again.
  */
