@@ -1,7 +1,9 @@
 // What runs for a signed-in player only (issue 23): its own chunk, loaded by LocaleRoot once the
 // account says the visitor is signed in, so a guest's first visit neither downloads nor evaluates
 // it.
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { accountInfoQueryOptions } from '@/features/account';
 import { InactivityWatcher } from '@/features/auth/components/inactivity-watcher';
 import { useSession } from '@/features/auth/use-session';
 import { LoyaltyNotices } from '@/features/loyalty/notices';
@@ -14,10 +16,18 @@ import { showToast } from '@/lib/toasts/toast-store';
 function Inactivity() {
   const { data: info } = useGeneralInfo();
   const { signOut } = useSession();
+  const queryClient = useQueryClient();
   if (!info) return null;
   return (
     <InactivityWatcher
       timeoutSeconds={info.time_to_force_logout}
+      // Busy in a game's or provider's frame (a game page refreshes nothing by itself): the
+      // account is read again, which keeps the server's session alive for the same period.
+      onEngaged={() => {
+        queryClient.query({ ...accountInfoQueryOptions(), staleTime: 0 }).catch((error: unknown) => {
+          console.warn('account not read while playing in a frame', error);
+        });
+      }}
       onTimeout={() => {
         void signOut('inactivity').then(() => {
           showToast({ type: 'info', message: i18n.t('inactivity.loggedOut') });

@@ -145,6 +145,43 @@ describe('/betting with external providers', () => {
     }
   });
 
+  it('keeps a player who bets in the frame signed in past the forced-logout time, and signs out one who left the page', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      // 1,800 s (the mock's time_to_force_logout): warned at 24 min, signed out at 30 without activity.
+      const api = mockApi({ ...signedIn, 'sportsbook.getSports': SPORTS, 'sportsbook.getEvents': EVENTS, 'sportsbook.launch': LAUNCH, 'auth.logout': 1 });
+      renderApp('/betting?book=acme');
+      const frame = await screen.findByTestId('provider-frame');
+      // The player clicks into the frame and bets there (nothing reaches the page).
+      frame.focus();
+      act(() => {
+        window.dispatchEvent(new Event('blur'));
+      });
+      // A minute at a time: the signed-in watchers load (a chunk of their own) meanwhile.
+      for (let minute = 0; minute < 45; minute += 1) {
+        await act(async () => {
+          await vi.advanceTimersByTimeAsync(60_000);
+        });
+      }
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      expect(api.calls('auth.logout')).toHaveLength(0);
+      expect(screen.getByTestId('provider-frame')).toBeInTheDocument();
+      // The phone locked: timed again, and signed out 30 minutes on.
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      for (let minute = 0; minute < 30; minute += 1) {
+        await act(async () => {
+          await vi.advanceTimersByTimeAsync(60_000);
+        });
+      }
+      await waitFor(() => {
+        expect(api.calls('auth.logout')).toHaveLength(1);
+      });
+    } finally {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+      vi.useRealTimers();
+    }
+  });
+
   it('shows the loading state, then a refusal with a retry that launches again', async () => {
     const api = mockApi({ ...signedIn, 'sportsbook.getSports': SPORTS, 'sportsbook.launch': apiError('UnknownErrorException', 500, {}, '') });
     // The launch answers once the loading state has been seen.

@@ -16,9 +16,10 @@ afterEach(() => {
 
 function setup(timeoutSeconds: number) {
   const onTimeout = vi.fn();
+  const onEngaged = vi.fn();
   const element = (
     <>
-      <InactivityWatcher timeoutSeconds={timeoutSeconds} onTimeout={onTimeout} />
+      <InactivityWatcher timeoutSeconds={timeoutSeconds} onTimeout={onTimeout} onEngaged={onEngaged} />
       <DialogHost />
     </>
   );
@@ -30,7 +31,7 @@ function setup(timeoutSeconds: number) {
     { initialEntries: ['/'] },
   );
   render(<RouterProvider router={router} />);
-  return { onTimeout, router };
+  return { onTimeout, onEngaged, router };
 }
 
 const advance = (ms: number) =>
@@ -74,7 +75,7 @@ describe('inactivity watcher', () => {
   });
 
   it('counts play in a game’s or provider’s frame: focus moving into it, and staying there while the page is in view', async () => {
-    const { onTimeout } = setup(10);
+    const { onTimeout, onEngaged } = setup(10);
     const frame = document.createElement('iframe');
     document.body.append(frame);
     try {
@@ -85,10 +86,12 @@ describe('inactivity watcher', () => {
       act(() => {
         window.dispatchEvent(new Event('blur'));
       });
-      // No warning while the focus stays in the frame, period after period.
+      // No warning while the focus stays in the frame, period after period; each period the
+      // page tells the server the player is still there (at 8, 16, 24 s after the click).
       await advance(30_000);
       expect(screen.queryByRole('alertdialog')).toBeNull();
       expect(onTimeout).not.toHaveBeenCalled();
+      expect(onEngaged).toHaveBeenCalledTimes(3);
       // Out of view (another tab, the phone locked): timed again, signed out.
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
       await advance(10_000);
@@ -100,7 +103,7 @@ describe('inactivity watcher', () => {
   });
 
   it('times a player whose focus comes back to the page as before', async () => {
-    const { onTimeout } = setup(10);
+    const { onTimeout, onEngaged } = setup(10);
     const frame = document.createElement('iframe');
     document.body.append(frame);
     try {
@@ -117,6 +120,7 @@ describe('inactivity watcher', () => {
       expect(screen.getByRole('alertdialog', { name: 'Are you still there?' })).toBeVisible();
       await advance(2_000);
       expect(onTimeout).toHaveBeenCalledTimes(1);
+      expect(onEngaged).not.toHaveBeenCalled();
     } finally {
       frame.remove();
     }

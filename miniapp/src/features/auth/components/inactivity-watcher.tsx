@@ -42,6 +42,11 @@ export interface InactivityWatcherProps {
   /** time_to_force_logout, in seconds. */
   timeoutSeconds: number;
   onTimeout: () => void;
+  /**
+   * A period ended with the player busy in a frame and started again: the server's session, whose
+   * idle limit is the same time and counts the page's calls only, must hear from the page too.
+   */
+  onEngaged?: () => void;
 }
 
 /**
@@ -50,14 +55,16 @@ export interface InactivityWatcherProps {
  * Play inside a game's or provider's frame counts too: focus moving into a frame is activity, and
  * the period starts again while the focus stays there ({@link engagedInFrame}).
  */
-export function InactivityWatcher({ timeoutSeconds, onTimeout }: InactivityWatcherProps) {
+export function InactivityWatcher({ timeoutSeconds, onTimeout, onEngaged }: InactivityWatcherProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const timer = useRef<ReturnType<typeof createInactivityTimer> | null>(null);
   const latestTimeout = useRef(onTimeout);
+  const latestEngaged = useRef(onEngaged);
   useEffect(() => {
     latestTimeout.current = onTimeout;
-  }, [onTimeout]);
+    latestEngaged.current = onEngaged;
+  }, [onTimeout, onEngaged]);
   const label = t('inactivity.title');
 
   useEffect(() => {
@@ -80,7 +87,11 @@ export function InactivityWatcher({ timeoutSeconds, onTimeout }: InactivityWatch
         });
       },
       onResume: closeWarning,
-      engaged: () => engagedInFrame(),
+      engaged: () => {
+        const busy = engagedInFrame();
+        if (busy) latestEngaged.current?.();
+        return busy;
+      },
       onTimeout: () => {
         closeWarning();
         latestTimeout.current();
