@@ -19,7 +19,12 @@ const ACTIVITY_EVENTS = ['keydown', 'click', 'scroll'] as const;
  * (its own session ends at its token's end).
  */
 function engagedInFrame(doc: Document = document): boolean {
-  return doc.visibilityState === 'visible' && doc.hasFocus() && doc.activeElement instanceof HTMLIFrameElement;
+  return doc.visibilityState === 'visible' && doc.hasFocus() && frameFocused(doc);
+}
+
+/** Whether the focus is in a frame of the page (its clicks and keys never reach the page). */
+function frameFocused(doc: Document = document): boolean {
+  return doc.activeElement instanceof HTMLIFrameElement;
 }
 
 function InactivityWarning({ deadline, onStay }: { deadline: number; onStay: () => void }) {
@@ -103,7 +108,7 @@ export function InactivityWatcher({ timeoutSeconds, onTimeout, onEngaged }: Inac
     };
     // A click into a frame: the page loses the focus to it (its own clicks never reach us).
     const onBlur = () => {
-      if (document.activeElement instanceof HTMLIFrameElement) current.activity();
+      if (frameFocused()) current.activity();
     };
     for (const event of ACTIVITY_EVENTS) document.addEventListener(event, onActivity, { capture: true, passive: true });
     window.addEventListener('blur', onBlur);
