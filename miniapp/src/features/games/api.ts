@@ -129,6 +129,10 @@ export interface Launch {
   token: string;
   mode: 'real' | 'demo';
   currency: string;
+  /** Unix seconds: the session's end for bets. */
+  expires_at: number;
+  /** Seconds from the answer to that end (the page times its notice by the device's clock). */
+  expires_in: number;
 }
 
 export type LaunchMode = 'play' | 'demo';

@@ -33,6 +33,53 @@ export function showsFullScreen(config: GameConfig | null, inTelegram: boolean):
   }
 }
 
+/**
+ * A game session (a launch) takes bets for four hours (`expires_in`). The frame cannot say so — an
+ * aggregator's game shows its own error on a refused bet — so the page does: from this long before
+ * the end a notice offers to start the game again, and at the end the frame gives way to that
+ * offer. The player chooses when: starting again reloads the game, which nothing does by itself
+ * mid-round (wins and rollbacks of an ended session are still taken by the wallet).
+ */
+export const GAME_SESSION_WARNING_MS = 5 * 60_000;
+
+type SessionPhase = 'live' | 'ending' | 'ended';
+
+function phaseAt(now: number, end: number): SessionPhase {
+  if (now >= end) return 'ended';
+  return now >= end - GAME_SESSION_WARNING_MS ? 'ending' : 'live';
+}
+
+/**
+ * Where the session of `launch` stands, by the device's clock from when its answer arrived
+ * (`launchedAt`): the server's `expires_at` may not agree with that clock. A timer fires at each
+ * step; a phone that slept through one is checked again when the page comes back into view.
+ */
+function useSessionPhase(launch: Launch | null, launchedAt: number): SessionPhase {
+  const [state, setState] = useState<{ token: string; phase: SessionPhase } | null>(null);
+  const token = launch?.token;
+  const expiresIn = launch?.expires_in;
+  useEffect(() => {
+    if (token === undefined || typeof expiresIn !== 'number') return undefined;
+    const end = launchedAt + expiresIn * 1000;
+    const check = () => {
+      const phase = phaseAt(Date.now(), end);
+      setState((current) => (current?.token === token && current.phase === phase ? current : { token, phase }));
+    };
+    const timers = [end - GAME_SESSION_WARNING_MS, end].map((at) => window.setTimeout(check, Math.max(0, at - Date.now())));
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') check();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      timers.forEach((timer) => {
+        window.clearTimeout(timer);
+      });
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [token, expiresIn, launchedAt]);
+  return state !== null && state.token === token ? state.phase : 'live';
+}
+
 /** The demo-mode popup: what fun money means, and the way to real play. */
 function openDemoPopup(onChoose: (mode: LaunchMode) => void, needsDeposit: boolean, depositHref: string) {
   dialogs.open({
@@ -82,7 +129,7 @@ function GameStage({ game, guest }: { game: Game; guest: boolean }) {
   const queryClient = useQueryClient();
   const stage = useRef<HTMLDivElement>(null);
   const [request, setRequest] = useState<{ mode: LaunchMode; attempt: number }>({ mode: guest ? 'demo' : 'play', attempt: 0 });
-  const [result, setResult] = useState<{ key: string; launch?: Launch; error?: string } | null>(null);
+  const [result, setResult] = useState<{ key: string; launch?: Launch; launchedAt?: number; error?: string } | null>(null);
   const { name } = gameView(game);
   const spins = useFreespins().get(game.sysname);
   const depositHref = localizePath(depositPath(), locale);
@@ -96,7 +143,7 @@ function GameStage({ game, guest }: { game: Game; guest: boolean }) {
     const controller = new AbortController();
     launchGame(game.sysname, request.mode, controller.signal)
       .then((launch) => {
-        setResult({ key, launch });
+        setResult({ key, launch, launchedAt: Date.now() });
       })
       .catch((cause: unknown) => {
         if (controller.signal.aborted) return;
@@ -112,6 +159,16 @@ function GameStage({ game, guest }: { game: Game; guest: boolean }) {
   const current = result?.key === key ? result : null;
   const launch = current?.launch ?? null;
   const error = current?.error ?? null;
+  const session = useSessionPhase(launch, current?.launchedAt ?? 0);
+  const restart = (
+    <Button
+      onClick={() => {
+        start(mode);
+      }}
+    >
+      {t('gamePage.restart')}
+    </Button>
+  );
 
   // The house games post their balance after every round: the header follows without polling.
   useEffect(() => {
@@ -182,8 +239,19 @@ function GameStage({ game, guest }: { game: Game; guest: boolean }) {
           })}
         </p>
       )}
+      {launch && session === 'ending' && (
+        <div className={styles.ending} role="status" data-testid="game-session-ending">
+          <p>{t('gamePage.sessionEnding')}</p>
+          {restart}
+        </div>
+      )}
       <div className={styles.stage} ref={stage}>
-        {launch ? (
+        {launch && session === 'ended' ? (
+          <div className={styles.overlay} role="alert" data-testid="game-session-ended">
+            <p>{t('gamePage.sessionEnded')}</p>
+            {restart}
+          </div>
+        ) : launch ? (
           <iframe key={launch.token} className={styles.frame} src={launch.url} title={name} allow="fullscreen; autoplay" allowFullScreen />
         ) : error ? (
           <div className={styles.overlay} role="alert">

@@ -3,8 +3,12 @@
 //! game's config says `canAccessSlotWithZeroBalance` — money; demo plays with the fun balance,
 //! which is topped up when it runs low; guests (not signed in) may play demo rounds of games
 //! whose config has `canPlayDemoAsGuest`, as a guest player kept by a signed cookie. A session
-//! token binds player, game, currency and mode and expires after [`SESSION_TTL_MS`]. Browsers get a page framing the game; `Accept:
-//! application/json` gets `{"url","token","mode","currency"}` (DESIGN.md "Game launch").
+//! token binds player, game, currency and mode and expires after [`SESSION_TTL_MS`]: bets on it
+//! are refused from then on (wins and rollbacks are still taken). Browsers get a page framing the
+//! game; `Accept: application/json` gets `{"url","token","mode","currency"}` (DESIGN.md "Game
+//! launch") and `expires_at` / `expires_in`, by which the game page tells a player whose session
+//! is ending to start the game again (its frame cannot tell, an aggregator's game shows its own
+//! error).
 
 use super::catalogue::{self, GameRow};
 use super::wallet::token_hash;
@@ -35,6 +39,11 @@ pub struct Launch {
     pub token: String,
     pub mode: String,
     pub currency: String,
+    /// Unix seconds: the session's end for bets.
+    pub expires_at: i64,
+    /// Seconds from this answer to the session's end: the client times its notice by its own
+    /// clock, which may not agree with the server's `expires_at`.
+    pub expires_in: i64,
 }
 
 fn wants_json(headers: &HeaderMap) -> bool {
@@ -194,6 +203,8 @@ async fn start(
             token,
             mode: mode.to_owned(),
             currency: currency.code().to_owned(),
+            expires_at: (now + SESSION_TTL_MS) / 1000,
+            expires_in: SESSION_TTL_MS / 1000,
         },
         guest_cookie,
     ))
