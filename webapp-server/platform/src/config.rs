@@ -639,7 +639,8 @@ pub struct GameProvider {
     /// Signs the provider's wallet calls.
     pub secret: Secret,
     /// What players are shown where the provider is named (the sportsbook's book switch, its
-    /// frame's title): the optional fourth field, else the name.
+    /// frame's title; a game provider's name in the lobby's providers): the optional fourth
+    /// field, else the name.
     pub title: String,
 }
 

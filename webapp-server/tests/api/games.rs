@@ -330,6 +330,37 @@ impl<'a> Aggregator<'a> {
     }
 }
 
+/// An aggregator's display name (the fourth field of `CROUPIER_GAME_PROVIDERS`) is its name in the
+/// lobby's providers, and a later start with another one renames it.
+#[tokio::test]
+async fn an_aggregators_display_name_is_its_name_in_the_lobby() {
+    for backend in crate::helpers::backends() {
+        let providers =
+            format!("fakeagg|https://agg.example/launch?t={{token}}&g={{game}}|{AGG_SECRET}|Fake Aggregator Games");
+        let app = TestApp::spawn_with(backend, &[("CROUPIER_GAME_PROVIDERS", providers.as_str())], |_| {}).await;
+        agg_game(&app, "agg-named", "slot").await;
+        let listed = |body: &Value, sysname: &str| {
+            body["data"].as_array().unwrap().iter().find(|p| p["sysname"] == sysname).cloned().unwrap_or(Value::Null)
+        };
+        let (_, body) = app.api_get("games.getProviders", &[("types", "slot")]).await;
+        assert_eq!(
+            listed(&body, "fakeagg"),
+            json!({"sysname": "fakeagg", "name": "Fake Aggregator Games", "games": 1, "game_params": {}})
+        );
+        // The next start's config names it again (here the seeding a start does, with a new name).
+        let renamed = croupier_server::config::GameProvider {
+            name: "fakeagg".into(),
+            launch_url: "https://agg.example/launch?t={token}".into(),
+            secret: croupier_server::config::Secret::new(AGG_SECRET),
+            title: "Fake Games".into(),
+        };
+        croupier_server::features::games::catalogue::seed(app.state.db(), &[renamed]).await.unwrap();
+        let (_, body) = app.api_get("games.getProviders", &[("types", "slot")]).await;
+        assert_eq!(listed(&body, "fakeagg")["name"], "Fake Games", "{body}");
+        assert_eq!(listed(&body, "house")["name"], "Croupier Originals", "{body}");
+    }
+}
+
 #[tokio::test]
 async fn an_external_aggregator_plays_through_the_signed_idempotent_wallet() {
     for backend in [Backend::Sqlite, Backend::Postgres] {

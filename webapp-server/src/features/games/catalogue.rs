@@ -65,7 +65,9 @@ pub fn fold(text: &str) -> String {
 }
 
 /// Writes the house provider, its games, the lobby's categories and the configured external
-/// providers; existing rows are left as they are.
+/// providers; existing rows are left as they are, except an external provider's name, which is
+/// its configured display name (`CROUPIER_GAME_PROVIDERS`' fourth field, else its name) as of
+/// this start: the config is where an operator names it.
 pub async fn seed(db: &Db, external: &[crate::config::GameProvider]) -> Result<(), sqlx::Error> {
     let now = now_ms();
     let mut tx = db.begin().await?;
@@ -73,11 +75,15 @@ pub async fn seed(db: &Db, external: &[crate::config::GameProvider]) -> Result<(
         .execute(&mut *tx)
         .await?;
     for (i, p) in external.iter().enumerate() {
-        sqlx::query("INSERT INTO game_providers (sysname, name, kind, sort) VALUES ($1, $1, 'external', $2) ON CONFLICT (sysname) DO NOTHING")
-            .bind(&p.name)
-            .bind(i64::try_from(i).unwrap_or(0) + 1)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "INSERT INTO game_providers (sysname, name, kind, sort) VALUES ($1, $2, 'external', $3) \
+             ON CONFLICT (sysname) DO UPDATE SET name = excluded.name",
+        )
+        .bind(&p.name)
+        .bind(&p.title)
+        .bind(i64::try_from(i).unwrap_or(0) + 1)
+        .execute(&mut *tx)
+        .await?;
     }
     for (i, (slug, en, fr)) in CATEGORIES.iter().enumerate() {
         sqlx::query("INSERT INTO game_categories (slug, name_en, name_fr, sort) VALUES ($1, $2, $3, $4) ON CONFLICT (slug) DO NOTHING")
