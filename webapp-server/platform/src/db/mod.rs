@@ -59,6 +59,16 @@ const RESTART_PAGES: i64 = 16_000;
 /// an old snapshot keeps a passive checkpoint from finishing).
 const WRITER_CHECKPOINT_PAGES: u32 = 64_000;
 
+/// The SQLite writer's page cache (KiB): 8 MiB, four times SQLite's default, and smaller than
+/// the 32 MiB it was. A commit after a B-tree rebalance that swapped two pages' numbers (SQLite
+/// parks one under the pending-byte page's number, 262,145, while it swaps) walks the whole
+/// cache to drop pages past the end of the database: with 32 MiB (8,000 pages) each such walk
+/// took about a millisecond of the one writer's thread, some 80 times a second under the wallet's
+/// load (`perf probe` on `pcache1TruncateUnsafe`, 2026-11-28). Same-machine A/B, alternated,
+/// `--only wallet` on SQLite: house rounds back to back 9,847–10,081/s at 32 MiB, 10,832–10,856/s
+/// at 8 MiB; aggregator pairs 4,812–4,921/s and 4,932–4,959/s.
+const WRITER_CACHE_KIB: u32 = 8_192;
+
 #[derive(Clone)]
 pub struct Db {
     pool: AnyPool,
@@ -99,8 +109,10 @@ impl Db {
                             // (the default cache is 2 MiB). Its write-ahead log is checkpointed by
                             // a reader connection beside it ([`Db::spawn_checkpointer`]), so
                             // the writer checkpoints only as a backstop, when the log has grown
-                            // past WRITER_CHECKPOINT_PAGES anyway.
-                            conn.execute("PRAGMA cache_size = -32768").await?;
+                            // past WRITER_CHECKPOINT_PAGES anyway. Not more than WRITER_CACHE_KIB:
+                            // see there.
+                            conn.execute(sqlx::AssertSqlSafe(format!("PRAGMA cache_size = -{WRITER_CACHE_KIB}")))
+                                .await?;
                             // A batch's multi-row statements each keep a statement journal (the
                             // pages they change that earlier statements of the transaction had
                             // already changed, so a failing statement can be undone alone); past
@@ -382,7 +394,7 @@ mod tests {
             )
             .await
             .unwrap();
-        assert_eq!(seen, (2, -32768));
+        assert_eq!(seen, (2, -i64::from(WRITER_CACHE_KIB)));
         // A reader keeps SQLite's defaults.
         let mut reader = db.pool().acquire().await.unwrap();
         let reader_store: i64 = sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *reader).await.unwrap();
