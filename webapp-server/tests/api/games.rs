@@ -151,7 +151,7 @@ db_test!(async fn launching_needs_a_player_and_money_for_real_play_and_refills_d
     assert_eq!((body["mode"].as_str(), body["currency"].as_str()), (Some("demo"), Some("USD")));
     // The session's end, told both ways: the game page warns by the device's own clock.
     assert_eq!(body["expires_in"], 4 * 3600, "{body}");
-    let end = body["expires_at"].as_i64().unwrap() - crate::sportsbook_wallet::now_seconds();
+    let end = body["expires_at"].as_i64().unwrap() - crate::helpers::now_seconds();
     assert!((4 * 3600 - 5..=4 * 3600).contains(&end), "{body}");
     assert!(body["url"].as_str().unwrap().starts_with("http://localhost:8080/games/house/dice?token="));
     let (_, me) = app.get_as(&broke, "account.getInfo", &[]).await;

@@ -373,3 +373,8 @@ pub async fn wait_ready(base: &str) {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
+
+/// The clock in Unix seconds (signed provider calls' timestamps, launch answers' `expires_at`).
+pub fn now_seconds() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}

@@ -7,8 +7,9 @@
 
 use crate::backoffice::{Op, TOKEN, get as bo_get, operator};
 use crate::games::funded;
+use crate::helpers::now_seconds;
 use crate::helpers::{Backend, TestApp, backends, expect_error};
-use crate::sportsbook_wallet::{SECRET, now_seconds, place, providers, send, settle};
+use crate::sportsbook_wallet::{SECRET, place, providers, send, settle};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@
 //! a model test of random call sequences against the balances with `ledger check` clean.
 
 use crate::games::funded;
-use crate::helpers::{Backend, TestApp, backends};
+use crate::helpers::{Backend, TestApp, backends, now_seconds};
 use croupier_server::ledger;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -18,10 +18,6 @@ pub fn providers() -> String {
 
 async fn spawn(backend: Backend) -> TestApp {
     TestApp::spawn_with(backend, &[("CROUPIER_SPORTSBOOK_PROVIDERS", providers().as_str())], |_| {}).await
-}
-
-pub fn now_seconds() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
 }
 
 /// Sends `body` to `/provider/sportsbook/{provider}/{action}` signed with `secret` at `timestamp`.

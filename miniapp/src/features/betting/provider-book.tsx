@@ -8,6 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { accountKeys, useAccountInfo, isAuthenticated } from '@/features/account';
 import { openSignIn, openSocialRegistration } from '@/features/auth';
 import { ApiError } from '@/lib/api/client';
+import { atDeviceTimes } from '@/lib/device-clock';
 import { useLocale } from '@/lib/i18n';
 import { localizePath } from '@/lib/i18n/locale-path';
 import { useRouteHandle } from '@/lib/route-handle';
@@ -109,8 +110,7 @@ function ProviderFrame({ provider }: { provider: string }) {
   const url = launch.data?.url;
 
   // Relaunched before the token ends, timed by this device's clock from when the launch was
-  // answered (`expires_in`: the server's `expires_at` may not agree with it). A timer may fire
-  // late on a sleeping phone; the page coming back into view checks again.
+  // answered (`expires_in`, `atDeviceTimes`: also when the page comes back into view).
   const expiresIn = launch.data?.expires_in;
   const launchedAt = launch.dataUpdatedAt;
   const { refetch } = launch;
@@ -126,15 +126,7 @@ function ProviderFrame({ provider }: { provider: string }) {
         if (result.isError) asked = false;
       });
     };
-    const timer = window.setTimeout(relaunch, Math.max(0, due - Date.now()));
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') relaunch();
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      window.clearTimeout(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
+    return atDeviceTimes([due], relaunch);
   }, [expiresIn, launchedAt, refetch]);
 
   // Bets placed in the frame move the balance: the header follows while it is open.

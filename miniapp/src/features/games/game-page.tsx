@@ -10,6 +10,7 @@ import { depositPath } from '@/config/paths';
 import { accountKeys, useAccount, type AccountInfo } from '@/features/account';
 import { gamesQueryOptions, gameView, launchGame, LaunchError, type Game, type GameConfig, type Launch, type LaunchMode } from '@/features/games/api';
 import { FavouriteButton } from '@/features/games/game-card';
+import { atDeviceTimes } from '@/lib/device-clock';
 import { dialogs } from '@/lib/dialogs/dialog-stack';
 import { formatDate, formatMoney } from '@/lib/format';
 import { i18n, useLocale } from '@/lib/i18n';
@@ -51,31 +52,20 @@ function phaseAt(now: number, end: number): SessionPhase {
 
 /**
  * Where the session of `launch` stands, by the device's clock from when its answer arrived
- * (`launchedAt`): the server's `expires_at` may not agree with that clock. A timer fires at each
- * step; a phone that slept through one is checked again when the page comes back into view.
+ * (`launchedAt`, [atDeviceTimes]).
  */
 function useSessionPhase(launch: Launch | null, launchedAt: number): SessionPhase {
   const [state, setState] = useState<{ token: string; phase: SessionPhase } | null>(null);
   const token = launch?.token;
   const expiresIn = launch?.expires_in;
   useEffect(() => {
-    if (token === undefined || typeof expiresIn !== 'number') return undefined;
+    if (token === undefined || expiresIn === undefined) return undefined;
     const end = launchedAt + expiresIn * 1000;
     const check = () => {
       const phase = phaseAt(Date.now(), end);
       setState((current) => (current?.token === token && current.phase === phase ? current : { token, phase }));
     };
-    const timers = [end - GAME_SESSION_WARNING_MS, end].map((at) => window.setTimeout(check, Math.max(0, at - Date.now())));
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') check();
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      timers.forEach((timer) => {
-        window.clearTimeout(timer);
-      });
-      document.removeEventListener('visibilitychange', onVisible);
-    };
+    return atDeviceTimes([end - GAME_SESSION_WARNING_MS, end], check);
   }, [token, expiresIn, launchedAt]);
   return state !== null && state.token === token ? state.phase : 'live';
 }
