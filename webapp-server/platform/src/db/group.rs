@@ -35,6 +35,7 @@
 //! behave as in serial execution.
 
 use futures::future::BoxFuture;
+use sqlx::pool::PoolConnection;
 use sqlx::{AnyConnection, AnyPool, Connection};
 use std::any::{Any, TypeId};
 use std::sync::Arc;
@@ -50,6 +51,10 @@ pub const MAX_BATCH: usize = 64;
 /// against 4,054 and 3,632, p99 92–109 ms against 102–107 ms (`make bench`'s wallet rows, 200
 /// players, alternated runs, 2026-11-27).
 pub const SQLITE_MAX_BATCH: usize = 256;
+
+/// Most batches in a row a lane runs on one connection before giving it back to the pool
+/// ([`commit_loop`]).
+pub const KEEP_BATCHES: usize = 8;
 
 /// How many failing jobs a batch sets aside before running every remaining job alone.
 pub const MAX_RETRIES: usize = 3;
@@ -304,6 +309,9 @@ pub fn micros(d: std::time::Duration) -> u64 {
 async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
     let mut batch: Vec<Box<dyn Queued>> = Vec::with_capacity(lane.max_batch);
     let mut idle_since = std::time::Instant::now();
+    // The writer connection kept from the batch before, and for how many batches in a row.
+    let mut kept: Option<PoolConnection<sqlx::Any>> = None;
+    let mut kept_for = 0_usize;
     while let Some(first) = jobs.recv().await {
         let started = std::time::Instant::now();
         batch.push(first);
@@ -313,17 +321,24 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
                 Err(_) => break,
             }
         }
-        let mut conn = lane.writer.acquire().await;
+        let mut conn = match kept.take() {
+            Some(conn) => Ok(conn),
+            None => {
+                kept_for = 0;
+                lane.writer.acquire().await
+            }
+        };
         let acquired_us = micros(started.elapsed());
-        match &mut conn {
+        let clean = match &mut conn {
             Ok(conn) => run_batch(conn, &lane, &mut batch).await,
             Err(e) => {
                 let message = e.to_string();
                 for job in &mut batch {
                     job.fail(sqlx::Error::Protocol(format!("no writer connection: {message}")));
                 }
+                false
             }
-        }
+        };
         let ran_us = micros(started.elapsed());
         let size = batch.len();
         for job in batch.drain(..) {
@@ -345,13 +360,30 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
         {
             tracing::debug!(error = %e, "the writer's catch-up checkpoint failed");
         }
+        // With more work queued, the next batch runs on the same connection: giving it back to
+        // the pool and taking it again costs the pool's release check (a ping through the
+        // connection's thread, in a task of its own) and the wake-ups between them, about a third
+        // of a millisecond per batch under the wallet's load (the lane's trace, 2026-11-28). At
+        // most [`KEEP_BATCHES`] in a row, so the pool's other users (on SQLite the one writer
+        // connection is also every other transaction's) wait for a few batches at most; and only
+        // after a batch whose statements all answered, so a broken connection goes back to the
+        // pool's check.
+        if let Ok(conn) = conn {
+            kept_for += 1;
+            if clean && kept_for < KEEP_BATCHES && !jobs.is_empty() {
+                kept = Some(conn);
+            }
+        }
     }
 }
 
 /// All of `batch` in one transaction; a failing job is set aside and the rest run together again
 /// (at most [`MAX_RETRIES`] times); the jobs set aside, and the rest after too many failures,
 /// each run again in a transaction of their own.
-async fn run_batch(conn: &mut AnyConnection, lane: &Lane, batch: &mut [Box<dyn Queued>]) {
+/// Answers whether every transaction's statements answered (no database error, whatever the
+/// jobs' own results).
+async fn run_batch(conn: &mut AnyConnection, lane: &Lane, batch: &mut [Box<dyn Queued>]) -> bool {
+    let mut clean = true;
     let mut together_ones: Vec<&mut Box<dyn Queued>> = batch.iter_mut().collect();
     let mut alone_ones: Vec<&mut Box<dyn Queued>> = Vec::new();
     while together_ones.len() > 1 && alone_ones.len() < MAX_RETRIES {
@@ -359,6 +391,7 @@ async fn run_batch(conn: &mut AnyConnection, lane: &Lane, batch: &mut [Box<dyn Q
             Ok(None) => break,
             Ok(Some(failed)) => alone_ones.push(together_ones.remove(failed)),
             Err(e) => {
+                clean = false;
                 tracing::warn!(error = %e, jobs = together_ones.len(), "group commit failed; running the jobs one by one");
                 alone_ones.append(&mut together_ones);
             }
@@ -369,9 +402,11 @@ async fn run_batch(conn: &mut AnyConnection, lane: &Lane, batch: &mut [Box<dyn Q
     }
     for job in alone_ones {
         if let Err(e) = alone(conn, lane.begin, job.as_mut()).await {
+            clean = false;
             job.fail(e);
         }
     }
+    clean
 }
 
 /// Runs `jobs` in one transaction: `Ok(None)` when every job succeeded and it committed,

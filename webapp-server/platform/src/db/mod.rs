@@ -417,4 +417,57 @@ mod tests {
         drop(db);
         let _ = std::fs::remove_dir_all(dir);
     }
+
+    /// The lane keeps its connection from batch to batch while work is queued, but gives it back
+    /// after `group::KEEP_BATCHES` in a row: a transaction outside the lane (on SQLite the same
+    /// one writer connection) gets its turn while the lane is still busy, not after.
+    #[tokio::test]
+    async fn a_busy_lane_still_lets_other_writers_in() {
+        let dir = std::env::temp_dir().join(format!("croupier-lane-turn-{}", std::process::id()));
+        let db = Db::connect(&format!("sqlite://{}/lane.db", dir.display()), 4).await.unwrap();
+        // More callers than a batch takes keep the queue from ever running dry between batches.
+        let (callers, each) = (3 * group::SQLITE_MAX_BATCH, 40);
+        let completed = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let load = {
+            let db = db.clone();
+            let completed = completed.clone();
+            tokio::spawn(async move {
+                futures::future::join_all((0..callers).map(|_| {
+                    let db = db.clone();
+                    let completed = completed.clone();
+                    async move {
+                        for _ in 0..each {
+                            db.group(
+                                0,
+                                group::job(|conn| {
+                                    Box::pin(
+                                        async move { sqlx::query_scalar::<_, i64>("SELECT 1").fetch_one(conn).await },
+                                    )
+                                }),
+                            )
+                            .await
+                            .unwrap();
+                            completed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                    }
+                }))
+                .await;
+            })
+        };
+        while completed.load(std::sync::atomic::Ordering::SeqCst) < callers {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        let mut tx = db.begin().await.unwrap();
+        sqlx::query("CREATE TABLE IF NOT EXISTS turn (x BIGINT)").execute(&mut *tx).await.unwrap();
+        tx.commit().await.unwrap();
+        let at = completed.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(
+            at < callers * each / 2,
+            "an outside transaction waited for the lane's whole load ({at} of {} jobs done)",
+            callers * each
+        );
+        load.await.unwrap();
+        drop(db);
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

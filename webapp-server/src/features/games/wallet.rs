@@ -1000,6 +1000,20 @@ pub async fn record_house_rounds(conn: &mut AnyConnection, rows: &[&HouseRoundRo
     if rows.is_empty() {
         return Ok(());
     }
+    let [json, seeds] = house_round_lists(rows);
+    let sql = if ledger::is_postgres(conn) { HOUSE_ROUNDS_POSTGRES } else { HOUSE_ROUNDS_SQLITE };
+    sqlx::query(sql).bind(json).bind(seeds).execute(conn).await?;
+    Ok(())
+}
+
+/// [`HOUSE_ROUNDS_SQLITE`] after the ledger's post, in one round trip ([`ledger::post_fresh_then`]
+/// with [`house_round_lists`]): how the merged house rounds write on SQLite.
+pub static POST_AND_HOUSE_ROUNDS_SQLITE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| ledger::post_fresh_sqlite_then(&[HOUSE_ROUNDS_SQLITE]));
+
+/// [`record_house_rounds`]'s two lists: the rounds, and each seed pair's nonce after its last
+/// round here.
+pub fn house_round_lists(rows: &[&HouseRoundRow]) -> [String; 2] {
     let json = serde_json::Value::Array(rows.iter().map(|r| r.value.clone()).collect()).to_string();
     // Each seed pair's nonce after its last round here (a player may have several).
     let mut seeds: Vec<[i64; 2]> = Vec::new();
@@ -1009,10 +1023,7 @@ pub async fn record_house_rounds(conn: &mut AnyConnection, rows: &[&HouseRoundRo
             None => seeds.push([row.seed.0, row.seed.1]),
         }
     }
-    let seeds = serde_json::to_string(&seeds).unwrap_or_default();
-    let sql = if ledger::is_postgres(conn) { HOUSE_ROUNDS_POSTGRES } else { HOUSE_ROUNDS_SQLITE };
-    sqlx::query(sql).bind(json).bind(seeds).execute(conn).await?;
-    Ok(())
+    [json, serde_json::to_string(&seeds).unwrap_or_default()]
 }
 
 /// The row id of house round `round` (for the rare round that needs it: a big win's listing).
