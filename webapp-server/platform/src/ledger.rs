@@ -320,73 +320,92 @@ fn touch_players(entries: &[Entry<'_>]) {
 /// even for the same postings), an unbalanced entry is refused before anything is
 /// sent, and a player account left below zero fails the call ([`LedgerError::InsufficientFunds`]).
 pub async fn post_fresh(conn: &mut AnyConnection, entries: &[Entry<'_>]) -> Result<(), LedgerError> {
-    post_fresh_then(conn, entries, None).await
+    post_fresh_sent(conn, entries, None).await
 }
 
-/// How many parameters [`post_fresh`]'s SQLite statements take (`$1` to `$5`): the statements
-/// [`post_fresh_then`] runs after them number theirs from `$6`.
+/// How many parameters [`post_fresh`]'s SQLite statements take (`$1` to `$5`): a [`Then`]'s
+/// statements sent with them number theirs from `$6`.
 pub const POST_FRESH_PARAMS: usize = 5;
 
-/// [`post_fresh`]'s SQLite statements followed by `tails`, statements of the same change each
-/// numbering its own parameters from `$1`: here they follow the post's and each other's (the
-/// first tail's `$1` becomes `$6`, the next tail's `$1` follows the first's last, and so on).
-/// The SQL [`post_fresh_then`] runs, with the tails' values in that order. Made once per set of
-/// tails (a `LazyLock`), so the driver's statement cache keeps it prepared.
-pub fn post_fresh_sqlite_then(tails: &[&str]) -> String {
-    let mut sql = String::from(POST_FRESH_SQLITE);
-    let mut offset = POST_FRESH_PARAMS;
-    for tail in tails {
-        sql.push_str(";\n");
-        sql.push_str(&renumber_parameters(tail, offset));
-        offset += highest_parameter(tail);
-    }
-    sql
+/// [`post_fresh`]'s SQLite statements followed by `tail`, whose own `$1`, `$2`… become `$6`,
+/// `$7`… ([`POST_FRESH_PARAMS`]): a [`Then::sqlite_with_post`]. Made once per tail (a
+/// `LazyLock`), so the driver's statement cache keeps it prepared.
+pub fn post_fresh_sqlite_then(tail: &str) -> String {
+    format!("{POST_FRESH_SQLITE};\n{}", renumber_parameters(tail, POST_FRESH_PARAMS).0)
 }
 
-/// The highest `$N` in `sql` (0: none).
-fn highest_parameter(sql: &str) -> usize {
-    sql.split('$')
-        .skip(1)
-        .filter_map(|after| {
-            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-            after[..digits].parse::<usize>().ok()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// `sql` with every `$N` parameter made `$(N + by)`.
-fn renumber_parameters(sql: &str, by: usize) -> String {
-    let mut out = String::with_capacity(sql.len() + 16);
+/// `sql` with every `$N` parameter made `$(N + by)`, and the highest `N` it had (0: none).
+fn renumber_parameters(sql: &str, by: usize) -> (String, usize) {
+    let (mut out, mut highest) = (String::with_capacity(sql.len() + 16), 0);
     let mut rest = sql;
     while let Some(at) = rest.find('$') {
         out.push_str(&rest[..at]);
         let after = &rest[at + 1..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         match after[..digits].parse::<usize>() {
-            Ok(n) => out.push_str(&format!("${}", n + by)),
+            Ok(n) => {
+                highest = highest.max(n);
+                out.push_str(&format!("${}", n + by));
+            }
             Err(_) => out.push('$'),
         }
         rest = &after[digits..];
     }
     out.push_str(rest);
-    out
+    (out, highest)
 }
 
-/// [`post_fresh`], and on SQLite the rest of the change in the same round trip: `then` is the SQL
-/// of [`post_fresh_sqlite_then`] with the tails' parameters' values. Every statement sent to the
-/// single writer's connection is a hand-off to its thread and back, worth up to a millisecond of
-/// the lane's critical path on the loaded 2-core machine (the lane's trace, 2026-11-29: the
-/// merged aggregator calls' post and records took 5.8 ms as two calls, 5.0 ms as one), so the
-/// merged wallet calls and house rounds send their records with their money. The tails must
-/// answer no rows (the funds check's is the post's one row). A failure of any tail fails the
-/// whole call, as a failure of the post does. With no entries nothing runs, `then` included:
-/// the caller runs its tails alone. On PostgreSQL `then` is not used (a statement with
-/// parameters is one statement there): pass `None`.
+/// The rest of a change that [`post_fresh_then`] writes after its money: the statements in each
+/// dialect, with their parameters' values (`$1`, `$2`… in order). Their answer, if any, is not read.
+pub struct Then<'a> {
+    /// The post's statements and these, as one ([`post_fresh_sqlite_then`]).
+    pub sqlite_with_post: &'a str,
+    /// These alone, on SQLite (when there is no money to post).
+    pub sqlite: &'a str,
+    pub postgres: &'a str,
+    pub values: &'a [String],
+}
+
+/// [`post_fresh`], then the rest of the change, `then`: on SQLite in the post's round trip when
+/// there is money to post, else (PostgreSQL, where a statement with parameters is one statement,
+/// or no entries) as one more statement after it. Every statement sent to the single writer's
+/// connection is a hand-off to its thread and back, worth up to a millisecond of the lane's
+/// critical path on the loaded 2-core machine (the lane's trace, 2026-11-29: the merged
+/// aggregator calls' post and records took 5.8 ms as two calls, 5.0 ms as one), so the merged
+/// wallet calls and house rounds send their records with their money. A failure of `then` fails
+/// the whole call, as a failure of the post does ([`LedgerError::KeyReused`] for a unique key).
 pub async fn post_fresh_then(
     conn: &mut AnyConnection,
     entries: &[Entry<'_>],
-    then: Option<(&str, &[String])>,
+    then: &Then<'_>,
+) -> Result<(), LedgerError> {
+    if !is_postgres(conn) && !entries.is_empty() {
+        return post_fresh_sent(conn, entries, Some((then.sqlite_with_post, then.values))).await;
+    }
+    post_fresh(conn, entries).await?;
+    let sql = if is_postgres(conn) { then.postgres } else { then.sqlite };
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for value in then.values {
+        query = query.bind(value.as_str());
+    }
+    query.execute(&mut *conn).await.map_err(ledger_error)?;
+    Ok(())
+}
+
+/// A database error of a post: a unique key's violation is [`LedgerError::KeyReused`].
+fn ledger_error(e: sqlx::Error) -> LedgerError {
+    match e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => LedgerError::KeyReused,
+        other => LedgerError::Db(other),
+    }
+}
+
+/// [`post_fresh`], with on SQLite the statements `with_post` (the post's and a tail's, from
+/// [`post_fresh_sqlite_then`]) and the tail's values instead of the post's statements alone.
+async fn post_fresh_sent(
+    conn: &mut AnyConnection,
+    entries: &[Entry<'_>],
+    with_post: Option<(&str, &[String])>,
 ) -> Result<(), LedgerError> {
     if entries.is_empty() {
         return Ok(());
@@ -423,7 +442,7 @@ pub async fn post_fresh_then(
         .collect();
     let text = |v: &[serde_json::Value]| serde_json::to_string(v).unwrap_or_default();
     let postgres = is_postgres(conn);
-    let (sql, tail_values) = match then {
+    let (sql, tail_values) = match with_post {
         Some((sql, values)) if !postgres => (sql, values),
         _ => (if postgres { POST_FRESH_POSTGRES } else { POST_FRESH_SQLITE }, &[][..]),
     };
@@ -438,10 +457,7 @@ pub async fn post_fresh_then(
     for value in tail_values {
         query = query.bind(value.as_str());
     }
-    let answered: Vec<i64> = query.fetch_all(&mut *conn).await.map_err(|e| match e {
-        sqlx::Error::Database(d) if d.is_unique_violation() => LedgerError::KeyReused,
-        other => LedgerError::Db(other),
-    })?;
+    let answered: Vec<i64> = query.fetch_all(&mut *conn).await.map_err(ledger_error)?;
     // The funds check's row, the only one: the tails answer none.
     let Some(&overdrawn) = answered.last() else {
         return Err(LedgerError::Db(sqlx::Error::RowNotFound));
@@ -959,13 +975,12 @@ mod tests {
     fn a_tails_parameters_follow_the_posts() {
         assert_eq!(
             super::renumber_parameters("SELECT $1, $2 FROM t WHERE a = $10 AND b = '$' AND c = $2", 5),
-            "SELECT $6, $7 FROM t WHERE a = $15 AND b = '$' AND c = $7"
+            ("SELECT $6, $7 FROM t WHERE a = $15 AND b = '$' AND c = $7".to_owned(), 10)
         );
-        assert_eq!(super::highest_parameter("SELECT $2, $10, '$', $1"), 10);
-        assert_eq!(super::highest_parameter("SELECT 1"), 0);
-        let sql = super::post_fresh_sqlite_then(&["UPDATE x SET y = $1, z = $2", "UPDATE w SET v = $1"]);
+        assert_eq!(super::renumber_parameters("SELECT 1", 5), ("SELECT 1".to_owned(), 0));
+        let sql = super::post_fresh_sqlite_then("UPDATE x SET y = $1, z = $2");
         assert!(sql.starts_with(super::POST_FRESH_SQLITE));
-        assert!(sql.ends_with(";\nUPDATE x SET y = $6, z = $7;\nUPDATE w SET v = $8"), "{sql}");
-        assert_eq!(super::highest_parameter(super::POST_FRESH_SQLITE), super::POST_FRESH_PARAMS);
+        assert!(sql.ends_with(";\nUPDATE x SET y = $6, z = $7"), "{sql}");
+        assert_eq!(super::renumber_parameters(super::POST_FRESH_SQLITE, 0).1, super::POST_FRESH_PARAMS);
     }
 }

@@ -1064,7 +1064,8 @@ async fn asset_rows(server: &Server, o: &Options) -> anyhow::Result<AssetRows> {
 struct Nginx {
     child: std::process::Child,
     port: u16,
-    _prefix: TempDir,
+    /// Its folder, removed when dropped.
+    prefix: TempDir,
 }
 
 impl Drop for Nginx {
@@ -1108,7 +1109,7 @@ impl Nginx {
             .stderr(Stdio::null())
             .spawn()
             .context("cannot start nginx")?;
-        let nginx = Nginx { child, port, _prefix: prefix };
+        let nginx = Nginx { child, port, prefix };
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             if let Ok(mut sender) = connect(port).await
@@ -1117,7 +1118,7 @@ impl Nginx {
                 return Ok(nginx);
             }
             if Instant::now() > deadline {
-                bail!("nginx did not answer in 10 s (see {}/logs/error.log)", nginx._prefix.0.display());
+                bail!("nginx did not answer in 10 s (see {}/logs/error.log)", nginx.prefix.0.display());
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }

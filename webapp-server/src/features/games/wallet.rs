@@ -1006,10 +1006,20 @@ pub async fn record_house_rounds(conn: &mut AnyConnection, rows: &[&HouseRoundRo
     Ok(())
 }
 
-/// [`HOUSE_ROUNDS_SQLITE`] after the ledger's post, in one round trip ([`ledger::post_fresh_then`]
-/// with [`house_round_lists`]): how the merged house rounds write on SQLite.
-pub static POST_AND_HOUSE_ROUNDS_SQLITE: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| ledger::post_fresh_sqlite_then(&[HOUSE_ROUNDS_SQLITE]));
+/// [`HOUSE_ROUNDS_SQLITE`] after the ledger's post, as one ([`ledger::post_fresh_sqlite_then`]).
+static POST_AND_HOUSE_ROUNDS_SQLITE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| ledger::post_fresh_sqlite_then(HOUSE_ROUNDS_SQLITE));
+
+/// [`record_house_rounds`]'s statements for `lists` ([`house_round_lists`]) as the rest of a
+/// [`ledger::post_fresh_then`]: how the merged house rounds write with their money.
+pub fn house_rounds_then(lists: &[String; 2]) -> ledger::Then<'_> {
+    ledger::Then {
+        sqlite_with_post: POST_AND_HOUSE_ROUNDS_SQLITE.as_str(),
+        sqlite: HOUSE_ROUNDS_SQLITE,
+        postgres: HOUSE_ROUNDS_POSTGRES,
+        values: lists,
+    }
+}
 
 /// [`record_house_rounds`]'s two lists: the rounds, and each seed pair's nonce after its last
 /// round here.

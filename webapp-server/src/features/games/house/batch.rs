@@ -6,8 +6,9 @@
 //! their number — a read of every round's session, seed and loyalty rate (the players' `users`
 //! rows locked by it on PostgreSQL), the draws in memory, one [`ledger::post_fresh`] call for
 //! every bet and win, one statement set for the rounds, their draws, wallet records and seeds'
-//! nonces ([`wallet::record_house_rounds`]; on SQLite sent with the post, in its round trip:
-//! [`ledger::post_fresh_then`]) and one for the loyalty points ([`loyalty::accrue_many`]). Before, each round was five statements of its own, each a hop to
+//! nonces ([`wallet::record_house_rounds`]'s, sent after the post by
+//! [`ledger::post_fresh_then`], on SQLite in its round trip) and one for the loyalty points
+//! ([`loyalty::accrue_many`]). Before, each round was five statements of its own, each a hop to
 //! SQLite's driver thread or a round trip to PostgreSQL.
 //!
 //! The checks are the general path's ([`super::round::play_in`] with [`wallet::house_round_in`]),
@@ -180,20 +181,14 @@ async fn play_many(
     }
     // Their keys are the rounds' new time-ordered ids: the set-based post, whose refusal (none is
     // expected) fails the whole run.
-    // On SQLite the rounds' rows go with the money, in one round trip.
+    // The rounds' rows go with the money (on SQLite in one round trip).
     let rows: Vec<&wallet::HouseRoundRow> = accepted.iter().map(|r| &r.row).collect();
-    let merged = !ledger::is_postgres(conn) && !entries.is_empty() && !rows.is_empty();
-    let lists = merged.then(|| wallet::house_round_lists(&rows));
-    let then = lists.as_ref().map(|l| (wallet::POST_AND_HOUSE_ROUNDS_SQLITE.as_str(), &l[..]));
-    match ledger::post_fresh_then(conn, &entries, then).await {
+    match ledger::post_fresh_then(conn, &entries, &wallet::house_rounds_then(&wallet::house_round_lists(&rows))).await {
         Ok(()) => {}
         Err(LedgerError::Db(e)) => return Err(HouseError::internal(e)),
         Err(refused) => {
             return Err(HouseError::internal(format!("a merged house round's movement was refused: {refused}")));
         }
-    }
-    if !merged {
-        wallet::record_house_rounds(conn, &rows).await?;
     }
     // The wagering the bets counted.
     bonus::record_wagered(conn, accepted.iter().filter_map(|r| r.wagered)).await?;

@@ -6,8 +6,9 @@
 //! handful of statements whatever their number — a read of every call's session with its loyalty
 //! terms (locking the players' `users` rows on PostgreSQL), a read of every call's earlier
 //! answer and round, the checks and the balances in memory, one [`ledger::post_fresh`] for every
-//! movement, one statement set for the rounds and the wallet records (on SQLite sent with the
-//! post, in its round trip: [`ledger::post_fresh_then`]) and one for the loyalty points. Before, each call was a job of six to nine statements of its own.
+//! movement with one statement set for the rounds and the wallet records after it
+//! ([`ledger::post_fresh_then`], on SQLite in the post's round trip), and one for the loyalty
+//! points. Before, each call was a job of six to nine statements of its own.
 //!
 //! The checks are [`super::bet`]'s and [`super::win`]'s, in their order with their answers:
 //!
@@ -330,12 +331,15 @@ async fn call_many(
         entries.extend(entry);
     }
     let t_check = micros(t0.elapsed());
-    // The rounds and the wallet records: on SQLite in the post's round trip
-    // ([`ledger::post_fresh_then`]), unless there is no money to post (wins of nothing).
+    // The rounds and the wallet records go with the money (on SQLite in one round trip).
     let lists = call_lists(items, &reads, &run, now);
-    let merged = !run.postgres && !entries.is_empty();
-    let then = merged.then_some((POST_AND_CALLS_SQLITE.as_str(), &lists[..]));
-    match ledger::post_fresh_then(conn, &entries, then).await {
+    let then = ledger::Then {
+        sqlite_with_post: POST_AND_CALLS_SQLITE.as_str(),
+        sqlite: CALLS_SQLITE,
+        postgres: CALLS_POSTGRES,
+        values: &lists,
+    };
+    match ledger::post_fresh_then(conn, &entries, &then).await {
         Ok(()) => {}
         Err(LedgerError::Db(e)) => return Err(WalletError::Db(e)),
         Err(refused) => {
@@ -345,17 +349,13 @@ async fn call_many(
         }
     }
     let t_post = micros(t0.elapsed());
-    if !merged {
-        record_calls(conn, &lists).await?;
-    }
-    let t_record = micros(t0.elapsed());
     // Loyalty: the points of every real-money bet in one upsert. (Sent with the post too, it
     // saved nothing measurable: 5.7 ms for the three against 5.1 + 0.5 ms, the lane's trace,
     // 2026-11-29.)
     let earned: Vec<(i64, i64)> =
         run.accepted.iter().filter_map(|c| reads.get(c.read).map(|r| (r.session.user_id, c.points))).collect();
     loyalty::accrue_many(conn, &rules, &earned).await?;
-    tracing::trace!(calls = items.len(), t_read, t_check, t_post, t_record, t_accrue = micros(t0.elapsed()), "calls");
+    tracing::trace!(calls = items.len(), t_read, t_check, t_post, t_accrue = micros(t0.elapsed()), "calls");
     // A big real-money win is listed on /winners (rare).
     for call in &run.accepted {
         let (Some(item), Some(read)) = (items.get(call.item), reads.get(call.read)) else { continue };
@@ -558,7 +558,7 @@ impl RoundState {
     }
 }
 
-/// [`record_calls`] on SQLite: `$1` the rounds (`[provider, round, row id or null, player, game,
+/// The rounds and wallet records of a run on SQLite ([`call_lists`]): `$1` the rounds (`[provider, round, row id or null, player, game,
 /// currency, mode, bet added, win added, closes (0/1), time]`: a null id opens the round, else
 /// its totals grow), `$2` the wallet records (`[provider, transaction id, kind, round, the
 /// referenced id, amount, fingerprint, answer, time, loyalty points]`), each with its round's
@@ -600,19 +600,9 @@ const CALLS_POSTGRES: &str = "WITH j AS (SELECT value AS v FROM jsonb_array_elem
      FROM jsonb_array_elements(CAST($2 AS JSONB)) AS t(x) RETURNING 1) \
      SELECT CAST((SELECT COUNT(*) FROM w) + (SELECT COUNT(*) FROM u) AS BIGINT)";
 
-/// [`CALLS_SQLITE`] after the post's statements, in one round trip ([`ledger::post_fresh_then`],
-/// with the two lists of [`call_lists`]).
+/// [`CALLS_SQLITE`] after the ledger's post, as one ([`ledger::post_fresh_sqlite_then`]).
 static POST_AND_CALLS_SQLITE: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| ledger::post_fresh_sqlite_then(&[CALLS_SQLITE]));
-
-/// Writes the run's rounds and records ([`call_lists`]) by themselves: one batch of statements on
-/// SQLite, one statement on PostgreSQL.
-async fn record_calls(conn: &mut AnyConnection, lists: &[String; 2]) -> Result<(), sqlx::Error> {
-    let [rounds, records] = lists;
-    let sql = if ledger::is_postgres(conn) { CALLS_POSTGRES } else { CALLS_SQLITE };
-    sqlx::query(sql).bind(rounds.as_str()).bind(records.as_str()).execute(conn).await?;
-    Ok(())
-}
+    std::sync::LazyLock::new(|| ledger::post_fresh_sqlite_then(CALLS_SQLITE));
 
 /// The run's rounds (opened, or their totals grown) and a wallet record per accepted call, as
 /// [`CALLS_SQLITE`]'s and [`CALLS_POSTGRES`]'s two JSON lists.
