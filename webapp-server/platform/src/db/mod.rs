@@ -345,7 +345,20 @@ fn sqlite_url(url: &str) -> Result<String, sqlx::Error> {
             .map_err(|e| sqlx::Error::Configuration(format!("cannot create {}: {e}", parent.display()).into()))?;
     }
     let mode = if query.split('&').any(|p| p.starts_with("mode=")) { "" } else { "mode=rwc" };
-    let query = [query, mode].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("&");
+    // The VFS that writes each commit's log frames in one call (`croupier_sqlite_vfs`), unless
+    // the URL names one (`vfs=unix`: SQLite's own, each frame written by itself).
+    let vfs = if query.split('&').any(|p| p.starts_with("vfs=")) {
+        String::new()
+    } else {
+        match croupier_sqlite_vfs::register() {
+            Ok(()) => format!("vfs={}", croupier_sqlite_vfs::NAME),
+            Err(e) => {
+                tracing::warn!(error = %e, "SQLite's log-gathering VFS is not available; the default writes each frame");
+                String::new()
+            }
+        }
+    };
+    let query = [query, mode, &vfs].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("&");
     Ok(format!("sqlite://{path}?{query}"))
 }
 
@@ -368,10 +381,15 @@ mod tests {
     fn sqlite_urls_are_opened_for_creation() {
         let dir = std::env::temp_dir().join(format!("croupier-url-{}", std::process::id()));
         let url = format!("sqlite://{}/x.db", dir.display());
-        assert_eq!(sqlite_url(&url).unwrap(), format!("sqlite://{}/x.db?mode=rwc", dir.display()));
+        assert_eq!(sqlite_url(&url).unwrap(), format!("sqlite://{}/x.db?mode=rwc&vfs=croupier-wal", dir.display()));
         assert!(dir.is_dir());
-        assert_eq!(sqlite_url("sqlite::memory:").unwrap(), "sqlite://:memory:?mode=rwc");
-        assert_eq!(sqlite_url("sqlite://:memory:?mode=memory").unwrap(), "sqlite://:memory:?mode=memory");
+        assert_eq!(sqlite_url("sqlite::memory:").unwrap(), "sqlite://:memory:?mode=rwc&vfs=croupier-wal");
+        assert_eq!(
+            sqlite_url("sqlite://:memory:?mode=memory").unwrap(),
+            "sqlite://:memory:?mode=memory&vfs=croupier-wal"
+        );
+        // A VFS named in the URL is kept.
+        assert_eq!(sqlite_url("sqlite://:memory:?vfs=unix").unwrap(), "sqlite://:memory:?vfs=unix&mode=rwc");
         let _ = std::fs::remove_dir_all(dir);
     }
 
