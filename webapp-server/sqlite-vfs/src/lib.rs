@@ -25,6 +25,10 @@
 //!
 //! Only files SQLite opens as a write-ahead log are gathered; every other call goes straight to
 //! the default VFS. Memory: a log's gathered bytes are capped at [`MAX_GATHERED`].
+//!
+//! A log is tied to its database by the path SQLite opened the database under: connections that
+//! open one database under two spellings of its path (a symbolic link) would not see each other's
+//! logs in the hooks above. The server opens every connection from one URL.
 #![allow(unsafe_code)]
 
 use libsqlite3_sys as ffi;
