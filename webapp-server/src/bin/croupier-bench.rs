@@ -173,6 +173,22 @@ async fn start_server_with(o: &Options, database_url: Option<&str>, env: &[(&str
     std::fs::create_dir_all(&dir.0)?;
     let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let db_url = database_url.map_or_else(|| format!("sqlite://{}/bench.db", dir.0.display()), str::to_owned);
+    // `CROUPIER_BENCH_LOG` (a `CROUPIER_LOG` filter, e.g. the lane's trace
+    // `warn,croupier_platform::db::group=trace`) sends the server's log (its stderr) to
+    // `CROUPIER_BENCH_LOG_FILE` (default `bench-server.log`, appended); without it the server
+    // logs warnings, to the bench's stderr.
+    let (log, output) = match std::env::var("CROUPIER_BENCH_LOG") {
+        Ok(filter) if !filter.is_empty() => {
+            let path = std::env::var("CROUPIER_BENCH_LOG_FILE").unwrap_or_else(|_| "bench-server.log".to_owned());
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("cannot open {path}"))?;
+            (filter, Stdio::from(file))
+        }
+        _ => ("warn".to_owned(), Stdio::inherit()),
+    };
     let child = Command::new(&o.server)
         .env("CROUPIER_ADDR", format!("127.0.0.1:{port}"))
         .env("DATABASE_URL", &db_url)
@@ -181,13 +197,14 @@ async fn start_server_with(o: &Options, database_url: Option<&str>, env: &[(&str
             format!("{BENCH_PROVIDER}|https://games.invalid/launch?token={{token}}|{BENCH_PROVIDER_SECRET}"),
         )
         .env("CROUPIER_WEB_DIR", &o.web_dir)
-        .env("CROUPIER_LOG", "warn")
+        .env("CROUPIER_LOG", log)
         .env_remove("REDIS_URL")
         .env_remove("CROUPIER_CONFIG")
         // The wallet rows measure the wallet's own path: no tournament covers the games.
         .env("CROUPIER_DEMO_TOURNAMENT", "false")
         .envs(env.iter().copied())
         .stdout(Stdio::null())
+        .stderr(output)
         .spawn()
         .with_context(|| format!("cannot start {} (run `make bench`, which builds it)", o.server))?;
     let server = Server { child, port, db_url, _dir: dir };
