@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerates README.md's configuration table from webapp-server/src/config.rs VARIABLES.
+"""Regenerates README.md's configuration table from webapp-server/platform/src/config.rs VARIABLES.
 Run from the repository root: python3 tools/readme-vars.py. Replaces the rows after the `| variable | default | what |` header."""
 import re
-src = open('webapp-server/src/config.rs').read()
+src = open('webapp-server/platform/src/config.rs').read()
 block = src[src.index('pub const VARIABLES'):]
 block = block[:block.index('\n];')]
 pat = re.compile(r'var\(\s*"([^"]+)",\s*(None|Some\("((?:[^"\\]|\\.)*)"\)),\s*(true|false),\s*"((?:[^"\\]|\\.)*)",?\s*\)', re.S)

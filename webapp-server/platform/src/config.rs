@@ -71,7 +71,7 @@ pub const VARIABLES: &[Variable] = &[
         "DATABASE_URL",
         Some("sqlite://data/croupier.db"),
         true,
-        "sqlite://path (created if missing) or postgres://user:pass@host/db.",
+        "sqlite://path (created if missing; opened with the `croupier-wal` VFS unless the URL names one, e.g. `?vfs=unix`) or postgres://user:pass@host/db.",
     ),
     var(
         "CROUPIER_DB_MAX_CONNECTIONS",
