@@ -154,8 +154,8 @@ impl Gathered {
         if self.bytes.is_empty() {
             return ffi::SQLITE_OK;
         }
-        // The default VFS writes at most 128 KiB - 1 per call (it masks the length with 0x1ffff):
-        // the gathered bytes go in pieces of 124 KiB, a whole number of the kernel's pages.
+        // The default VFS writes at most 128 KiB - 1 per call (it masks the length with 0x1ffff,
+        // and a longer write came back as SQLITE_FULL): the gathered bytes go in 124 KiB pieces.
         let mut rc = ffi::SQLITE_OK;
         let mut offset = self.start;
         for piece in self.bytes.chunks(WRITE_PIECE) {
