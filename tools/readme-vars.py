@@ -5,10 +5,13 @@ import re
 src = open('webapp-server/platform/src/config.rs').read()
 block = src[src.index('pub const VARIABLES'):]
 block = block[:block.index('\n];')]
-pat = re.compile(r'var\(\s*"([^"]+)",\s*(None|Some\("((?:[^"\\]|\\.)*)"\)),\s*(true|false),\s*"((?:[^"\\]|\\.)*)",?\s*\)', re.S)
+pat = re.compile(r'var\(\s*"([^"]+)",\s*(None|Some\(\s*"((?:[^"\\]|\\.)*)",?\s*\)),\s*(true|false),\s*"((?:[^"\\]|\\.)*)",?\s*\)', re.S)
+# A Rust string's `\` at a line's end drops the line break and the next line's indentation.
+unwrap = lambda text: re.sub(r'\\\n\s*', '', text) if text is not None else None
 rows = []
 for m in pat.finditer(block):
     env, _, default, secret, doc = m.groups()
+    default, doc = unwrap(default), unwrap(doc)
     doc = doc.replace('\\"', '"').replace('|', '\\|')
     d = f'`{default}`' if default is not None else 'unset'
     if secret == 'true':
