@@ -262,16 +262,13 @@ unsafe fn real(file: *mut ffi::sqlite3_file) -> (*mut ffi::sqlite3_file, &'stati
     }
 }
 
-/// The log of `file`, when it is one.
+/// What `file` is to this VFS.
 ///
 /// # Safety
 /// As [`real`].
-unsafe fn log_of<'a>(file: *mut ffi::sqlite3_file) -> Option<&'a Arc<Log>> {
+unsafe fn role_of<'a>(file: *mut ffi::sqlite3_file) -> &'a Role {
     // SAFETY: per the contract, `file` is an initialised `Shim`.
-    match unsafe { &(*file.cast::<Shim>()).role } {
-        Role::Log(log) => Some(log),
-        _ => None,
-    }
+    unsafe { &(*file.cast::<Shim>()).role }
 }
 
 /// Runs `call` on a log's file after writing what was gathered (under the log's lock), or
@@ -286,8 +283,8 @@ unsafe fn flushed(
     // SAFETY: per the contract.
     let (real, methods) = unsafe { real(file) };
     // SAFETY: per the contract.
-    match unsafe { log_of(file) } {
-        Some(log) => {
+    match unsafe { role_of(file) } {
+        Role::Log(log) => {
             let mut gathered = log.lock();
             let rc = gathered.flush();
             if rc != ffi::SQLITE_OK {
@@ -295,7 +292,7 @@ unsafe fn flushed(
             }
             call(real, methods)
         }
-        None => call(real, methods),
+        _ => call(real, methods),
     }
 }
 
@@ -376,12 +373,12 @@ unsafe extern "C" fn x_write(file: *mut ffi::sqlite3_file, buf: *const c_void, a
     // SAFETY: SQLite calls methods of open files only; `buf` holds `amount` bytes for the call
     // (they are copied when gathered).
     unsafe {
-        match log_of(file) {
-            Some(log) => {
+        match role_of(file) {
+            Role::Log(log) => {
                 let data = std::slice::from_raw_parts(buf.cast::<u8>(), usize::try_from(amount).unwrap_or(0));
                 log.lock().write(data, offset)
             }
-            None => {
+            _ => {
                 let (real, methods) = real(file);
                 methods.xWrite.map_or(ffi::SQLITE_IOERR_WRITE, |write| write(real, buf, amount, offset))
             }
@@ -463,18 +460,6 @@ unsafe extern "C" fn x_shm_map(
     }
 }
 
-/// The database of a main database file.
-///
-/// # Safety
-/// As [`real`].
-unsafe fn database_of<'a>(file: *mut ffi::sqlite3_file) -> Option<&'a str> {
-    // SAFETY: per the contract, `file` is an initialised `Shim`.
-    match unsafe { &(*file.cast::<Shim>()).role } {
-        Role::Database(path) => Some(path),
-        _ => None,
-    }
-}
-
 unsafe extern "C" fn x_shm_lock(file: *mut ffi::sqlite3_file, offset: c_int, n: c_int, flags: c_int) -> c_int {
     // SAFETY: as `x_read`.
     unsafe {
@@ -482,7 +467,7 @@ unsafe extern "C" fn x_shm_lock(file: *mut ffi::sqlite3_file, offset: c_int, n: 
         // log next, so this one's gathered frames go first.
         if flags & ffi::SQLITE_SHM_UNLOCK != 0
             && flags & ffi::SQLITE_SHM_EXCLUSIVE != 0
-            && let Some(database) = database_of(file)
+            && let Role::Database(database) = role_of(file)
         {
             let rc = flush_logs_of(database);
             if rc != ffi::SQLITE_OK {
@@ -502,7 +487,7 @@ unsafe extern "C" fn x_shm_barrier(file: *mut ffi::sqlite3_file) {
         // commit frame came in pieces; if even this write fails, publishing a commit whose frames
         // are not in the file would let readers see pages that are not there, so the process
         // stops instead (the log on disk then holds no trace of that commit).
-        if let Some(database) = database_of(file) {
+        if let Role::Database(database) = role_of(file) {
             let rc = flush_logs_of(database);
             if rc != ffi::SQLITE_OK {
                 tracing::error!(rc, "writing a committed transaction's write-ahead-log frames failed; stopping");

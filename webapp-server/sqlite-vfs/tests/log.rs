@@ -35,16 +35,21 @@ async fn insert(conn: &mut SqliteConnection, from: i64, n: i64) {
     .expect("insert");
 }
 
+/// The table both tests write: rows with a random-keyed unique index.
+async fn create_table(conn: &mut SqliteConnection) {
+    sqlx::query("CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT UNIQUE NOT NULL, v TEXT NOT NULL)")
+        .execute(conn)
+        .await
+        .expect("create");
+}
+
 #[tokio::test]
 async fn what_one_connection_commits_the_others_read_whole() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("log.db");
     let mut writer = open(&path, 2000).await;
     let mut reader = open(&path, 2000).await;
-    sqlx::query("CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT UNIQUE NOT NULL, v TEXT NOT NULL)")
-        .execute(&mut writer)
-        .await
-        .expect("create");
+    create_table(&mut writer).await;
     let (received, written) = croupier_sqlite_vfs::stats();
     for round in 0..40_i64 {
         let mut tx = writer.begin().await.expect("begin");
@@ -90,10 +95,7 @@ async fn rolled_back_spills_and_another_writers_commits_leave_the_database_whole
     let path = dir.path().join("spill.db");
     let mut a = open(&path, 10).await;
     let mut b = open(&path, 2000).await;
-    sqlx::query("CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT UNIQUE NOT NULL, v TEXT NOT NULL)")
-        .execute(&mut a)
-        .await
-        .expect("create");
+    create_table(&mut a).await;
     insert(&mut a, 0, 100).await;
     for round in 0..5_i64 {
         // Everything committed so far into the database file and the log emptied: a's rollback
