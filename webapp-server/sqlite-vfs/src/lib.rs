@@ -64,12 +64,43 @@ static GATHERING: AtomicUsize = AtomicUsize::new(0);
 static RECEIVED: AtomicU64 = AtomicU64::new(0);
 static WRITTEN: AtomicU64 = AtomicU64::new(0);
 
+/// Statement journals spilled into a file ([`spilled_statement_journals`]).
+static SPILLED: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes of a statement journal SQLite keeps in memory before it spills the journal into a
+/// temporary file (`SQLITE_CONFIG_STMTJRNL_SPILL`, 64 KiB by default), set by [`register`].
+///
+/// Why (issue 23): every statement of the writer's batches that inserts the rows of a JSON list
+/// (`INSERT … SELECT … FROM jsonb_each(…)`) writes many rows and calls functions (`->>`), so
+/// SQLite opens a statement journal for it — whatever its conflict clause — and copies into it
+/// every page the statement changes, so a failing statement can be undone alone. Kept in memory
+/// by `temp_store = MEMORY`, the journal is a list of 1 KiB chunks, five allocations and frees
+/// per 4 KiB page: `subjournalPageIfRequired` was 12.6 % of the single writer's time under the
+/// aggregator's load (`perf --call-graph dwarf`, 2026-11-29), most of it `malloc` and `free`.
+/// Spilling only past this size, the journal is one chunk of this size per statement and no
+/// file is written: a wallet batch's statement journals a few hundred pages (1–2 MiB).
+pub const STATEMENT_JOURNAL_SPILL: c_int = 8 << 20;
+
 /// Registers the VFS (once; later calls answer the first's result). It is not made the default:
 /// a connection asks for it by name ([`NAME`]).
+///
+/// First, before SQLite initialises (that is, before any connection of the process is opened),
+/// it sets [`STATEMENT_JOURNAL_SPILL`]; if SQLite was already initialised, the default stays (a
+/// slower journal, nothing else) and a warning says so.
 pub fn register() -> Result<(), String> {
     static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
     REGISTERED
         .get_or_init(|| {
+            // SAFETY: `sqlite3_config` with `SQLITE_CONFIG_STMTJRNL_SPILL` takes one `int`, as
+            // passed; called after SQLite initialised it changes nothing and answers
+            // `SQLITE_MISUSE`. This runs once per process (the `OnceLock`).
+            let spill = unsafe { ffi::sqlite3_config(ffi::SQLITE_CONFIG_STMTJRNL_SPILL, STATEMENT_JOURNAL_SPILL) };
+            if spill != ffi::SQLITE_OK {
+                tracing::warn!(
+                    code = spill,
+                    "SQLite was initialised before the statement journal's spill size could be set"
+                );
+            }
             // SAFETY: `sqlite3_vfs_find` initialises SQLite and answers the default VFS, which
             // lives as long as the process; the copy made of it is leaked, so it does too, as
             // `sqlite3_vfs_register` requires. Only `szOsFile`, `zName`, `pNext` and `xOpen`
@@ -91,6 +122,12 @@ pub fn register() -> Result<(), String> {
             }
         })
         .clone()
+}
+
+/// Statement journals SQLite spilled into a temporary file since the process started (each
+/// opened through this VFS): none while they stay under [`STATEMENT_JOURNAL_SPILL`].
+pub fn spilled_statement_journals() -> u64 {
+    SPILLED.load(Ordering::Relaxed)
 }
 
 /// Writes to write-ahead logs received from SQLite, and the `pwrite` calls made for them, since
@@ -322,6 +359,9 @@ unsafe extern "C" fn x_open(
             }
             drop(Box::from_raw(ptr::slice_from_raw_parts_mut(real.cast::<u64>(), words)));
             return rc;
+        }
+        if flags & ffi::SQLITE_OPEN_SUBJOURNAL != 0 {
+            SPILLED.fetch_add(1, Ordering::Relaxed);
         }
         let path = if name.is_null() { None } else { CStr::from_ptr(name).to_str().ok().map(str::to_owned) };
         let role = match path {

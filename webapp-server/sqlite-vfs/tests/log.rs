@@ -134,3 +134,25 @@ async fn rolled_back_spills_and_another_writers_commits_leave_the_database_whole
     assert_eq!(row.get::<i64, _>(1), 350 * 300);
     assert_eq!(integrity(&mut c).await, "ok");
 }
+
+/// A transaction's multi-row statement that changes many existing pages journals them (so it can
+/// be undone alone) in memory, not in a temporary file: SQLite's default spills past 64 KiB, this
+/// one journals about a megabyte, and the spill size `register` sets is 8 MiB.
+#[tokio::test]
+async fn a_statement_journal_of_a_megabyte_stays_in_memory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("journal.db");
+    let mut writer = open(&path, 2000).await;
+    create_table(&mut writer).await;
+    insert(&mut writer, 0, 20_000).await;
+    let before = croupier_sqlite_vfs::spilled_statement_journals();
+    let mut tx = writer.begin().await.expect("begin");
+    // Two statements in one transaction: the second changes pages that existed before it.
+    insert(&mut tx, 20_000, 10).await;
+    insert(&mut tx, 20_010, 3_000).await;
+    tx.commit().await.expect("commit");
+    assert_eq!(croupier_sqlite_vfs::spilled_statement_journals(), before, "no statement journal was spilled");
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(&mut writer).await.expect("count");
+    assert_eq!(count, 23_010);
+    assert_eq!(integrity(&mut writer).await, "ok");
+}
