@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerates README.md's configuration table from webapp-server/platform/src/config.rs VARIABLES.
-Run from the repository root: python3 tools/readme-vars.py. Replaces the rows after the `| variable | default | what |` header."""
+Run from the repository root: python3 tools/readme-vars.py. Replaces the rows after the `| variable | default | what |` header; tests/api/docs.rs checks that README.md matches it row for row."""
 import re
 src = open('webapp-server/platform/src/config.rs').read()
 block = src[src.index('pub const VARIABLES'):]
@@ -13,7 +13,7 @@ for m in pat.finditer(block):
     env, _, default, secret, doc = m.groups()
     default, doc = unwrap(default), unwrap(doc)
     doc = doc.replace('\\"', '"').replace('|', '\\|')
-    d = f'`{default}`' if default is not None else 'unset'
+    d = 'empty' if default == '' else (f'`{default}`' if default is not None else 'unset')
     if secret == 'true':
         doc += ' **Secret.**'
     rows.append(f'| `{env}` | {d} | {doc} |')
