@@ -113,16 +113,9 @@ impl Db {
                             // see there.
                             conn.execute(sqlx::AssertSqlSafe(format!("PRAGMA cache_size = -{WRITER_CACHE_KIB}")))
                                 .await?;
-                            // A batch's multi-row statements each keep a statement journal (the
-                            // pages they change, so a failing statement can be undone alone). Past
-                            // 64 KiB SQLite used to spill it into a temporary file, which was half
-                            // of the writer's `pwrite` calls under the wallet's load (`strace`,
-                            // 2026-11-27); `temp_store = MEMORY` kept it in memory, but as 1 KiB
-                            // chunks, five allocations per page (12.6 % of the writer's time,
-                            // 2026-11-29). Now the spill size is 8 MiB
-                            // (`croupier_sqlite_vfs::STATEMENT_JOURNAL_SPILL`, set before SQLite
-                            // starts): one chunk per statement and no file, with the default
-                            // `temp_store` — which MEMORY would override with the 1 KiB chunks.
+                            // `temp_store` stays at its default: MEMORY would keep statement
+                            // journals in 1 KiB chunks instead of the one chunk of
+                            // `croupier_sqlite_vfs::STATEMENT_JOURNAL_SPILL` (see there).
                             conn.execute(sqlx::AssertSqlSafe(format!(
                                 "PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES}"
                             )))
