@@ -126,13 +126,14 @@ impl Db {
                     .connect_with(options)
                     .await?;
                 let restart = Some(wal_restart.clone());
-                let lane = group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH, restart);
+                let lane =
+                    group::Committer::start(writer.clone(), "BEGIN IMMEDIATE", group::SQLITE_MAX_BATCH, restart, true)?;
                 (writer, vec![lane])
             }
             Backend::Postgres => {
                 let lanes = (0..group::postgres_lanes(max_connections))
-                    .map(|_| group::Committer::start(pool.clone(), "BEGIN", group::MAX_BATCH, None))
-                    .collect();
+                    .map(|_| group::Committer::start(pool.clone(), "BEGIN", group::MAX_BATCH, None, false))
+                    .collect::<std::io::Result<_>>()?;
                 (pool.clone(), lanes)
             }
         };
