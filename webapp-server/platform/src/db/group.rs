@@ -8,8 +8,8 @@
 //!
 //! Lanes: SQLite has one writer, so it has one lane, on a thread of its own
 //! ([`Committer::start`]). PostgreSQL has [`postgres_lanes`] of them, each running its batches on
-//! a connection of the pool, in parallel. A job is queued on the lane
-//! of the player whose money it moves (`player mod lanes`), and the ledger puts a player's house
+//! a connection of the pool, in parallel. A job is queued on the lane of the player whose money it
+//! moves (`player mod lanes`), and the ledger puts a player's house
 //! postings on house shard `player mod 16` (`ledger::HOUSE_SHARDS`); the number of lanes divides
 //! 16, so two lanes never touch the same player row or house shard and their batches cannot wait
 //! for one another. Every change that moves money runs here — the wallet's calls, house rounds,
@@ -263,9 +263,9 @@ impl Committer {
         own_thread: bool,
     ) -> std::io::Result<Committer> {
         let (queue, jobs) = mpsc::channel(4 * max_batch);
-        let mut lane = Lane { writer, begin, max_batch, wal_restart, answers: None };
+        let answers = own_thread.then(tokio::runtime::Handle::current);
+        let lane = Lane { writer, begin, max_batch, wal_restart, answers };
         if own_thread {
-            lane.answers = Some(tokio::runtime::Handle::current());
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             std::thread::Builder::new()
                 .name("croupier-lane".into())
@@ -372,20 +372,11 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
         };
         let ran_us = micros(started.elapsed());
         let size = batch.len();
+        let done: Vec<Box<dyn Queued>> = batch.drain(..).collect();
+        let answer = move || done.into_iter().for_each(|job| job.answer());
         match &lane.answers {
-            Some(runtime) => {
-                let done: Vec<Box<dyn Queued>> = std::mem::replace(&mut batch, Vec::with_capacity(lane.max_batch));
-                runtime.spawn(async move {
-                    for job in done {
-                        job.answer();
-                    }
-                });
-            }
-            None => {
-                for job in batch.drain(..) {
-                    job.answer();
-                }
-            }
+            Some(runtime) => drop(runtime.spawn(async move { answer() })),
+            None => answer(),
         }
         tracing::trace!(
             jobs = size,
