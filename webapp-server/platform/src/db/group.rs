@@ -372,7 +372,7 @@ async fn commit_loop(lane: Lane, mut jobs: mpsc::Receiver<Box<dyn Queued>>) {
         };
         let ran_us = micros(started.elapsed());
         let size = batch.len();
-        let done: Vec<Box<dyn Queued>> = batch.drain(..).collect();
+        let done = std::mem::take(&mut batch);
         let answer = move || done.into_iter().for_each(|job| job.answer());
         match &lane.answers {
             Some(runtime) => drop(runtime.spawn(async move { answer() })),
