@@ -51,6 +51,39 @@ function messageParts(): Plugin {
   };
 }
 
+/**
+ * The app shell's styles (the design tokens and the global rules, src/styles/) inlined into
+ * index.html's head, in `vite dev` and in the build (issue 23, first paint): they style the
+ * shell that index.html paints before any script runs, with no render-blocking request. The
+ * rest of the site's CSS is one file (`cssCodeSplit: false`) that the build's index.html only
+ * preloads (`rel="preload" as="style"`); src/main.tsx attaches it while the shell is on screen
+ * and boots the client once it has loaded. Inlining the whole stylesheet instead (until
+ * 2026-11-29) made every page 65 KB of HTML, 60 KB of it CSS the first paint did not use.
+ * Comments and runs of white space are removed (the files hold no strings where that matters).
+ */
+function shellStyles(): Plugin {
+  const files = ['./src/styles/tokens.css', './src/styles/global.css'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+  return {
+    name: 'croupier-shell-styles',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!context.filename.endsWith('index.html')) return html;
+        const css = files
+          .map((file) => readFileSync(file, 'utf8'))
+          .join('\n')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\s+/g, ' ')
+          .replace(/\s*([{};,])\s*/g, '$1')
+          .trim();
+        if (css.toLowerCase().includes('</style')) throw new Error('the shell styles cannot close their <style>');
+        const preloaded = html.replace(/<link rel="stylesheet"( crossorigin)? href="(\/assets\/[^"]+\.css)">/g, '<link rel="preload" as="style"$1 href="$2">');
+        return preloaded.replace('</title>', `</title><style>${css}</style>`);
+      },
+    },
+  };
+}
+
 const page = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 // Two pages, built in two passes into the same dist/ (`npm run build`): the player site
@@ -61,7 +94,7 @@ const page = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 export default defineConfig(({ mode }) => {
   const backoffice = mode === 'backoffice';
   return {
-    plugins: [react(), backofficePages(), messageParts()],
+    plugins: [react(), backofficePages(), messageParts(), shellStyles()],
     resolve: {
       alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     },
@@ -73,9 +106,8 @@ export default defineConfig(({ mode }) => {
       assetsDir: 'assets',
       // The second pass adds to what the first wrote.
       emptyOutDir: !backoffice,
-      // The player site's CSS in one file, which the server inlines into every page (issue 23):
-      // the app shell of index.html is styled at the first paint, before the client (loaded by
-      // the entry after that paint) brings its chunks; about 11 KB gzip in all.
+      // The player site's CSS in one file, preloaded by index.html and attached by the entry
+      // (`shellStyles` above); about 11 KB gzip in all.
       ...(backoffice ? {} : { cssCodeSplit: false }),
       // MUI alone is ~520 kB (160 kB gzip): a console for office networks, loaded once and cached.
       ...(backoffice ? { chunkSizeWarningLimit: 600 } : {}),

@@ -62,3 +62,24 @@ test('an unknown page says so in the language of its path', async ({ page }, tes
   await page.goto('/nowhere');
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
 });
+
+test('the page carries the shell styles inline and attaches the preloaded stylesheet before the client renders', async ({ page, request }) => {
+  // The served HTML: the shell's styles inline, the site's stylesheet only preloaded (nothing
+  // render-blocking), and small (the whole stylesheet inline made every page 65 KB).
+  const html = await (await request.get('/', { headers: { 'accept-encoding': 'identity' } })).text();
+  expect(html).toMatch(/<style>:root\{[^<]*--color-bg:[^<]*\.boot-main\{/);
+  const preload = /<link rel="preload" as="style" crossorigin href="(\/assets\/style-[^"]+\.css)">/.exec(html);
+  expect(preload).not.toBeNull();
+  expect(html).not.toContain('rel="stylesheet"');
+  expect(html.length).toBeLessThan(16_000);
+
+  // In the browser the entry attaches that file once, and the page renders styled: a rule only
+  // the site's stylesheet has (a CSS module's class on the header) applies.
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Croupier' })).toBeVisible();
+  const sheets = page.locator('link[rel="stylesheet"]');
+  await expect(sheets).toHaveCount(1);
+  expect(new URL((await sheets.getAttribute('href')) ?? '', page.url()).pathname).toBe(preload?.[1]);
+  const header = page.locator('header').first();
+  await expect(header).toHaveCSS('position', /sticky|fixed/);
+});

@@ -5,8 +5,6 @@ import { App, createApp, whenRouterReady } from '@/app/app';
 import '@/lib/i18n';
 import { watchPointerPresses } from '@/lib/pointer';
 import { initTelegram } from '@/lib/telegram';
-import '@/styles/tokens.css';
-import '@/styles/global.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -49,6 +49,29 @@ function afterLeadImage(): Promise<void> {
   });
 }
 
+/**
+ * Attaches the site's stylesheet, which the built index.html only preloads (the shell's own
+ * styles are inline: vite.config.ts, `shellStyles`), and resolves once it has loaded or failed;
+ * at once where there is none (`vite dev`: the CSS comes with the modules). Attached by a script,
+ * it does not hold the first paint back.
+ */
+function siteStylesheet(): Promise<void> {
+  const preloads = document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="style"]');
+  return Promise.all(
+    Array.from(preloads, (preload) => new Promise<void>((resolve) => {
+      const sheet = document.createElement('link');
+      sheet.rel = 'stylesheet';
+      if (preload.crossOrigin !== null) sheet.crossOrigin = preload.crossOrigin;
+      sheet.addEventListener('load', () => { resolve(); }, { once: true });
+      sheet.addEventListener('error', () => { resolve(); }, { once: true });
+      sheet.href = preload.href;
+      document.head.append(sheet);
+    })),
+  ).then(() => undefined);
+}
+
+const styled = siteStylesheet();
 void afterFirstPaint()
   .then(afterLeadImage)
+  .then(() => styled)
   .then(() => import('./boot'));

@@ -81,7 +81,6 @@ impl WebAssets {
             .unwrap_or_else(crate::db::now_ms);
         let assets = Arc::new(assets::Assets::load(&dir.join("assets")));
         tracing::info!(files = assets.len(), bytes = assets.memory(), "client assets loaded and precompressed");
-        let index = inline_stylesheets(&index, &assets);
         let shells = ShellCache::new(config);
         WebAssets { dir, assets, index, build_id, built_at, shells }
     }
@@ -203,39 +202,6 @@ fn shell_lead_image(images: &[seo::PreloadImage]) -> String {
         "<img src=\"{}\" alt=\"\" fetchpriority=\"high\"></picture></div>",
         escape_html(&first.href)
     ));
-    out
-}
-
-/// The build's stylesheets inlined into `index.html` (issue 23: no render-blocking request before
-/// the first paint; the site's CSP allows inline styles). Each
-/// `<link rel="stylesheet" … href="/assets/….css">` becomes a `<style>` with the file's text as
-/// loaded into `assets`; a file not there, or whose text could close the element, stays a link.
-fn inline_stylesheets(index: &str, assets: &assets::Assets) -> String {
-    let mut out = String::with_capacity(index.len());
-    let mut rest = index;
-    while let Some(at) = rest.find("<link rel=\"stylesheet\"") {
-        out.push_str(&rest[..at]);
-        let tag_end = rest[at..].find('>').map_or(rest.len(), |e| at + e + 1);
-        let tag = &rest[at..tag_end];
-        let css = tag
-            .split("href=\"")
-            .nth(1)
-            .and_then(|h| h.split('"').next())
-            .and_then(|href| href.strip_prefix("/assets/"))
-            .filter(|name| name.ends_with(".css"))
-            .and_then(|name| assets.text(name))
-            .filter(|css| !css.to_ascii_lowercase().contains("</style"));
-        match css {
-            Some(css) => {
-                out.push_str("<style>");
-                out.push_str(css.trim_end());
-                out.push_str("</style>");
-            }
-            None => out.push_str(tag),
-        }
-        rest = &rest[tag_end..];
-    }
-    out.push_str(rest);
     out
 }
 
@@ -770,20 +736,6 @@ mod tests {
         for other in ["/", "/fr", "/game/", "/game/a/b", "/games/dice", "/fresh/game/dice", "/gamehalls"] {
             assert_eq!(games_page(other, None), None, "{other}");
         }
-    }
-
-    #[test]
-    fn stylesheets_are_inlined_and_unreadable_ones_stay_links() {
-        let dir = std::env::temp_dir().join(format!("croupier-inline-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("assets")).unwrap();
-        std::fs::write(dir.join("assets/a.css"), "body{color:red}\n").unwrap();
-        std::fs::write(dir.join("assets/b.css"), "p{content:\"</style>\"}").unwrap();
-        let html = "<head><link rel=\"stylesheet\" crossorigin href=\"/assets/a.css\"><link rel=\"stylesheet\" crossorigin href=\"/assets/b.css\"><link rel=\"stylesheet\" href=\"/assets/missing.css\"><link rel=\"stylesheet\" href=\"/assets/../a.css\"></head>";
-        assert_eq!(
-            inline_stylesheets(html, &assets::Assets::load(&dir.join("assets"))),
-            "<head><style>body{color:red}</style><link rel=\"stylesheet\" crossorigin href=\"/assets/b.css\"><link rel=\"stylesheet\" href=\"/assets/missing.css\"><link rel=\"stylesheet\" href=\"/assets/../a.css\"></head>"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -126,11 +126,6 @@ impl Assets {
         self.files.is_empty()
     }
 
-    /// The text of file `name` (relative to `assets/`), if it is there and UTF-8.
-    pub fn text(&self, name: &str) -> Option<&str> {
-        self.files.get(name).and_then(|a| std::str::from_utf8(&a.identity).ok())
-    }
-
     /// Bytes held in memory, every representation counted.
     pub fn memory(&self) -> usize {
         self.files
