@@ -65,6 +65,13 @@ function shellStyles(): Plugin {
   const files = ['./src/styles/tokens.css', './src/styles/global.css'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
   return {
     name: 'croupier-shell-styles',
+    // Not modules, so outside Vite's graph: `vite dev` reloads the page when one changes.
+    configureServer(server) {
+      server.watcher.add(files);
+      server.watcher.on('change', (file) => {
+        if (files.includes(file)) server.ws.send({ type: 'full-reload' });
+      });
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {

@@ -63,7 +63,7 @@ test('an unknown page says so in the language of its path', async ({ page }, tes
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
 });
 
-test('the page carries the shell styles inline and attaches the preloaded stylesheet before the client renders', async ({ page, request }) => {
+test('the page carries the shell styles inline, preloads the site stylesheet, and the entry attaches it once', async ({ page, request }) => {
   // The served HTML: the shell's styles inline, the site's stylesheet only preloaded (nothing
   // render-blocking), and small (the whole stylesheet inline made every page 65 KB).
   const html = await (await request.get('/', { headers: { 'accept-encoding': 'identity' } })).text();

@@ -1,7 +1,8 @@
 // The entry: index.html's app shell is painted first, then the client boots (issue 23). Loading the
 // client from here, once the browser reports its first paint and the shell's lead image is drawn,
 // keeps the client's evaluation (React, the router, the first page) from running before the shell
-// and its largest paint are on screen.
+// and its largest paint are on screen; it also waits for the site's stylesheet, which this entry
+// attaches at once, so the first render is styled.
 
 /** Resolves after the page's first paint, at once where that cannot be known or will not come soon. */
 function afterFirstPaint(): Promise<void> {
