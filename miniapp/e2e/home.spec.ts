@@ -83,3 +83,29 @@ test('the page carries the shell styles inline, preloads the site stylesheet, an
   const header = page.locator('header').first();
   await expect(header).toHaveCSS('position', /sticky|fixed/);
 });
+
+test('a row of games keeps its height when its games arrive, so the page does not move under a tap', async ({ page }) => {
+  // The lobby's game lists are held until the skeleton rows have been measured.
+  let holding = true;
+  const held: (() => Promise<void>)[] = [];
+  await page.route(
+    (url) => url.pathname === '/api/games.get',
+    async (route) => {
+      if (holding) held.push(() => route.continue());
+      else await route.continue();
+    },
+  );
+  await page.goto('/');
+  const row = page.locator('[data-testid^="game-row-"]').first();
+  await expect(row.getByTestId('game-card-skeleton').first()).toBeVisible();
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+  const before = await row.boundingBox();
+
+  holding = false;
+  await Promise.all(held.map((release) => release()));
+  await expect(row.getByTestId('game-card').first()).toBeVisible();
+  await expect(row.getByTestId('game-card-skeleton')).toHaveCount(0);
+  const after = await row.boundingBox();
+  expect(before).not.toBeNull();
+  expect(Math.abs((after?.height ?? 0) - (before?.height ?? 0))).toBeLessThanOrEqual(1);
+});

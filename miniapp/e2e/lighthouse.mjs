@@ -14,8 +14,8 @@ import { argument, startServer } from './bench-server.mjs';
 const PAGES = ['/', '/gamehall', '/game/dice'];
 const GOALS = { performance: 95, cls: 0.02, accessibility: 100, 'best-practices': 100, seo: 100 };
 const runs = Number(argument('--runs', '3'));
-// `--detail` also prints, per run, what shifted the layout, the LCP's phases and the longest
-// main-thread tasks: what to look at when a row is "NOT met".
+// `--detail` also prints, per run, what shifted the layout, the LCP's phases, the main thread's
+// work by kind and its longest tasks: what to look at when a row is "NOT met".
 const detail = process.argv.includes('--detail');
 const only = argument('--page', '');
 
@@ -115,6 +115,8 @@ function printDetail(url, audits) {
   for (const task of (audits['bootup-time']?.details?.items ?? []).slice(0, 6)) {
     console.log(`  script ${task.url.slice(-50)}: total ${Math.round(task.total)} ms, scripting ${Math.round(task.scripting)} ms`);
   }
+  const work = (audits['mainthread-work-breakdown']?.details?.items ?? []).map((item) => `${item.groupLabel ?? item.group} ${Math.round(item.duration)}`);
+  console.log(`  main thread (ms): ${work.join(', ')}`);
   for (const task of (audits['long-tasks']?.details?.items ?? []).slice(0, 10)) {
     console.log(`  long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url?.replace(/^https?:\/\/[^/]+/, '').slice(0, 60) ?? ''}`);
   }

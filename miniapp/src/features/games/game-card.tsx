@@ -68,6 +68,17 @@ export function GameCard({ game, onOpen }: { game: Game; onOpen?: () => void }) 
   );
 }
 
+/**
+ * A game card's place while its games load: the picture's box and the name and RTP lines, each
+ * the height of the card's own, so the row does not grow when the games arrive (a page that moves
+ * under the player's finger makes them tap the wrong thing).
+ */
 export function GameCardSkeleton() {
-  return <div className={styles.skeleton} aria-hidden="true" />;
+  return (
+    <div className={styles.card} aria-hidden="true" data-testid="game-card-skeleton">
+      <div className={styles.skeleton} />
+      <p className={`${styles.cardName} ${styles.skeletonLine}`}>&nbsp;</p>
+      <p className={`${styles.cardMeta} ${styles.skeletonLine}`}>&nbsp;</p>
+    </div>
+  );
 }
