@@ -15,7 +15,8 @@
 //! the house's sportsbook account in the same transaction (key `sportsbook:bet:{id}:stake`).
 //! Before the bet is queued, the same price check runs once on the pool ([`precheck`], skipped
 //! for a replay), so a slip the feed has moved past is refused without rolling back the lane's
-//! batch; inside the transaction the check decides.
+//! batch; inside the transaction the check decides. The bet the call answers (or the replay's)
+//! is read on the pool once the lane has committed.
 //!
 //! **Betting bonuses** (`features::bonuses::betting`): `betting_bonus_id` names the player's
 //! active free bet or odds boost (`funds=betting_bonus` without it takes their active free bet).
@@ -350,7 +351,8 @@ async fn place(ctx: Ctx, user: AuthUser, input: PlaceInput) -> Result<Bet, ApiEr
     precheck(&ctx, user_id, &p).await?;
     let ctx2 = ctx.clone();
     let p = std::sync::Arc::new(p);
-    ctx.state
+    let bet_id = ctx
+        .state
         .db()
         .group(
             user_id,
@@ -360,7 +362,11 @@ async fn place(ctx: Ctx, user: AuthUser, input: PlaceInput) -> Result<Bet, ApiEr
                 Box::pin(async move { place_in(conn, &ctx, user_id, &p, &stake_text, &fingerprint).await })
             }),
         )
-        .await
+        .await?;
+    // The answer is read once the lane has committed, on the pool: the lane (one writer for every
+    // player) runs only what decides and moves money (issue 23: two statements fewer per bet).
+    let mut conn = ctx.state.db().pool().acquire().await?;
+    bet_of(&mut conn, user_id, bet_id, ctx.state.config().sportsbook.cash_out_margin_bp, OddsFormat::Decimal).await
 }
 
 async fn place_in(
@@ -370,14 +376,14 @@ async fn place_in(
     p: &Parsed,
     stake_text: &str,
     fingerprint: &str,
-) -> Result<Bet, ApiError> {
+) -> Result<i64, ApiError> {
     ctx.state.db().lock_user(conn, user_id).await?;
     let replay = placed(conn, user_id, &p.request_id).await?;
     if let Some((id, first)) = replay {
         if first != fingerprint {
             return Err(ApiError::field("request_id", FieldCode::Taken));
         }
-        return bet_of(conn, user_id, id, ctx.state.config().sportsbook.cash_out_margin_bp, OddsFormat::Decimal).await;
+        return Ok(id);
     }
     // Responsible gaming, as for casino rounds: nothing during a time-out or self-exclusion.
     crate::features::protection::guard(conn, user_id).await?;
@@ -505,7 +511,7 @@ async fn place_in(
             .await
             .map_err(|_| ApiError::field("betting_bonus_id", FieldCode::Invalid))?;
     }
-    bet_of(conn, user_id, bet_id, ctx.state.config().sportsbook.cash_out_margin_bp, OddsFormat::Decimal).await
+    Ok(bet_id)
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
