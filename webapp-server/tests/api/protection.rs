@@ -145,6 +145,17 @@ async fn a_self_excluded_player_can_do_no_money_action_through_any_entry_point()
             ("cashbacks.payout", vec![("cashback_id", "1")]),
             ("loyalty.buyproduct", vec![("product_id", "1")]),
             ("account.changeSubscription", vec![("contact", "excluded@example.com"), ("subscription", "1")]),
+            (
+                "bets.place",
+                vec![
+                    ("kind", "single"),
+                    ("selections", "1"),
+                    ("odds", "2.00"),
+                    ("stake", "1.00"),
+                    ("accept_odds", "any"),
+                    ("request_id", "excluded-1"),
+                ],
+            ),
         ] {
             let (status, body) = app.post_as(&client, method, &form).await;
             expect_error(status, &body, 409, "PlayerExcludedException");

@@ -228,6 +228,8 @@ struct Offered {
     odds: Option<i64>,
     market_state: String,
     event_status: String,
+    /// The event's sport, whose limits apply (`super::limits::effective`).
+    sport: String,
 }
 
 /// What placement needs of the player, read after locking them: their currency (their account's,
@@ -259,14 +261,14 @@ fn odds_map(pairs: impl Iterator<Item = (i64, Option<i64>)>) -> Value {
 
 /// The slip's selections with their market's state and the price now, checked: all found, one
 /// per event, every market open, every price acceptable under the player's `accept_odds`. Gives
-/// the legs at the prices now and the events (sorted). Read-only: [`place`] runs it once on the
+/// the selections (with their events' sports) and the legs at the prices now. Read-only: [`place`] runs it once on the
 /// pool before queuing the bet, so a slip the feed has moved past is refused without costing the
 /// lane's batch a rollback, and again inside the bet's transaction, where it decides.
-async fn priced(conn: &mut sqlx::AnyConnection, p: &Parsed) -> Result<(Vec<Offered>, Vec<Leg>, Vec<i64>), ApiError> {
+async fn priced(conn: &mut sqlx::AnyConnection, p: &Parsed) -> Result<(Vec<Offered>, Vec<Leg>), ApiError> {
     // One statement for the whole slip (at most MAX_SELECTIONS ids, all integers), in the slip's order.
     let marks: Vec<String> = (1..=p.selections.len()).map(|i| format!("${i}")).collect();
     let mut query = sqlx::query_as::<_, Offered>(sqlx::AssertSqlSafe(format!(
-        "SELECT s.id, s.market_id, m.event_id, s.odds, m.state AS market_state, e.status AS event_status \
+        "SELECT s.id, s.market_id, m.event_id, s.odds, m.state AS market_state, e.status AS event_status, e.sport \
          FROM sb_selections s JOIN sb_markets m ON m.id = s.market_id JOIN sb_events e ON e.id = m.event_id WHERE s.id IN ({})",
         marks.join(", ")
     )));
@@ -308,7 +310,7 @@ async fn priced(conn: &mut sqlx::AnyConnection, p: &Parsed) -> Result<(Vec<Offer
         }
         legs.push(Leg { odds: now, outcome: None });
     }
-    Ok((offered, legs, events))
+    Ok((offered, legs))
 }
 
 /// The bet the player's `request_id` placed already, with its request's fingerprint.
@@ -324,12 +326,16 @@ async fn placed(
         .await
 }
 
-/// The pre-check outside the lane: a slip whose selections [`priced`] refuses now is answered
-/// without queuing it — unless its `request_id` has placed a bet already, whose replay must
-/// answer that bet whatever the prices have done since.
+/// The pre-check outside the lane: a player in a time-out or self-exclusion, or a slip whose
+/// selections [`priced`] refuses now, is answered without queuing the bet — unless its
+/// `request_id` has placed a bet already, whose replay must answer that bet whatever has
+/// happened since. The exclusion is decided here only, on the pool, as for casino rounds
+/// (`protection::refuse_if_excluded`: the player was signed out when it started, so the window
+/// between this read and the lane is a stale tab at most); the prices again in the lane.
 async fn precheck(ctx: &Ctx, user_id: i64, p: &Parsed) -> Result<(), ApiError> {
     let mut conn = ctx.state.db().pool().acquire().await?;
     if placed(&mut conn, user_id, &p.request_id).await?.is_none() {
+        crate::features::protection::guard(&mut conn, user_id).await?;
         priced(&mut conn, p).await?;
     }
     Ok(())
@@ -385,19 +391,23 @@ async fn place_in(
         }
         return Ok(id);
     }
-    // Responsible gaming, as for casino rounds: nothing during a time-out or self-exclusion.
-    crate::features::protection::guard(conn, user_id).await?;
     let (currency, has_limits) = bettor(conn, ctx, user_id).await?;
     let stake = Money::parse_major(stake_text.trim(), currency)
         .ok()
         .map(Money::minor)
         .filter(|m| *m > 0)
         .ok_or_else(|| ApiError::field("stake", FieldCode::Invalid))?;
-    let (offered, legs, events) = priced(conn, p).await?;
+    let (offered, legs) = priced(conn, p).await?;
+    let mut sports: Vec<String> = Vec::with_capacity(offered.len());
+    for o in &offered {
+        if !sports.contains(&o.sport) {
+            sports.push(o.sport.clone());
+        }
+    }
     // The tightest of the currency's, the sports' and the player's limits (`super::limits`).
     let currency_limits = ctx.state.config().sportsbook.limits_of(currency);
     let (min_stake, max_stake, max_payout) =
-        super::limits::effective(conn, currency_limits, user_id, currency, &events).await?;
+        super::limits::effective(conn, currency_limits, user_id, currency, &sports).await?;
     let slip = Slip::new(p.kind, legs, stake).ok_or_else(|| ApiError::field("selections", FieldCode::Invalid))?;
     let lines = i64::try_from(slip.lines.len()).unwrap_or(i64::MAX);
     let total = slip.total_stake().ok_or_else(|| ApiError::field("stake", FieldCode::Invalid))?;
