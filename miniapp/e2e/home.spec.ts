@@ -100,12 +100,12 @@ test('a row of games keeps its height when its games arrive, so the page does no
   await expect(row.getByTestId('game-card-skeleton').first()).toBeVisible();
   await expect.poll(() => held.length).toBeGreaterThan(0);
   const before = await row.boundingBox();
+  expect(before).not.toBeNull();
 
   holding = false;
   await Promise.all(held.map((release) => release()));
   await expect(row.getByTestId('game-card').first()).toBeVisible();
   await expect(row.getByTestId('game-card-skeleton')).toHaveCount(0);
   const after = await row.boundingBox();
-  expect(before).not.toBeNull();
   expect(Math.abs((after?.height ?? 0) - (before?.height ?? 0))).toBeLessThanOrEqual(1);
 });

@@ -261,9 +261,10 @@ fn odds_map(pairs: impl Iterator<Item = (i64, Option<i64>)>) -> Value {
 
 /// The slip's selections with their market's state and the price now, checked: all found, one
 /// per event, every market open, every price acceptable under the player's `accept_odds`. Gives
-/// the selections (with their events' sports) and the legs at the prices now. Read-only: [`place`] runs it once on the
-/// pool before queuing the bet, so a slip the feed has moved past is refused without costing the
-/// lane's batch a rollback, and again inside the bet's transaction, where it decides.
+/// the selections (with their events' sports) and the legs at the prices now. Read-only:
+/// [`place`] runs it once on the pool before queuing the bet, so a slip the feed has moved past is
+/// refused without costing the lane's batch a rollback, and again inside the bet's transaction,
+/// where it decides.
 async fn priced(conn: &mut sqlx::AnyConnection, p: &Parsed) -> Result<(Vec<Offered>, Vec<Leg>), ApiError> {
     // One statement for the whole slip (at most MAX_SELECTIONS ids, all integers), in the slip's order.
     let marks: Vec<String> = (1..=p.selections.len()).map(|i| format!("${i}")).collect();
@@ -398,12 +399,9 @@ async fn place_in(
         .filter(|m| *m > 0)
         .ok_or_else(|| ApiError::field("stake", FieldCode::Invalid))?;
     let (offered, legs) = priced(conn, p).await?;
-    let mut sports: Vec<String> = Vec::with_capacity(offered.len());
-    for o in &offered {
-        if !sports.contains(&o.sport) {
-            sports.push(o.sport.clone());
-        }
-    }
+    let mut sports: Vec<&str> = offered.iter().map(|o| o.sport.as_str()).collect();
+    sports.sort_unstable();
+    sports.dedup();
     // The tightest of the currency's, the sports' and the player's limits (`super::limits`).
     let currency_limits = ctx.state.config().sportsbook.limits_of(currency);
     let (min_stake, max_stake, max_payout) =

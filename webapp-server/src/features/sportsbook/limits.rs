@@ -49,17 +49,16 @@ pub struct PlayerLimits {
 }
 
 /// The tightest of `currency_limits` (min stake, max stake, max payout of the currency), the
-/// limits of every sport in `sports` (the slip's, from its selections' events) in `currency` and
-/// the player's own.
+/// limits of every sport in `sports` (the slip's, each once) in `currency` and the player's own.
 pub async fn effective(
     conn: &mut AnyConnection,
     currency_limits: (i64, i64, i64),
     user_id: i64,
     currency: Currency,
-    sports: &[String],
+    sports: &[&str],
 ) -> Result<(i64, i64, i64), sqlx::Error> {
     let (mut min_stake, mut max_stake, mut max_payout) = currency_limits;
-    for sport in sports {
+    for &sport in sports {
         let row: Option<(Option<i64>, Option<i64>, Option<i64>)> = sqlx::query_as(
             "SELECT min_stake, max_stake, max_payout FROM sb_sport_limits WHERE sport = $1 AND currency = $2",
         )
