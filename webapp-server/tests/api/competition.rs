@@ -584,6 +584,26 @@ async fn the_redis_leaderboard_gives_the_databases_ranks_for_the_same_random_eve
         assert_eq!(redis.standing(id, standing.user).await.unwrap(), Some(*standing));
     }
     assert_eq!(redis.range(id, 5, 3).await.unwrap(), by_db[5..8].to_vec());
+    // What a page shows (the top, the size, the player's standing and the score to beat for the
+    // next prize tier): the same from both, for players above, between and below the tiers, a
+    // stranger and a guest.
+    let ends = [1, 3, 10, 25];
+    let viewers = by_db.iter().map(|s| Some(s.user)).chain([Some(9_999_999), None]);
+    for user in viewers {
+        for count in [0, 1, 5, total + 3] {
+            let from_db = db.view(id, count, user, &ends).await.unwrap();
+            assert_eq!(redis.view(id, count, user, &ends).await.unwrap(), from_db, "{user:?} {count}");
+            let mine = by_db.iter().find(|s| Some(s.user) == user).copied();
+            assert_eq!(from_db.mine, mine);
+            let next = mine.and_then(|m| board::next_prize_rank(&ends, m.rank));
+            assert_eq!(from_db.next_prize_score, next.map(|rank| by_db[usize::try_from(rank - 1).unwrap()].score));
+            assert_eq!(from_db.top, by_db[..usize::try_from(count.min(total)).unwrap()].to_vec());
+            assert_eq!(from_db.size, if count > 0 { total } else { 0 });
+        }
+    }
+    assert_eq!(board::next_prize_rank(&ends, 1), None);
+    assert_eq!(board::next_prize_rank(&ends, 4), Some(3));
+    assert_eq!(board::next_prize_rank(&ends, 26), Some(25));
     // A board Redis lost is rebuilt from the database.
     board::forget(app.state.platform(), id).await.unwrap();
     assert_eq!(redis.len(id).await.unwrap(), 0);

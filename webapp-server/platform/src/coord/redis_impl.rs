@@ -46,12 +46,57 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. '|' .. ARGV[4])
 return 1
 ";
 
+/// A leaderboard as a page shows it, in one round trip: KEYS[1] the sorted set, KEYS[2] the
+/// member hash; ARGV[1] how many of the top (0: none), ARGV[2] the player ('' for a guest), then
+/// the last ranks of the prize tiers (1-based). Answers {top (member, score, ...), size, the
+/// player's 0-based rank, their score, the score at the best rank of the next better prize tier};
+/// a missing part is nil.
+const BOARD_VIEW: &str = r"
+local count = tonumber(ARGV[1])
+local top = {}
+if count > 0 then top = redis.call('ZRANGE', KEYS[1], 0, count - 1, 'REV', 'WITHSCORES') end
+local size = redis.call('ZCARD', KEYS[1])
+local rank, score, next_score = false, false, false
+if ARGV[2] ~= '' then
+  local stored = redis.call('HGET', KEYS[2], ARGV[2])
+  if stored then
+    local member = string.sub(stored, 1, string.find(stored, '|', 1, true) - 1)
+    rank = redis.call('ZREVRANK', KEYS[1], member)
+    score = redis.call('ZSCORE', KEYS[1], member)
+    if rank and score then
+      local target = false
+      for i = 3, #ARGV do
+        local last = tonumber(ARGV[i])
+        if last <= rank and (not target or last > target) then target = last end
+      end
+      if target then
+        local at = redis.call('ZRANGE', KEYS[1], target - 1, target - 1, 'REV', 'WITHSCORES')
+        if at[2] then next_score = at[2] end
+      end
+    else
+      rank, score = false, false
+    end
+  end
+end
+return {top, size, rank, score, next_score}
+";
+
+/// What [`RedisCoord::board_view`] reads: the top `(user, score)`, the board's size, the
+/// player's 0-based rank and score, and the score at the best rank of the next better prize tier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardView {
+    pub top: Vec<(i64, i64)>,
+    pub size: i64,
+    pub mine: Option<(i64, i64)>,
+    pub next_prize_score: Option<i64>,
+}
+
 #[derive(Clone)]
 pub struct RedisCoord {
     client: redis::Client,
     conn: ConnectionManager,
     prefix: Arc<str>,
-    scripts: Arc<[redis::Script; 4]>,
+    scripts: Arc<[redis::Script; 5]>,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -71,6 +116,7 @@ impl RedisCoord {
                 redis::Script::new(ACQUIRE),
                 redis::Script::new(RELEASE),
                 redis::Script::new(BOARD_PUT),
+                redis::Script::new(BOARD_VIEW),
             ]),
         })
     }
@@ -194,6 +240,33 @@ impl RedisCoord {
         let (rank, score): (Option<i64>, Option<f64>) =
             redis::pipe().zrevrank(&set, &member).zscore(&set, &member).query_async(&mut conn).await?;
         Ok(rank.zip(score).map(|(r, s)| (r, score_of(s))))
+    }
+
+    /// The top `count` of `board`, its size and, for `user`, their rank and score and the score
+    /// at the best rank of the next better prize tier (`prize_ends`: the tiers' last ranks,
+    /// 1-based) — one script, one round trip ([`BOARD_VIEW`]).
+    pub async fn board_view(
+        &self,
+        board: &str,
+        count: i64,
+        user: Option<i64>,
+        prize_ends: &[i64],
+    ) -> Result<BoardView, CoordError> {
+        let (set, members) = self.board_keys(board);
+        let mut conn = self.conn.clone();
+        let mut invocation = self.scripts[4].key(&set);
+        invocation.key(&members).arg(count.max(0)).arg(user.map(|u| u.to_string()).unwrap_or_default());
+        for end in prize_ends {
+            invocation.arg(*end);
+        }
+        type Reply = (Vec<(String, f64)>, i64, Option<i64>, Option<f64>, Option<f64>);
+        let (top, size, rank, score, next): Reply = invocation.invoke_async(&mut conn).await?;
+        Ok(BoardView {
+            top: top.into_iter().filter_map(|(member, score)| Some((board_user(&member)?, score_of(score)))).collect(),
+            size,
+            mine: rank.zip(score).map(|(r, s)| (r, score_of(s))),
+            next_prize_score: next.map(score_of),
+        })
     }
 
     /// How many participants `board` has.

@@ -170,6 +170,25 @@ impl From<BoardError> for crate::api::ApiError {
     }
 }
 
+/// A board as a page shows it ([`Source::view`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    pub top: Vec<Standing>,
+    /// How many participants the board has, read with a top only (0 when `count` was 0: on the
+    /// database it is a count of the board's rows).
+    pub size: i64,
+    /// The player's standing (asked for and on the board).
+    pub mine: Option<Standing>,
+    /// The score at the best rank of the next better prize tier than the player's.
+    pub next_prize_score: Option<i64>,
+}
+
+/// The best rank of the next better prize tier for a player at `rank` (1-based): the greatest
+/// of the tiers' last ranks (`prize_ends`) above it.
+pub fn next_prize_rank(prize_ends: &[i64], rank: i64) -> Option<i64> {
+    prize_ends.iter().copied().filter(|&end| end < rank).max()
+}
+
 /// Where a board is read from.
 #[derive(Clone, Copy)]
 pub enum Source<'a> {
@@ -206,6 +225,38 @@ impl<'a> Source<'a> {
             }
         };
         Ok(rows.into_iter().zip(from + 1..).map(|((user, score), rank)| Standing { user, score, rank }).collect())
+    }
+
+    /// The top `count`, the board's size and, for `user`, their standing and who stands at the
+    /// best rank of the next better prize tier (`prize_ends`: the tiers' last ranks) — on Redis in
+    /// one round trip.
+    pub async fn view(
+        self,
+        tournament: i64,
+        count: i64,
+        user: Option<i64>,
+        prize_ends: &[i64],
+    ) -> Result<View, BoardError> {
+        if let Source::Redis(redis) = self {
+            let read = redis.board_view(&board_key(tournament), count, user, prize_ends).await?;
+            let mine = user.zip(read.mine).map(|(user, (rank, score))| Standing { user, score, rank: rank + 1 });
+            let next_prize_score = read.next_prize_score.filter(|_| mine.is_some());
+            let top =
+                read.top.into_iter().zip(1..).map(|((user, score), rank)| Standing { user, score, rank }).collect();
+            let size = if count > 0 { read.size } else { 0 };
+            return Ok(View { top, size, mine, next_prize_score });
+        }
+        let top = self.range(tournament, 0, count).await?;
+        let size = if count > 0 { self.len(tournament).await? } else { 0 };
+        let mine = match user {
+            Some(user) => self.standing(tournament, user).await?,
+            None => None,
+        };
+        let next_prize_score = match mine.and_then(|m| next_prize_rank(prize_ends, m.rank)) {
+            Some(rank) => self.range(tournament, rank - 1, 1).await?.first().map(|s| s.score),
+            None => None,
+        };
+        Ok(View { top, size, mine, next_prize_score })
     }
 
     /// A participant's rank and score.

@@ -466,15 +466,16 @@ pub struct Leaderboard {
     pub version: i64,
 }
 
-/// The top `count` of `row`'s board, named for `locale`.
-pub async fn top(state: &AppState, row: &Row, count: i64, locale: Locale) -> Result<(Vec<BoardItem>, i64), ApiError> {
-    let source = row.source(state);
-    let standings = source.range(row.id, 0, count).await?;
-    let total = source.len(row.id).await?;
-    let ids: Vec<i64> = standings.iter().map(|s| s.user).collect();
-    let mut conn = state.db().pool().acquire().await?;
-    let named = winners::named(&mut conn, &ids).await?;
-    let items = standings
+/// The top of a board named for `locale`.
+async fn named_top(state: &AppState, top: &[Standing], locale: Locale) -> Result<Vec<BoardItem>, ApiError> {
+    let ids: Vec<i64> = top.iter().map(|s| s.user).collect();
+    let named = if ids.is_empty() {
+        Vec::new()
+    } else {
+        let mut conn = state.db().pool().acquire().await?;
+        winners::named(&mut conn, &ids).await?
+    };
+    Ok(top
         .iter()
         .map(|s| BoardItem {
             rank: s.rank,
@@ -482,33 +483,34 @@ pub async fn top(state: &AppState, row: &Row, count: i64, locale: Locale) -> Res
             score: s.score,
             is_me: false,
         })
-        .collect();
-    Ok((items, total))
+        .collect())
+}
+
+/// The player's standing with the gap to the next better prize, from a board's view.
+fn standing_of(row: &Row, view: &board::View) -> Option<MyStanding> {
+    let Standing { rank, score, .. } = view.mine?;
+    let tiers = row.tiers();
+    let currency = row.first_currency();
+    Some(MyStanding {
+        rank: Some(rank),
+        score,
+        gap_to_prize: view.next_prize_score.map(|next| (next - score + 1).max(1)),
+        prize: tiers.iter().find(|t| t.covers(rank)).map(|t| prize_view(t, currency)),
+    })
+}
+
+/// The last ranks of `row`'s prize tiers.
+fn prize_ends(row: &Row) -> Vec<i64> {
+    row.tiers().iter().map(|t| t.rank_to).collect()
 }
 
 /// The player's standing with the gap to the next better prize.
 pub async fn mine(state: &AppState, row: &Row, user: i64) -> Result<Option<MyStanding>, ApiError> {
-    let source = row.source(state);
-    let Some(Standing { rank, score, .. }) = source.standing(row.id, user).await? else { return Ok(None) };
-    let tiers = row.tiers();
-    let currency = row.first_currency();
-    // The best rank of the next better prize tier: the last rank of the tier just above.
-    let target = tiers.iter().filter(|t| t.rank_to < rank).map(|t| t.rank_to).max();
-    let gap = match target {
-        Some(target_rank) => {
-            source.range(row.id, target_rank - 1, 1).await?.first().map(|s| (s.score - score + 1).max(1))
-        }
-        None => None,
-    };
-    Ok(Some(MyStanding {
-        rank: Some(rank),
-        score,
-        gap_to_prize: gap,
-        prize: tiers.iter().find(|t| t.covers(rank)).map(|t| prize_view(t, currency)),
-    }))
+    let view = row.source(state).view(row.id, 0, Some(user), &prize_ends(row)).await?;
+    Ok(standing_of(row, &view))
 }
 
-/// `leaderboard.get` for `user` (none: a guest).
+/// `leaderboard.get` for `user` (none: a guest): the board's reads in one round trip on Redis.
 pub async fn board_of(
     state: &AppState,
     row: &Row,
@@ -516,10 +518,12 @@ pub async fn board_of(
     locale: Locale,
     user: Option<i64>,
 ) -> Result<Leaderboard, ApiError> {
-    let (items, total) = top(state, row, count, locale).await?;
-    let mut board = Leaderboard { tournament_id: row.id, total, items, me: None, version: row.board_version };
-    if let Some(user) = user {
-        with_me(&mut board, mine(state, row, user).await?);
+    let view = row.source(state).view(row.id, count, user, &prize_ends(row)).await?;
+    let items = named_top(state, &view.top, locale).await?;
+    let mut board =
+        Leaderboard { tournament_id: row.id, total: view.size, items, me: None, version: row.board_version };
+    if user.is_some() {
+        with_me(&mut board, standing_of(row, &view));
     }
     Ok(board)
 }
