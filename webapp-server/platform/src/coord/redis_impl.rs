@@ -48,14 +48,16 @@ return 1
 
 /// A leaderboard as a page shows it, in one round trip: KEYS[1] the sorted set, KEYS[2] the
 /// member hash; ARGV[1] how many of the top (0: none), ARGV[2] the player ('' for a guest), then
-/// the last ranks of the prize tiers (1-based). Answers {top (member, score, ...), size, the
-/// player's 0-based rank, their score, the score at the best rank of the next better prize tier};
-/// a missing part is nil.
+/// the last ranks of the prize tiers (1-based). Answers {top (member, score, ...), size (read with
+/// a top only, else 0), the player's 0-based rank, their score, the score at the best rank of the
+/// next better prize tier}; a missing part is nil.
 const BOARD_VIEW: &str = r"
 local count = tonumber(ARGV[1])
-local top = {}
-if count > 0 then top = redis.call('ZRANGE', KEYS[1], 0, count - 1, 'REV', 'WITHSCORES') end
-local size = redis.call('ZCARD', KEYS[1])
+local top, size = {}, 0
+if count > 0 then
+  top = redis.call('ZRANGE', KEYS[1], 0, count - 1, 'REV', 'WITHSCORES')
+  size = redis.call('ZCARD', KEYS[1])
+end
 local rank, score, next_score = false, false, false
 if ARGV[2] ~= '' then
   local stored = redis.call('HGET', KEYS[2], ARGV[2])
@@ -73,8 +75,6 @@ if ARGV[2] ~= '' then
         local at = redis.call('ZRANGE', KEYS[1], target - 1, target - 1, 'REV', 'WITHSCORES')
         if at[2] then next_score = at[2] end
       end
-    else
-      rank, score = false, false
     end
   end
 end
@@ -231,18 +231,13 @@ impl RedisCoord {
         Ok(rows.into_iter().filter_map(|(member, score)| Some((board_user(&member)?, score_of(score)))).collect())
     }
 
-    /// A participant's 0-based rank and score on `board`.
+    /// A participant's 0-based rank and score on `board` ([`BOARD_VIEW`] without a top).
     pub async fn board_rank(&self, board: &str, user: i64) -> Result<Option<(i64, i64)>, CoordError> {
-        let (set, members) = self.board_keys(board);
-        let mut conn = self.conn.clone();
-        let stored: Option<String> = conn.hget(&members, user).await?;
-        let Some(member) = stored.and_then(|s| s.split_once('|').map(|(m, _)| m.to_owned())) else { return Ok(None) };
-        let (rank, score): (Option<i64>, Option<f64>) =
-            redis::pipe().zrevrank(&set, &member).zscore(&set, &member).query_async(&mut conn).await?;
-        Ok(rank.zip(score).map(|(r, s)| (r, score_of(s))))
+        Ok(self.board_view(board, 0, Some(user), &[]).await?.mine)
     }
 
-    /// The top `count` of `board`, its size and, for `user`, their rank and score and the score
+    /// The top `count` of `board`, its size (with a top only, else 0) and, for `user`, their
+    /// rank and score and the score
     /// at the best rank of the next better prize tier (`prize_ends`: the tiers' last ranks,
     /// 1-based) — one script, one round trip ([`BOARD_VIEW`]).
     pub async fn board_view(

@@ -189,6 +189,11 @@ pub fn next_prize_rank(prize_ends: &[i64], rank: i64) -> Option<i64> {
     prize_ends.iter().copied().filter(|&end| end < rank).max()
 }
 
+/// `(user, score)` rows ranked from position `from` (0 is the first).
+fn ranked(rows: Vec<(i64, i64)>, from: i64) -> Vec<Standing> {
+    rows.into_iter().zip(from + 1..).map(|((user, score), rank)| Standing { user, score, rank }).collect()
+}
+
 /// Where a board is read from.
 #[derive(Clone, Copy)]
 pub enum Source<'a> {
@@ -224,7 +229,7 @@ impl<'a> Source<'a> {
                 .await?
             }
         };
-        Ok(rows.into_iter().zip(from + 1..).map(|((user, score), rank)| Standing { user, score, rank }).collect())
+        Ok(ranked(rows, from))
     }
 
     /// The top `count`, the board's size and, for `user`, their standing and who stands at the
@@ -240,11 +245,12 @@ impl<'a> Source<'a> {
         if let Source::Redis(redis) = self {
             let read = redis.board_view(&board_key(tournament), count, user, prize_ends).await?;
             let mine = user.zip(read.mine).map(|(user, (rank, score))| Standing { user, score, rank: rank + 1 });
-            let next_prize_score = read.next_prize_score.filter(|_| mine.is_some());
-            let top =
-                read.top.into_iter().zip(1..).map(|((user, score), rank)| Standing { user, score, rank }).collect();
-            let size = if count > 0 { read.size } else { 0 };
-            return Ok(View { top, size, mine, next_prize_score });
+            return Ok(View {
+                top: ranked(read.top, 0),
+                size: read.size,
+                mine,
+                next_prize_score: read.next_prize_score,
+            });
         }
         let top = self.range(tournament, 0, count).await?;
         let size = if count > 0 { self.len(tournament).await? } else { 0 };

@@ -487,27 +487,34 @@ async fn named_top(state: &AppState, top: &[Standing], locale: Locale) -> Result
 }
 
 /// The player's standing with the gap to the next better prize, from a board's view.
-fn standing_of(row: &Row, view: &board::View) -> Option<MyStanding> {
+fn standing_of(row: &Row, tiers: &[PrizeTier], view: &board::View) -> Option<MyStanding> {
     let Standing { rank, score, .. } = view.mine?;
-    let tiers = row.tiers();
-    let currency = row.first_currency();
     Some(MyStanding {
         rank: Some(rank),
         score,
         gap_to_prize: view.next_prize_score.map(|next| (next - score + 1).max(1)),
-        prize: tiers.iter().find(|t| t.covers(rank)).map(|t| prize_view(t, currency)),
+        prize: tiers.iter().find(|t| t.covers(rank)).map(|t| prize_view(t, row.first_currency())),
     })
 }
 
-/// The last ranks of `row`'s prize tiers.
-fn prize_ends(row: &Row) -> Vec<i64> {
-    row.tiers().iter().map(|t| t.rank_to).collect()
+/// `row`'s view for `user` with a top of `count`, and the player's standing on it (the prize
+/// tiers parsed once).
+async fn read_view(
+    state: &AppState,
+    row: &Row,
+    count: i64,
+    user: Option<i64>,
+) -> Result<(board::View, Option<MyStanding>), ApiError> {
+    let tiers = row.tiers();
+    let ends: Vec<i64> = tiers.iter().map(|t| t.rank_to).collect();
+    let view = row.source(state).view(row.id, count, user, &ends).await?;
+    let me = standing_of(row, &tiers, &view);
+    Ok((view, me))
 }
 
 /// The player's standing with the gap to the next better prize.
 pub async fn mine(state: &AppState, row: &Row, user: i64) -> Result<Option<MyStanding>, ApiError> {
-    let view = row.source(state).view(row.id, 0, Some(user), &prize_ends(row)).await?;
-    Ok(standing_of(row, &view))
+    Ok(read_view(state, row, 0, Some(user)).await?.1)
 }
 
 /// `leaderboard.get` for `user` (none: a guest): the board's reads in one round trip on Redis.
@@ -518,13 +525,11 @@ pub async fn board_of(
     locale: Locale,
     user: Option<i64>,
 ) -> Result<Leaderboard, ApiError> {
-    let view = row.source(state).view(row.id, count, user, &prize_ends(row)).await?;
+    let (view, me) = read_view(state, row, count, user).await?;
     let items = named_top(state, &view.top, locale).await?;
     let mut board =
         Leaderboard { tournament_id: row.id, total: view.size, items, me: None, version: row.board_version };
-    if user.is_some() {
-        with_me(&mut board, standing_of(row, &view));
-    }
+    with_me(&mut board, me);
     Ok(board)
 }
 
