@@ -103,17 +103,15 @@ pub async fn settings(conn: &mut AnyConnection) -> Result<Settings, sqlx::Error>
 
 /// The loyalty upsert of [`accrue`] and [`accrue_many`]: a new account (made on the first bet)
 /// or the points added to an active one (an excluded account is left alone), after the caller's
-/// `SELECT` of (player, milli-points) rows, answering `$returning`.
+/// `SELECT` of (player, milli-points) rows.
 macro_rules! accrue_sql {
-    ($select:literal, $returning:literal) => {
+    ($select:literal) => {
         concat!(
             "INSERT INTO loyalty_accounts (user_id, points, lifetime, level, next_level_at, active, created_at, updated_at, last_earned) ",
             $select,
             " ON CONFLICT (user_id) DO UPDATE \
              SET points = loyalty_accounts.points + excluded.points, lifetime = loyalty_accounts.lifetime + excluded.lifetime, \
-             updated_at = excluded.updated_at, last_earned = excluded.last_earned WHERE loyalty_accounts.active = 1 \
-             RETURNING ",
-            $returning
+             updated_at = excluded.updated_at, last_earned = excluded.last_earned WHERE loyalty_accounts.active = 1"
         )
     };
 }
@@ -137,15 +135,14 @@ pub async fn accrue(
     // scale), computed as in [`earned`] without overflowing — and the account's update (made on
     // the first bet, left alone when excluded). `last_earned` answers what was credited.
     let scale = currency.scale().max(1);
-    let row: Option<(i64, i64, i64)> = sqlx::query_as(accrue_sql!(
+    let row: Option<(i64, i64, i64)> = sqlx::query_as(concat!(accrue_sql!(
         "SELECT $1, e.milli, e.milli, 0, 0, 1, $2, $2, e.milli FROM ( \
            SELECT ($3 / $4) * r.milli_per_unit + (($3 % $4) * r.milli_per_unit) / $4 AS milli \
            FROM games g JOIN loyalty_rates r ON r.game_type IN (g.game_type, '*') \
            WHERE g.id = $5 AND r.currency = $6 AND NOT EXISTS (SELECT 1 FROM loyalty_settings s WHERE s.id = 1 AND s.active = 0) \
            ORDER BY CASE WHEN r.game_type = '*' THEN 1 ELSE 0 END LIMIT 1 \
-         ) e WHERE e.milli > 0",
-        "lifetime, next_level_at, last_earned"
-    ))
+         ) e WHERE e.milli > 0"
+    ), " RETURNING lifetime, next_level_at, last_earned"))
     .bind(user_id)
     .bind(now_ms())
     .bind(stake)
@@ -167,6 +164,12 @@ pub async fn accrue(
 /// programme on, the account active or not made yet); a player's stakes are summed here. One
 /// upsert for all, then each account that reached its next level is settled as [`accrue`]
 /// settles it.
+///
+/// Only those accounts come back from the database (as a rule none): the upsert answered every
+/// account's totals before, a row per player decoded on the lane's serial path, which made the
+/// accrual a seventh of a merged house round's cost (`make bench`, 2026-11-30). On SQLite a
+/// `SELECT` after the upsert, in the same round trip, names them; on PostgreSQL the upsert's own
+/// rows are filtered in the statement.
 pub async fn accrue_many(conn: &mut AnyConnection, rules: &Rules, earned: &[(i64, i64)]) -> Result<(), sqlx::Error> {
     let mut by_player: std::collections::BTreeMap<i64, i64> = std::collections::BTreeMap::new();
     for &(user_id, milli) in earned.iter().filter(|(_, milli)| *milli > 0) {
@@ -177,28 +180,32 @@ pub async fn accrue_many(conn: &mut AnyConnection, rules: &Rules, earned: &[(i64
     if earned.is_empty() {
         return Ok(());
     }
-    let sql = if crate::ledger::is_postgres(conn) {
+    const POSTGRES: &str = concat!(
+        "WITH u AS (",
         accrue_sql!(
             "SELECT CAST(value ->> 0 AS BIGINT), CAST(value ->> 1 AS BIGINT), CAST(value ->> 1 AS BIGINT), 0, 0, 1, $2, $2, \
-             CAST(value ->> 1 AS BIGINT) FROM jsonb_array_elements(CAST($1 AS JSONB))",
-            "user_id, lifetime, next_level_at"
-        )
-    } else {
-        // `WHERE true`: SQLite's upsert after a SELECT … FROM needs a WHERE to parse.
+             CAST(value ->> 1 AS BIGINT) FROM jsonb_array_elements(CAST($1 AS JSONB))"
+        ),
+        " RETURNING user_id, lifetime, next_level_at) SELECT user_id FROM u WHERE lifetime >= next_level_at"
+    );
+    // `WHERE true`: SQLite's upsert after a SELECT … FROM needs a WHERE to parse. The excluded
+    // accounts the upsert left alone are not named (`active = 1`), as they were not answered.
+    const SQLITE: &str = concat!(
         accrue_sql!(
-            "SELECT value ->> 0, value ->> 1, value ->> 1, 0, 0, 1, $2, $2, value ->> 1 FROM json_each($1) WHERE true",
-            "user_id, lifetime, next_level_at"
-        )
-    };
-    let rows: Vec<(i64, i64, i64)> = sqlx::query_as(sql)
+            "SELECT value ->> 0, value ->> 1, value ->> 1, 0, 0, 1, $2, $2, value ->> 1 FROM json_each($1) WHERE true"
+        ),
+        ";\nSELECT user_id FROM loyalty_accounts WHERE user_id IN (SELECT value ->> 0 FROM json_each($1)) \
+         AND active = 1 AND lifetime >= next_level_at"
+    );
+    let sql = if crate::ledger::is_postgres(conn) { POSTGRES } else { SQLITE };
+    // `fetch_all`: on SQLite the rows come from the batch's second statement.
+    let reached: Vec<i64> = sqlx::query_scalar(sql)
         .bind(serde_json::to_string(&earned).unwrap_or_default())
         .bind(now_ms())
         .fetch_all(&mut *conn)
         .await?;
-    for (user_id, lifetime, next) in rows {
-        if lifetime >= next {
-            advance(conn, rules, user_id).await?;
-        }
+    for user_id in reached {
+        advance(conn, rules, user_id).await?;
     }
     Ok(())
 }
