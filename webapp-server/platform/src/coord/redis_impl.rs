@@ -237,9 +237,9 @@ impl RedisCoord {
     }
 
     /// The top `count` of `board`, its size (with a top only, else 0) and, for `user`, their
-    /// rank and score and the score
-    /// at the best rank of the next better prize tier (`prize_ends`: the tiers' last ranks,
-    /// 1-based) — one script, one round trip ([`BOARD_VIEW`]).
+    /// rank and score and the score at the best rank of the next better prize tier
+    /// (`prize_ends`: the tiers' last ranks, 1-based) — one script, one round trip
+    /// ([`BOARD_VIEW`]).
     pub async fn board_view(
         &self,
         board: &str,

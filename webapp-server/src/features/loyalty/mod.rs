@@ -165,11 +165,11 @@ pub async fn accrue(
 /// upsert for all, then each account that reached its next level is settled as [`accrue`]
 /// settles it.
 ///
-/// Only those accounts come back from the database (as a rule none): the upsert answered every
-/// account's totals before, a row per player decoded on the lane's serial path, which made the
-/// accrual a seventh of a merged house round's cost (`make bench`, 2026-11-30). On SQLite a
-/// `SELECT` after the upsert, in the same round trip, names them; on PostgreSQL the upsert's own
-/// rows are filtered in the statement.
+/// Only those accounts come back from the database (as a rule none). The upsert used to answer
+/// every account's totals, a row per player decoded on the lane's serial path: in the lane's
+/// trace of a run of ~105 merged aggregator calls the accrual took 653 µs (median) that way and
+/// 389 µs this way (2026-11-30). On SQLite a `SELECT` after the upsert, in the same round trip,
+/// names them; on PostgreSQL the upsert's own rows are filtered in the statement.
 pub async fn accrue_many(conn: &mut AnyConnection, rules: &Rules, earned: &[(i64, i64)]) -> Result<(), sqlx::Error> {
     let mut by_player: std::collections::BTreeMap<i64, i64> = std::collections::BTreeMap::new();
     for &(user_id, milli) in earned.iter().filter(|(_, milli)| *milli > 0) {
