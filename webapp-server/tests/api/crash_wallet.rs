@@ -441,7 +441,7 @@ async fn crash_wallet(backend: Backend) {
          (SELECT COUNT(*) FROM wallet_transactions w WHERE w.round_id = r.id AND w.kind = 'bet'), \
          CASE WHEN r.provider = 'house' THEN (SELECT COUNT(*) FROM house_rounds h WHERE h.round_id = r.id) ELSE 1 END, \
          CAST(COALESCE((SELECT SUM(p.amount) FROM wallet_transactions w \
-           JOIN ledger_transactions t ON t.idempotency_key = 'wallet:' || w.provider || ':' || w.transaction_uuid \
+           JOIN ledger_transactions t ON t.idempotency_key = COALESCE(w.ledger_key, 'wallet:' || w.provider || ':' || w.transaction_uuid) \
            JOIN ledger_postings p ON p.transaction_id = t.id JOIN ledger_accounts a ON a.id = p.account_id \
            WHERE w.round_id = r.id AND a.is_player = 1), 0) AS BIGINT) \
          FROM game_rounds r",
@@ -464,8 +464,9 @@ async fn crash_wallet(backend: Backend) {
         }
     }
     let loose: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM ledger_transactions t WHERE t.idempotency_key LIKE 'wallet:%' AND NOT EXISTS \
-         (SELECT 1 FROM wallet_transactions w WHERE 'wallet:' || w.provider || ':' || w.transaction_uuid = t.idempotency_key)",
+        "SELECT COUNT(*) FROM ledger_transactions t WHERE (t.idempotency_key LIKE 'wallet:%' OR t.idempotency_key LIKE 'wallet#%') \
+         AND NOT EXISTS (SELECT 1 FROM wallet_transactions w \
+         WHERE COALESCE(w.ledger_key, 'wallet:' || w.provider || ':' || w.transaction_uuid) = t.idempotency_key)",
     )
     .fetch_one(db.pool())
     .await

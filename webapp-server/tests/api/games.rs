@@ -756,12 +756,25 @@ async fn merged_aggregator_calls_answer_as_each_call_alone() {
         .fetch_one(&pool)
         .await
         .unwrap();
+        // The merged calls' movements have minted keys (`wallet#…`, kept on their records), the
+        // general path's `wallet:{provider}:{id}`: every movement is one record's.
         let moved: i64 = sqlx::query_scalar(
-            "SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions WHERE idempotency_key LIKE 'wallet:fakeagg:%'",
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM ledger_transactions \
+             WHERE idempotency_key LIKE 'wallet:fakeagg:%' OR idempotency_key LIKE 'wallet#%'",
         )
         .fetch_one(&pool)
         .await
         .unwrap();
+        let (linked, minted): (i64, i64) = sqlx::query_as(
+            "SELECT CAST(COUNT(*) AS BIGINT), CAST(COUNT(w.ledger_key) AS BIGINT) FROM wallet_transactions w \
+             JOIN ledger_transactions t ON t.idempotency_key = COALESCE(w.ledger_key, 'wallet:' || w.provider || ':' || w.transaction_uuid) \
+             WHERE w.provider = 'fakeagg'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert_eq!(linked, moved, "every movement is found from its record");
+        assert!(minted > 0, "the merged calls' movements are keyed by their records' minted keys");
         let zero: i64 = sqlx::query_scalar(
             "SELECT CAST(COUNT(*) AS BIGINT) FROM wallet_transactions WHERE provider = 'fakeagg' AND amount = 0",
         )

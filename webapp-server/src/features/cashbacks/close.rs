@@ -88,7 +88,7 @@ pub async fn compute(state: &AppState, programme: &Programme, start: i64) -> any
          JOIN game_rounds r ON r.id = wt.round_id \
          JOIN games g ON g.id = r.game_id \
          JOIN users u ON u.id = r.user_id \
-         JOIN ledger_transactions lt ON lt.idempotency_key = 'wallet:' || wt.provider || ':' || wt.transaction_uuid \
+         JOIN ledger_transactions lt ON lt.idempotency_key = COALESCE(wt.ledger_key, 'wallet:' || wt.provider || ':' || wt.transaction_uuid) \
          JOIN ledger_postings p ON p.transaction_id = lt.id \
          JOIN ledger_accounts a ON a.id = p.account_id \
          WHERE wt.created_at >= $1 AND wt.created_at < $2 AND r.mode = 'real' AND u.status = 'active' \
