@@ -4,9 +4,10 @@
 //! provider's secret and `X-Croupier-Timestamp` within ±30 s.
 //!
 //! Every bet, win and rollback is one database transaction: the ledger movement (key
-//! `wallet:{provider}:{transaction_uuid}`), the round's totals and the answer are written
-//! together, and a repeated `transaction_uuid` with the same fields gets the first answer again
-//! while one with other fields is `RS_ERROR_DUPLICATE_TRANSACTION`. Rollback rules (after
+//! `wallet:{provider}:{transaction_uuid}`; a merged call's is minted, `wallet#…`, and kept on its
+//! record: `batch::ledger_key`), the round's totals and the answer are written together, and a
+//! repeated `transaction_uuid` with the same fields gets the first answer again while one with
+//! other fields is `RS_ERROR_DUPLICATE_TRANSACTION`. Rollback rules (after
 //! Groove): a rollback of an unknown bet answers `RS_ERROR_TRANSACTION_DOES_NOT_EXIST` and moves
 //! nothing; rollbacks and wins are accepted with an expired token; a rollback after the
 //! round's win is refused. The house games call [`bet`] and [`win`] directly, inside the
