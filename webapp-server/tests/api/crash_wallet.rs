@@ -15,6 +15,7 @@ use crate::cashier::WITHDRAWAL_PROFILE;
 use crate::games::{AGG_SECRET, agg_providers, signed_wallet_call};
 use crate::helpers::{Backend, TestDb, backends, free_port, read_json, start_server, wait_ready};
 use croupier_server::db::Db;
+use croupier_server::features::games::wallet;
 use croupier_server::ledger::{self, Account, HouseAccount};
 use croupier_shared::Currency;
 use futures::StreamExt;
@@ -436,16 +437,17 @@ async fn crash_wallet(backend: Backend) {
 
     // Rounds: every answered one is stored as answered; none is half-written; every stored
     // round's money is in the ledger once.
-    let stored_rounds: Vec<StoredRound> = sqlx::query_as(
+    let stored_rounds: Vec<StoredRound> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT r.provider, r.user_id, r.round, r.bet, r.win, \
          (SELECT COUNT(*) FROM wallet_transactions w WHERE w.round_id = r.id AND w.kind = 'bet'), \
          CASE WHEN r.provider = 'house' THEN (SELECT COUNT(*) FROM house_rounds h WHERE h.round_id = r.id) ELSE 1 END, \
          CAST(COALESCE((SELECT SUM(p.amount) FROM wallet_transactions w \
-           JOIN ledger_transactions t ON t.idempotency_key = COALESCE(w.ledger_key, 'wallet:' || w.provider || ':' || w.transaction_uuid) \
+           JOIN ledger_transactions t ON t.idempotency_key = {} \
            JOIN ledger_postings p ON p.transaction_id = t.id JOIN ledger_accounts a ON a.id = p.account_id \
            WHERE w.round_id = r.id AND a.is_player = 1), 0) AS BIGINT) \
          FROM game_rounds r",
-    )
+        wallet::movement_key("w")
+    )))
     .fetch_all(db.pool())
     .await
     .unwrap();
@@ -463,11 +465,11 @@ async fn crash_wallet(backend: Backend) {
             *house_net.entry(*user).or_default() += win - bet;
         }
     }
-    let loose: i64 = sqlx::query_scalar(
+    let loose: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT COUNT(*) FROM ledger_transactions t WHERE (t.idempotency_key LIKE 'wallet:%' OR t.idempotency_key LIKE 'wallet#%') \
-         AND NOT EXISTS (SELECT 1 FROM wallet_transactions w \
-         WHERE COALESCE(w.ledger_key, 'wallet:' || w.provider || ':' || w.transaction_uuid) = t.idempotency_key)",
-    )
+         AND NOT EXISTS (SELECT 1 FROM wallet_transactions w WHERE {} = t.idempotency_key)",
+        wallet::movement_key("w")
+    )))
     .fetch_one(db.pool())
     .await
     .unwrap();

@@ -765,11 +765,11 @@ async fn merged_aggregator_calls_answer_as_each_call_alone() {
         .fetch_one(&pool)
         .await
         .unwrap();
-        let (linked, minted): (i64, i64) = sqlx::query_as(
+        let (linked, minted): (i64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "SELECT CAST(COUNT(*) AS BIGINT), CAST(COUNT(w.ledger_key) AS BIGINT) FROM wallet_transactions w \
-             JOIN ledger_transactions t ON t.idempotency_key = COALESCE(w.ledger_key, 'wallet:' || w.provider || ':' || w.transaction_uuid) \
-             WHERE w.provider = 'fakeagg'",
-        )
+             JOIN ledger_transactions t ON t.idempotency_key = {} WHERE w.provider = 'fakeagg'",
+            croupier_server::features::games::wallet::movement_key("w")
+        )))
         .fetch_one(&pool)
         .await
         .unwrap();

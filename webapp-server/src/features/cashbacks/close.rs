@@ -82,19 +82,20 @@ pub struct Computed {
 /// What `programme` gives for the period starting at `start`, player by player (ascending ids).
 pub async fn compute(state: &AppState, programme: &Programme, start: i64) -> anyhow::Result<Vec<Computed>> {
     let end = start + programme.period_ms();
-    let rows: Vec<(i64, String, String, String, i64)> = sqlx::query_as(
+    let rows: Vec<(i64, String, String, String, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT r.user_id, r.currency, g.game_type, wt.kind, CAST(SUM(p.amount) AS BIGINT) \
          FROM wallet_transactions wt \
          JOIN game_rounds r ON r.id = wt.round_id \
          JOIN games g ON g.id = r.game_id \
          JOIN users u ON u.id = r.user_id \
-         JOIN ledger_transactions lt ON lt.idempotency_key = COALESCE(wt.ledger_key, 'wallet:' || wt.provider || ':' || wt.transaction_uuid) \
+         JOIN ledger_transactions lt ON lt.idempotency_key = {} \
          JOIN ledger_postings p ON p.transaction_id = lt.id \
          JOIN ledger_accounts a ON a.id = p.account_id \
          WHERE wt.created_at >= $1 AND wt.created_at < $2 AND r.mode = 'real' AND u.status = 'active' \
          AND a.user_id = r.user_id AND a.kind = 'main' \
          GROUP BY r.user_id, r.currency, g.game_type, wt.kind",
-    )
+        crate::features::games::wallet::movement_key("wt")
+    )))
     .bind(start)
     .bind(end)
     .fetch_all(state.db().pool())

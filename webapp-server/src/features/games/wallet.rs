@@ -907,6 +907,14 @@ pub fn round_entries<'a>(
     entries
 }
 
+/// The SQL expression of the ledger key of the movement that the wallet record `record` (an alias
+/// of `wallet_transactions`) made: the key kept on it (a merged call's, `batch::ledger_key`), else
+/// `wallet:{provider}:{transaction id}`. Equated to `ledger_transactions.idempotency_key`, it
+/// finds the record's movement by the key's unique index (a call that moved no money has none).
+pub fn movement_key(record: &str) -> String {
+    format!("COALESCE({record}.ledger_key, 'wallet:' || {record}.provider || ':' || {record}.transaction_uuid)")
+}
+
 /// A bet of `amount` all from the balance the session plays from (main, or fun in demo mode), as
 /// [`bet_in`] posts it for a session with no wagering bonus; none for a zero bet.
 fn bet_entry<'a>(session: &GameSession, currency: Currency, key: &'a str, amount: i64) -> Option<Entry<'a>> {
